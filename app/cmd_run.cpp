@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "console_observer.h"
+#include "engine.h"
+#include "run_controller.h"
+#include "signal_watch.h"
+
+namespace perflab {
+
+int run_spec(const RunSpec& spec, const RunOptions& options) {
+    std::unique_ptr<LoadEngine> engine;
+    try {
+        engine = make_engine(spec);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "perflab: %s\n", e.what());
+        return kExitBadInput;
+    }
+    RunController controller(spec, std::move(engine));
+    ConsoleObserver console(options.json ? stderr : stdout);
+    if (!options.quiet) controller.add_observer(&console);
+    SignalWatch signals([&controller] { controller.request_stop(); });
+    const RunSummary summary = controller.run();
+    if (options.json)
+        std::cout << to_json(summary).dump(2) << std::endl;
+    else
+        std::cout << summary_text(summary) << std::flush;
+    if (summary.status == RunStatus::failed) {
+        std::fprintf(stderr, "perflab: run failed: %s\n", summary.error.c_str());
+        return kExitFailed;
+    }
+    return kExitOk;
+}
+
+int run_command(const RunOptions& options) {
+    const SpecResult parsed = load_spec_file(options.spec_path);
+    if (!parsed) {
+        std::fprintf(stderr, "perflab: invalid spec %s:\n%s", options.spec_path.c_str(),
+                     parsed.error_text().c_str());
+        return kExitBadInput;
+    }
+    return run_spec(*parsed.spec, options);
+}
+
+}  // namespace perflab

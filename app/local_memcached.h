@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+
+namespace perflab {
+
+// A memcached of PerfLab's own on a free loopback port, for the demo and the quick start.
+// Stopped (SIGTERM, then waited for) when this object goes.
+class LocalMemcached {
+  public:
+    // Throws std::runtime_error when memcached is not installed or does not come up.
+    explicit LocalMemcached(int memory_mb = 64);
+    ~LocalMemcached();
+    LocalMemcached(const LocalMemcached&) = delete;
+    LocalMemcached& operator=(const LocalMemcached&) = delete;
+
+    uint16_t port() const { return port_; }
+    std::string endpoint() const { return "127.0.0.1:" + std::to_string(port_); }
+
+  private:
+    pid_t pid_ = -1;
+    uint16_t port_ = 0;
+};
+
+// A TCP port on 127.0.0.1 that was free a moment ago.
+uint16_t free_loopback_port();
+bool wait_for_port(uint16_t port, int timeout_ms);
+
+}  // namespace perflab

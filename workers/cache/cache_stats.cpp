@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#include "cache_stats.h"
+
+namespace perflab {
+
+namespace {
+constexpr const char* kOpNames[] = {"get", "set"};
+constexpr const char* kErrorNames[] = {"timeout", "connection", "server"};
+}  // namespace
+
+void CacheStats::reset() noexcept {
+    count = {};
+    errors = {};
+    error_kinds = {};
+    for (auto& h : latency)
+        h.reset();
+    hits = misses = bytes_in = bytes_out = sent = late = 0;
+}
+
+void CacheStats::add_to(IntervalSample& sample) const {
+    for (size_t op = 0; op < 2; ++op) {
+        // Both ops always appear, so a get-only run still reports "set": 0.
+        auto& out = sample.ops[kOpNames[op]];
+        out.count += count[op];
+        out.errors += errors[op];
+        out.latency.merge(latency[op]);
+    }
+    for (size_t k = 0; k < error_kinds.size(); ++k)
+        if (error_kinds[k]) sample.errors[kErrorNames[k]] += error_kinds[k];
+    sample.hits += hits;
+    sample.misses += misses;
+    sample.bytes_in += bytes_in;
+    sample.bytes_out += bytes_out;
+    sample.sent += sent;
+    sample.late += late;
+}
+
+}  // namespace perflab

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "model/histogram.h"
+#include "model/sample.h"
+
+namespace perflab {
+
+enum class CacheOp { get, set };
+enum class CacheError { timeout, connection, server };
+
+// One worker's counts for one tick: plain fields, written by that worker alone (inside a
+// DoubleBuffer), merged into the IntervalSample by the collector.
+struct CacheStats {
+    std::array<uint64_t, 2> count{};
+    std::array<uint64_t, 2> errors{};
+    std::array<Histogram, 2> latency;
+    std::array<uint64_t, 3> error_kinds{};
+    uint64_t hits = 0;
+    uint64_t misses = 0;
+    uint64_t bytes_in = 0;
+    uint64_t bytes_out = 0;
+    uint64_t sent = 0;
+    uint64_t late = 0;
+
+    void record(CacheOp op, int64_t latency_us) noexcept {
+        ++count[size_t(op)];
+        latency[size_t(op)].record(latency_us);
+    }
+    void fail(CacheOp op, CacheError kind, int64_t latency_us) noexcept {
+        record(op, latency_us);
+        ++errors[size_t(op)];
+        ++error_kinds[size_t(kind)];
+    }
+    void reset() noexcept;
+    void add_to(IntervalSample& sample) const;
+};
+
+}  // namespace perflab

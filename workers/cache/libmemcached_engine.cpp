@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+#include "libmemcached_engine.h"
+
+#include <libmemcached/memcached.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+#include "cache_stats.h"
+#include "key_chooser.h"
+#include "model/double_buffer.h"
+#include "value_source.h"
+
+namespace perflab {
+
+namespace {
+
+constexpr auto kLate = std::chrono::milliseconds(1);
+constexpr auto kMaxBackoff = std::chrono::milliseconds(100);
+
+int64_t micros(Clock::duration d) {
+    return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
+}
+
+CacheError classify(memcached_return_t rc) {
+    switch (rc) {
+        case MEMCACHED_TIMEOUT:
+            return CacheError::timeout;
+        case MEMCACHED_CONNECTION_FAILURE:
+        case MEMCACHED_CONNECTION_SOCKET_CREATE_FAILURE:
+        case MEMCACHED_CONNECTION_BIND_FAILURE:
+        case MEMCACHED_HOST_LOOKUP_FAILURE:
+        case MEMCACHED_ERRNO:
+        case MEMCACHED_SERVER_MARKED_DEAD:
+        case MEMCACHED_SERVER_TEMPORARILY_DISABLED:
+        case MEMCACHED_UNKNOWN_READ_FAILURE:
+        case MEMCACHED_READ_FAILURE:
+        case MEMCACHED_WRITE_FAILURE:
+        case MEMCACHED_NO_SERVERS:
+            return CacheError::connection;
+        default:
+            return CacheError::server;
+    }
+}
+
+struct McDeleter {
+    void operator()(memcached_st* mc) const { memcached_free(mc); }
+};
+using McHandle = std::unique_ptr<memcached_st, McDeleter>;
+
+McHandle connect(const CacheSpec& cache) {
+    McHandle mc(memcached_create(nullptr));
+    if (!mc) throw std::runtime_error("libmemcached: cannot create a handle");
+    const auto timeout_ms = uint64_t(cache.timeout_ms);
+    memcached_behavior_set(mc.get(), MEMCACHED_BEHAVIOR_BINARY_PROTOCOL,
+                           cache.protocol == CacheProtocol::binary);
+    memcached_behavior_set(mc.get(), MEMCACHED_BEHAVIOR_TCP_NODELAY, 1);
+    memcached_behavior_set(mc.get(), MEMCACHED_BEHAVIOR_KETAMA, 1);
+    memcached_behavior_set(mc.get(), MEMCACHED_BEHAVIOR_CONNECT_TIMEOUT, timeout_ms);
+    memcached_behavior_set(mc.get(), MEMCACHED_BEHAVIOR_POLL_TIMEOUT, timeout_ms);
+    memcached_behavior_set(mc.get(), MEMCACHED_BEHAVIOR_RCV_TIMEOUT, timeout_ms * 1000);
+    memcached_behavior_set(mc.get(), MEMCACHED_BEHAVIOR_SND_TIMEOUT, timeout_ms * 1000);
+    // A stopped server is tried again after a second, so a restarted one is found again.
+    memcached_behavior_set(mc.get(), MEMCACHED_BEHAVIOR_RETRY_TIMEOUT, 1);
+    memcached_behavior_set(mc.get(), MEMCACHED_BEHAVIOR_DEAD_TIMEOUT, 1);
+    for (const auto& s : cache.servers) {
+        const auto rc = memcached_server_add(mc.get(), s.host.c_str(), s.port);
+        if (rc != MEMCACHED_SUCCESS)
+            throw std::runtime_error("cache.servers: cannot add " + s.text() + ": " +
+                                     memcached_strerror(mc.get(), rc));
+    }
+    return mc;
+}
+
+}  // namespace
+
+class LibmemcachedEngine::Worker {
+  public:
+    Worker(const RunSpec& spec, PhaseBoard& board, int index)
+        : cache_(*spec.cache),
+          board_(board),
+          index_(index),
+          mc_(connect(cache_)),
+          keys_(cache_.keys, 0x5eed0000ULL + uint64_t(index)),
+          values_(cache_.value_size) {
+        if (!memcached_result_create(mc_.get(), &result_))
+            throw std::runtime_error("libmemcached: cannot create a result");
+    }
+
+    ~Worker() {
+        if (thread_.joinable()) thread_.join();
+        memcached_result_free(&result_);
+    }
+
+    void launch() {
+        thread_ = std::thread([this] { loop(); });
+    }
+    void join() {
+        if (thread_.joinable()) thread_.join();
+    }
+
+    // Sets keys index, index + stride, ... below count; returns how many were stored.
+    uint64_t prefill(uint64_t stride, const std::atomic<bool>& cancel) {
+        uint64_t stored = 0;
+        for (uint64_t k = uint64_t(index_); k < cache_.keys.count && !cancel.load(); k += stride)
+            stored += set(keys_.format(k)) == MEMCACHED_SUCCESS;
+        return stored;
+    }
+
+    void drain(IntervalSample& out) {
+        stats_.drain([&](const CacheStats& s) { s.add_to(out); });
+    }
+
+  private:
+    void loop() {
+        int seen = -1;
+        for (;;) {
+            const int cur = board_.current();
+            if (cur == PhaseBoard::kClosed) return;
+            if (cur != seen) {
+                seen = cur;
+                if (cur >= 0) pacer_.reset(board_.plan(cur), index_);
+                reported_ = false;
+            }
+            if (cur < 0 || !pacer_.active() || pacer_.exhausted()) {
+                if (cur >= 0 && pacer_.active() && !reported_)
+                    board_.mark_done(cur), reported_ = true;
+                board_.wait_change(seen);
+                continue;
+            }
+            const auto due = pacer_.open() ? pacer_.due() : Clock::now();
+            if (pacer_.open() && !board_.sleep_until(due, seen)) continue;
+            const bool ok = operate(due);
+            pacer_.advance();
+            backoff(ok, seen);
+        }
+    }
+
+    // After a connection failure, waits a little (doubling up to 100 ms) before the next op,
+    // so a stopped server is not hammered; the open model's schedule keeps its times.
+    void backoff(bool ok, int seen) {
+        if (ok || pacer_.open()) {
+            failures_ = 0;
+            return;
+        }
+        const auto pause = std::min<Clock::duration>(
+            kMaxBackoff, std::chrono::milliseconds(int64_t{1} << std::min(failures_++, 7)));
+        board_.sleep_until(Clock::now() + pause, seen);
+    }
+
+    CacheOp choose() noexcept {
+        switch (cache_.workload) {
+            case CacheWorkload::get_only:
+            case CacheWorkload::cache_aside:
+                return CacheOp::get;
+            case CacheWorkload::set_only:
+                return CacheOp::set;
+            case CacheWorkload::ratio:
+                break;
+        }
+        const uint64_t cycle = uint64_t(cache_.get_ratio) + cache_.set_ratio;
+        return ratio_counter_++ % cycle < cache_.get_ratio ? CacheOp::get : CacheOp::set;
+    }
+
+    // One operation (and the set after a cache-aside miss); false on a connection failure.
+    bool operate(Clock::time_point due) {
+        const auto key = keys_.next();
+        const auto started = Clock::now();
+        const auto from = pacer_.open() ? due : started;
+        const bool late = pacer_.open() && started - due > kLate;
+        if (choose() == CacheOp::set) return timed_set(key, from, late);
+        const auto rc = get(key);
+        const auto done = Clock::now();
+        const bool hit = rc == MEMCACHED_SUCCESS;
+        const bool miss = rc == MEMCACHED_NOTFOUND || rc == MEMCACHED_END;
+        stats_.write([&](CacheStats& s) {
+            ++s.sent;
+            s.late += late;
+            if (hit || miss) {
+                s.record(CacheOp::get, micros(done - from));
+                s.hits += hit;
+                s.misses += miss;
+                s.bytes_in += hit ? last_value_in_ : 0;
+            } else {
+                s.fail(CacheOp::get, classify(rc), micros(done - from));
+            }
+        });
+        if (miss && cache_.workload == CacheWorkload::cache_aside)
+            return timed_set(key, done, false);
+        return hit || miss || classify(rc) != CacheError::connection;
+    }
+
+    bool timed_set(std::string_view key, Clock::time_point from, bool late) {
+        const auto rc = set(key);
+        const auto done = Clock::now();
+        stats_.write([&](CacheStats& s) {
+            ++s.sent;
+            s.late += late;
+            if (rc == MEMCACHED_SUCCESS) {
+                s.record(CacheOp::set, micros(done - from));
+                s.bytes_out += last_value_size_;
+            } else {
+                s.fail(CacheOp::set, classify(rc), micros(done - from));
+            }
+        });
+        return rc == MEMCACHED_SUCCESS || classify(rc) != CacheError::connection;
+    }
+
+    memcached_return_t set(std::string_view key) {
+        const auto value = values_.next(keys_.rng());
+        last_value_size_ = value.size();
+        return memcached_set(mc_.get(), key.data(), key.size(), value.data(), value.size(),
+                             time_t(cache_.ttl_s), 0);
+    }
+
+    // mget into a reused result instead of memcached_get, which mallocs every value.
+    memcached_return_t get(std::string_view key) {
+        const char* keys[] = {key.data()};
+        const size_t lengths[] = {key.size()};
+        memcached_return_t rc = memcached_mget(mc_.get(), keys, lengths, 1);
+        if (rc != MEMCACHED_SUCCESS) return rc;
+        memcached_return_t fetch_rc = MEMCACHED_SUCCESS;
+        const bool found = memcached_fetch_result(mc_.get(), &result_, &fetch_rc) != nullptr;
+        if (!found) return fetch_rc == MEMCACHED_END ? MEMCACHED_NOTFOUND : fetch_rc;
+        last_value_in_ = memcached_result_length(&result_);
+        // Consume the end of the reply, so the next request starts clean.
+        memcached_return_t end_rc = MEMCACHED_SUCCESS;
+        while (memcached_fetch_result(mc_.get(), &result_, &end_rc) != nullptr) {
+        }
+        return MEMCACHED_SUCCESS;
+    }
+
+    const CacheSpec& cache_;
+    PhaseBoard& board_;
+    const int index_;
+    McHandle mc_;
+    memcached_result_st result_{};
+    KeyChooser keys_;
+    ValueSource values_;
+    OpPacer pacer_;
+    DoubleBuffer<CacheStats> stats_;
+    uint64_t ratio_counter_ = 0;
+    size_t last_value_size_ = 0;
+    size_t last_value_in_ = 0;
+    int failures_ = 0;
+    bool reported_ = false;
+    std::thread thread_;
+};
+
+LibmemcachedEngine::LibmemcachedEngine(const RunSpec& spec)
+    : spec_(spec), board_(spec.phases.size()) {}
+
+LibmemcachedEngine::~LibmemcachedEngine() {
+    stop();
+}
+
+void LibmemcachedEngine::start() {
+    int connections = 1;
+    for (const auto& p : spec_.phases)
+        connections = std::max(connections, phase_connections(spec_, p));
+    for (int i = 0; i < connections; ++i)
+        workers_.push_back(std::make_unique<Worker>(spec_, board_, i));
+    if (spec_.cache->prefill) prefill();
+    for (auto& w : workers_)
+        w->launch();
+}
+
+void LibmemcachedEngine::prefill() {
+    std::vector<std::thread> threads;
+    std::vector<uint64_t> stored(workers_.size());
+    for (size_t i = 0; i < workers_.size(); ++i)
+        threads.emplace_back(
+            [&, i] { stored[i] = workers_[i]->prefill(workers_.size(), cancel_); });
+    for (auto& t : threads)
+        t.join();
+    for (auto n : stored)
+        prefill_sets_ += n;
+}
+
+void LibmemcachedEngine::begin_phase(const PhasePlan& plan) {
+    board_.publish(plan);
+}
+
+void LibmemcachedEngine::collect(IntervalSample& out) {
+    for (auto& w : workers_)
+        w->drain(out);
+    out.connections = board_.current() >= 0 ? board_.plan(board_.current()).connections : 0;
+}
+
+void LibmemcachedEngine::cancel() noexcept {
+    cancel_.store(true);
+}
+
+void LibmemcachedEngine::stop() {
+    cancel_.store(true);
+    board_.close();
+    for (auto& w : workers_)
+        w->join();
+}
+
+}  // namespace perflab

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "engine.h"
+#include "phase_board.h"
+
+namespace perflab {
+
+// The "libmemcached" cache driver: one thread and one memcached_st per connection, the way
+// applications use the library, so its figures are what a libmemcached-based service sees.
+// Nothing is shared between workers on the hot path.
+class LibmemcachedEngine final : public LoadEngine {
+  public:
+    explicit LibmemcachedEngine(const RunSpec& spec);
+    ~LibmemcachedEngine() override;
+
+    void start() override;
+    void begin_phase(const PhasePlan& plan) override;
+    bool phase_done() const override { return board_.phase_done(); }
+    void collect(IntervalSample& out) override;
+    void stop() override;
+    void cancel() noexcept override;
+    uint64_t prefill_sets() const override { return prefill_sets_; }
+
+    class Worker;
+
+  private:
+    void prefill();
+
+    RunSpec spec_;
+    PhaseBoard board_;
+    std::vector<std::unique_ptr<Worker>> workers_;
+    uint64_t prefill_sets_ = 0;
+    std::atomic<bool> cancel_{false};
+};
+
+}  // namespace perflab

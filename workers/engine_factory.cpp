@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#include <stdexcept>
+
+#include "cache/libmemcached_engine.h"
+#include "engine.h"
+
+namespace perflab {
+
+namespace {
+// Senders of an open-model phase that names no concurrency, when no phase does.
+constexpr int kDefaultOpenConnections = 16;
+}  // namespace
+
+int phase_connections(const RunSpec& spec, const Phase& phase) {
+    if (phase.concurrency > 0) return phase.concurrency;
+    const int widest = spec.max_concurrency();
+    return widest > 0 ? widest : kDefaultOpenConnections;
+}
+
+std::unique_ptr<LoadEngine> make_engine(const RunSpec& spec) {
+    if (spec.kind == RunKind::cache) {
+        if (spec.cache->driver == CacheDriver::libmemcached)
+            return std::make_unique<LibmemcachedEngine>(spec);
+        throw std::runtime_error("cache.driver: \"async\" is not available in this build yet");
+    }
+    throw std::runtime_error("kind: \"http\" runs are not available in this build yet");
+}
+
+}  // namespace perflab

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "sample.h"
+#include "spec.h"
+#include "summary.h"
+
+namespace perflab {
+
+// Receives a run as it happens, on the controller's thread: keep each call short (hand the
+// value to your own thread or queue). Every method has a do-nothing default.
+class RunObserver {
+  public:
+    virtual ~RunObserver() = default;
+    virtual void on_start(const RunSpec& /*spec*/) {}
+    virtual void on_sample(const IntervalSample& /*sample*/) {}
+    virtual void on_event(const RunEvent& /*event*/) {}
+    virtual void on_phase_end(const PhaseTotals& /*phase*/) {}
+    virtual void on_end(const RunSummary& /*summary*/) {}
+};
+
+}  // namespace perflab

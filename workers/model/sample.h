@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "histogram.h"
+
+namespace perflab {
+
+// One kind of operation (cache: "get", "set"; http: a target) over some interval.
+struct OpSample {
+    uint64_t count = 0;   // completed operations, failed ones included
+    uint64_t errors = 0;  // of which failed
+    Histogram latency;    // µs; in the open model measured from the intended start
+
+    void merge(const OpSample& other);
+};
+
+// Everything the engine saw in one tick, merged over all its threads. Values cross threads
+// whole, once per tick.
+struct IntervalSample {
+    int64_t t_ms = 0;         // end of the interval, ms since the run started (steady clock)
+    int64_t interval_ms = 0;  // length; a phase change cuts a tick short
+    int phase = 0;            // index into the spec's phases
+    double planned_rate = 0;  // open model: planned ops/s over the interval; 0 when closed
+    int connections = 0;      // connections in use at the end of the interval
+    std::map<std::string, OpSample> ops;
+    uint64_t hits = 0;
+    uint64_t misses = 0;
+    uint64_t bytes_in = 0;   // value (cache) or response (http) bytes received
+    uint64_t bytes_out = 0;  // value (cache) or request (http) bytes sent
+    uint64_t sent = 0;       // operations started
+    uint64_t late = 0;       // open model: operations started over 1 ms after their time
+    std::map<std::string, uint64_t> errors;  // failures by kind or text
+    std::map<int, uint64_t> status_codes;    // http
+
+    // Adds other's counts; t_ms becomes the later end, interval_ms the sum.
+    void merge(const IntervalSample& other);
+
+    uint64_t total_ops() const;
+    uint64_t total_errors() const;
+    Histogram latency() const;  // every op merged
+    double seconds() const { return double(interval_ms) / 1000.0; }
+    double hit_rate() const;  // 0..1, 0 when there were no gets
+    double rate(const std::string& op) const;
+};
+
+// A moment on the run's timeline: a phase change, a burst of errors, a full GC.
+struct RunEvent {
+    int64_t t_ms = 0;
+    std::string kind;  // "phase", "error", "gc", "stop"
+    std::string text;
+};
+
+}  // namespace perflab

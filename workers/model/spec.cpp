@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+#include "spec.h"
+
+#include <algorithm>
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+namespace perflab {
+
+const char* to_string(RunKind k) {
+    return k == RunKind::cache ? "cache" : "http";
+}
+const char* to_string(KeyDistribution d) {
+    return d == KeyDistribution::uniform ? "uniform" : "zipf";
+}
+const char* to_string(CacheProtocol p) {
+    static const char* names[] = {"text", "binary", "meta"};
+    return names[int(p)];
+}
+const char* to_string(CacheWorkload w) {
+    static const char* names[] = {"cache-aside", "ratio", "get-only", "set-only"};
+    return names[int(w)];
+}
+const char* to_string(CacheDriver d) {
+    return d == CacheDriver::libmemcached ? "libmemcached" : "async";
+}
+const char* to_string(ProbeSpec::Type t) {
+    static const char* names[] = {"local", "ssh", "memcached", "jvm"};
+    return names[int(t)];
+}
+
+double Phase::rate_at(double t_s) const {
+    if (!rate_to || duration_s <= 0) return rate;
+    const double f = std::clamp(t_s / duration_s, 0.0, 1.0);
+    return rate + (*rate_to - rate) * f;
+}
+
+std::string Endpoint::text() const {
+    const bool v6 = host.find(':') != std::string::npos;
+    return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
+std::optional<Endpoint> parse_endpoint(const std::string& text) {
+    Endpoint e;
+    std::string port;
+    if (!text.empty() && text.front() == '[') {
+        const auto close = text.find(']');
+        if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ':')
+            return std::nullopt;
+        e.host = text.substr(1, close - 1);
+        port = text.substr(close + 2);
+    } else {
+        const auto colon = text.rfind(':');
+        if (colon == std::string::npos || text.find(':') != colon) return std::nullopt;
+        e.host = text.substr(0, colon);
+        port = text.substr(colon + 1);
+    }
+    unsigned value = 0;
+    const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
+    if (e.host.empty() || ec != std::errc() || end != port.data() + port.size() || value == 0 ||
+        value > 65535)
+        return std::nullopt;
+    e.port = uint16_t(value);
+    return e;
+}
+
+double RunSpec::planned_duration_s() const {
+    double total = 0;
+    for (const auto& p : phases)
+        total += p.duration_s;
+    return total;
+}
+
+int RunSpec::max_concurrency() const {
+    int c = 0;
+    for (const auto& p : phases)
+        c = std::max(c, p.concurrency);
+    return c;
+}
+
+namespace {
+
+nlohmann::json phase_json(const Phase& p) {
+    nlohmann::json j = nlohmann::json::object();
+    if (p.duration_s > 0) j["duration_s"] = p.duration_s;
+    if (p.ops > 0) j["ops"] = p.ops;
+    if (p.rate > 0) j["rate"] = p.rate;
+    if (p.rate_to) j["rate_to"] = *p.rate_to;
+    if (p.concurrency > 0) j["concurrency"] = p.concurrency;
+    return j;
+}
+
+nlohmann::json cache_json(const CacheSpec& c) {
+    nlohmann::json servers = nlohmann::json::array();
+    for (const auto& s : c.servers)
+        servers.push_back(s.text());
+    return {{"servers", servers},
+            {"protocol", to_string(c.protocol)},
+            {"workload", to_string(c.workload)},
+            {"get_ratio", c.get_ratio},
+            {"set_ratio", c.set_ratio},
+            {"keys",
+             {{"count", c.keys.count},
+              {"prefix", c.keys.prefix},
+              {"distribution", to_string(c.keys.distribution)},
+              {"zipf_s", c.keys.zipf_s}}},
+            {"value_size", {{"min", c.value_size.min}, {"max", c.value_size.max}}},
+            {"ttl_s", c.ttl_s},
+            {"prefill", c.prefill},
+            {"driver", to_string(c.driver)},
+            {"threads", c.threads},
+            {"pipeline", c.pipeline},
+            {"timeout_ms", c.timeout_ms}};
+}
+
+nlohmann::json http_json(const HttpSpec& h) {
+    nlohmann::json targets = nlohmann::json::array();
+    for (const auto& t : h.targets) {
+        nlohmann::json j = {{"method", t.method}, {"url", t.url}};
+        if (!t.headers.empty()) {
+            j["headers"] = nlohmann::json::object();
+            for (const auto& [k, v] : t.headers)
+                j["headers"][k] = v;
+        }
+        if (!t.body.empty()) j["body"] = t.body;
+        if (!t.body_file.empty()) j["body_file"] = t.body_file;
+        targets.push_back(j);
+    }
+    return {{"targets", targets},
+            {"threads", h.threads},
+            {"max_connections", h.max_connections},
+            {"timeout_ms", h.timeout_ms},
+            {"connect_timeout_ms", h.connect_timeout_ms},
+            {"keepalive", h.keepalive},
+            {"tls_verify", h.tls_verify}};
+}
+
+nlohmann::json probe_json(const ProbeSpec& p) {
+    nlohmann::json j = nlohmann::json::object();
+    switch (p.type) {
+        case ProbeSpec::Type::local:
+            j["local"] = true;
+            break;
+        case ProbeSpec::Type::ssh:
+            j["ssh"] = p.target;
+            break;
+        case ProbeSpec::Type::memcached:
+            j["memcached"] = p.target;
+            break;
+        case ProbeSpec::Type::jvm: {
+            nlohmann::json jvm = nlohmann::json::object();
+            if (!p.target.empty()) jvm["ssh"] = p.target;
+            if (p.pid) jvm["pid"] = p.pid;
+            if (!p.match.empty()) jvm["match"] = p.match;
+            if (!p.key.empty()) jvm["key"] = p.key;
+            j["jvm"] = jvm;
+            return j;
+        }
+    }
+    if (!p.key.empty()) j["key"] = p.key;
+    if (p.per_core) j["per_core"] = true;
+    return j;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const RunSpec& s) {
+    nlohmann::json phases = nlohmann::json::array();
+    for (const auto& p : s.phases)
+        phases.push_back(phase_json(p));
+    nlohmann::json j = {{"name", s.name}, {"kind", to_string(s.kind)}, {"tick_ms", s.tick_ms},
+                        {"tags", s.tags}, {"notes", s.notes},          {"phases", phases}};
+    if (s.cache) j["cache"] = cache_json(*s.cache);
+    if (s.http) j["http"] = http_json(*s.http);
+    if (!s.probes.empty()) {
+        j["probes"] = nlohmann::json::array();
+        for (const auto& p : s.probes)
+            j["probes"].push_back(probe_json(p));
+    }
+    return j;
+}
+
+}  // namespace perflab

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace perflab {
+
+enum class RunKind { cache, http };
+
+// One step of the schedule. Open model when rate > 0 (ops or requests per second, a linear
+// ramp to rate_to when set); closed model otherwise (concurrency connections that each send,
+// wait, repeat). A phase ends after duration_s, or after ops operations, whichever is first.
+struct Phase {
+    double duration_s = 0;  // 0: no time limit (ops must be set)
+    uint64_t ops = 0;       // 0: no count limit
+    double rate = 0;
+    std::optional<double> rate_to;
+    int concurrency = 0;  // closed model: connections; open model: connections to send on
+
+    bool open() const { return rate > 0; }
+    double rate_at(double t_s) const;  // planned rate t_s seconds into the phase
+};
+
+enum class KeyDistribution { uniform, zipf };
+enum class CacheProtocol { text, binary, meta };
+enum class CacheWorkload { cache_aside, ratio, get_only, set_only };
+enum class CacheDriver { libmemcached, async };
+
+struct KeySpace {
+    uint64_t count = 1'000'000;
+    std::string prefix = "key:";
+    KeyDistribution distribution = KeyDistribution::uniform;
+    double zipf_s = 0.99;
+};
+
+struct ValueSize {
+    uint32_t min = 128;
+    uint32_t max = 10240;
+};
+
+struct Endpoint {
+    std::string host;
+    uint16_t port = 0;
+    std::string text() const;  // host:port, [v6]:port
+};
+
+struct CacheSpec {
+    std::vector<Endpoint> servers;
+    CacheProtocol protocol = CacheProtocol::text;
+    CacheWorkload workload = CacheWorkload::cache_aside;
+    uint32_t get_ratio = 10;
+    uint32_t set_ratio = 1;
+    KeySpace keys;
+    ValueSize value_size;
+    uint32_t ttl_s = 0;
+    bool prefill = false;
+    CacheDriver driver = CacheDriver::libmemcached;
+    int threads = 0;   // async driver: worker threads (0: one per core)
+    int pipeline = 1;  // async driver: requests in flight per connection
+    int timeout_ms = 1000;
+};
+
+struct HttpTarget {
+    std::string method = "GET";
+    std::string url;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string body;
+    std::string body_file;
+};
+
+struct HttpSpec {
+    std::vector<HttpTarget> targets;
+    int threads = 2;
+    int max_connections = 10000;
+    int timeout_ms = 30000;
+    int connect_timeout_ms = 5000;
+    bool keepalive = true;
+    bool tls_verify = true;
+};
+
+// What to sample beside the load; the probes library interprets these.
+struct ProbeSpec {
+    enum class Type { local, ssh, memcached, jvm };
+    Type type = Type::local;
+    std::string target;     // ssh: user@host:port; memcached: host:port
+    std::string key;        // ssh: private key file (empty: ssh-agent)
+    bool per_core = false;  // local/ssh: CPU per core as well
+    int64_t pid = 0;        // jvm: process id, or
+    std::string match;      // jvm: pgrep -f pattern
+};
+
+struct RunSpec {
+    std::string name;
+    RunKind kind = RunKind::cache;
+    int tick_ms = 1000;
+    std::vector<std::string> tags;
+    std::string notes;
+    std::vector<Phase> phases;
+    std::optional<CacheSpec> cache;
+    std::optional<HttpSpec> http;
+    std::vector<ProbeSpec> probes;
+
+    double planned_duration_s() const;  // sum of timed phases; ops-only phases count 0
+    int max_concurrency() const;
+};
+
+struct SpecError {
+    std::string path;  // e.g. "phases[1].rate"
+    std::string message;
+    std::string text() const { return path.empty() ? message : path + ": " + message; }
+};
+
+// Either a valid spec, or every problem found, each naming its field.
+struct SpecResult {
+    std::optional<RunSpec> spec;
+    std::vector<SpecError> errors;
+    explicit operator bool() const { return spec.has_value(); }
+    std::string error_text() const;  // one error per line
+};
+
+SpecResult parse_spec(const nlohmann::json& json);
+SpecResult parse_spec_text(const std::string& text);
+SpecResult load_spec_file(const std::string& path);
+
+// The normalised spec with every default spelled out; parse_spec(to_json(s)) gives s back.
+nlohmann::json to_json(const RunSpec& spec);
+
+const char* to_string(RunKind);
+const char* to_string(KeyDistribution);
+const char* to_string(CacheProtocol);
+const char* to_string(CacheWorkload);
+const char* to_string(CacheDriver);
+const char* to_string(ProbeSpec::Type);
+
+std::optional<Endpoint> parse_endpoint(const std::string& text);
+
+}  // namespace perflab

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT
+#include <fstream>
+#include <sstream>
+
+#include "json_reader.h"
+#include "spec.h"
+
+namespace perflab {
+
+namespace {
+
+constexpr int64_t kMaxConcurrency = 100'000;
+constexpr uint32_t kMaxValueBytes = 1 << 20;  // memcached's default item size limit
+constexpr size_t kMaxKeyBytes = 250;          // memcached's key length limit
+constexpr uint64_t kMaxPrefillKeys = 100'000'000;
+constexpr size_t kMaxPrefixBytes = kMaxKeyBytes - 20;  // room for a 64-bit key number
+
+std::string index_path(const std::string& base, size_t i) {
+    return base + "[" + std::to_string(i) + "]";
+}
+
+Phase parse_phase(const nlohmann::json& json, const std::string& path,
+                  std::vector<SpecError>& errors) {
+    JsonReader r(json, path, errors);
+    Phase p;
+    if (!r.is_object()) return p;
+    r.allow_only({"duration_s", "ops", "rate", "rate_to", "concurrency"});
+    if (auto d = r.number("duration_s")) {
+        if (*d <= 0)
+            r.error(r.path("duration_s"), "must be > 0");
+        else
+            p.duration_s = *d;
+    }
+    if (auto n = r.count("ops", 1, UINT64_MAX)) p.ops = *n;
+    if (auto v = r.number("rate")) {
+        if (*v <= 0)
+            r.error(r.path("rate"), "must be > 0");
+        else
+            p.rate = *v;
+    }
+    if (auto v = r.number("rate_to")) {
+        if (*v <= 0)
+            r.error(r.path("rate_to"), "must be > 0");
+        else if (!r.has("rate"))
+            r.error(r.path("rate_to"), "needs \"rate\", the ramp's start");
+        else
+            p.rate_to = *v;
+    }
+    if (auto c = r.integer("concurrency", 1, kMaxConcurrency)) p.concurrency = int(*c);
+    if (!r.has("duration_s") && !r.has("ops"))
+        r.error(path, "needs \"duration_s\" or \"ops\" to end");
+    if (p.rate_to && p.duration_s <= 0 && r.has("ops") && !r.has("duration_s"))
+        r.error(r.path("rate_to"), "a ramp needs \"duration_s\"");
+    if (!r.has("rate") && !r.has("concurrency"))
+        r.error(path, "needs \"rate\" (open model) or \"concurrency\" (closed model)");
+    return p;
+}
+
+std::optional<Endpoint> parse_server(const nlohmann::json& json, const std::string& path,
+                                     std::vector<SpecError>& errors) {
+    if (!json.is_string()) {
+        errors.push_back({path, "expected \"host:port\", got " + json_type_name(json)});
+        return std::nullopt;
+    }
+    auto e = parse_endpoint(json.get<std::string>());
+    if (!e) errors.push_back({path, "\"" + json.get<std::string>() + "\" is not host:port"});
+    return e;
+}
+
+CacheSpec parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors) {
+    JsonReader r(json, "cache", errors);
+    CacheSpec c;
+    if (!r.is_object()) return c;
+    r.allow_only({"servers", "protocol", "workload", "get_ratio", "set_ratio", "keys", "value_size",
+                  "ttl_s", "prefill", "driver", "threads", "pipeline", "timeout_ms"});
+    if (const auto* s = r.child("servers")) {
+        if (!s->is_array() || s->empty()) {
+            r.error("cache.servers", "expected a non-empty array of \"host:port\"");
+        } else {
+            for (size_t i = 0; i < s->size(); ++i)
+                if (auto e = parse_server((*s)[i], index_path("cache.servers", i), errors))
+                    c.servers.push_back(*e);
+        }
+    } else {
+        r.error("cache.servers", "required");
+    }
+    if (auto v = r.choice("protocol", {"text", "binary", "meta"})) c.protocol = CacheProtocol(*v);
+    if (auto v = r.choice("workload", {"cache-aside", "ratio", "get-only", "set-only"}))
+        c.workload = CacheWorkload(*v);
+    if (auto v = r.integer("get_ratio", 0, 1'000'000)) c.get_ratio = uint32_t(*v);
+    if (auto v = r.integer("set_ratio", 0, 1'000'000)) c.set_ratio = uint32_t(*v);
+    if (c.workload == CacheWorkload::ratio && c.get_ratio + c.set_ratio == 0)
+        r.error("cache.set_ratio", "get_ratio and set_ratio cannot both be 0");
+    if (const auto* k = r.child("keys")) {
+        JsonReader kr(*k, "cache.keys", errors);
+        kr.allow_only({"count", "prefix", "distribution", "zipf_s"});
+        if (auto v = kr.count("count", 1, UINT64_MAX)) c.keys.count = *v;
+        if (auto v = kr.string("prefix")) {
+            if (v->size() > kMaxPrefixBytes)
+                kr.error("cache.keys.prefix", "longer than " + std::to_string(kMaxPrefixBytes) +
+                                                  " bytes (memcached keys are at most 250)");
+            else if (v->find_first_of(" \t\r\n") != std::string::npos)
+                kr.error("cache.keys.prefix", "memcached keys cannot contain whitespace");
+            else
+                c.keys.prefix = *v;
+        }
+        if (auto v = kr.choice("distribution", {"uniform", "zipf"}))
+            c.keys.distribution = KeyDistribution(*v);
+        if (auto v = kr.number("zipf_s")) {
+            if (*v <= 0 || *v > 10)
+                kr.error("cache.keys.zipf_s", "must be in (0, 10]");
+            else
+                c.keys.zipf_s = *v;
+        }
+    }
+    if (const auto* vs = r.child("value_size")) {
+        JsonReader vr(*vs, "cache.value_size", errors);
+        vr.allow_only({"min", "max"});
+        if (auto v = vr.integer("min", 0, kMaxValueBytes)) c.value_size.min = uint32_t(*v);
+        if (auto v = vr.integer("max", 0, kMaxValueBytes)) c.value_size.max = uint32_t(*v);
+        if (c.value_size.min > c.value_size.max)
+            vr.error("cache.value_size", "min " + std::to_string(c.value_size.min) + " > max " +
+                                             std::to_string(c.value_size.max));
+    }
+    if (auto v = r.integer("ttl_s", 0, INT32_MAX)) c.ttl_s = uint32_t(*v);
+    if (auto v = r.boolean("prefill")) c.prefill = *v;
+    if (auto v = r.choice("driver", {"libmemcached", "async"})) c.driver = CacheDriver(*v);
+    if (auto v = r.integer("threads", 0, 1024)) c.threads = int(*v);
+    if (auto v = r.integer("pipeline", 1, 1024)) c.pipeline = int(*v);
+    if (auto v = r.integer("timeout_ms", 1, 3'600'000)) c.timeout_ms = int(*v);
+    if (c.prefill && c.keys.count > kMaxPrefillKeys)
+        r.error("cache.prefill", "a key space of " + std::to_string(c.keys.count) +
+                                     " keys is too large to prefill (at most " +
+                                     std::to_string(kMaxPrefillKeys) + ")");
+    if (c.protocol == CacheProtocol::meta && c.driver == CacheDriver::libmemcached)
+        r.error("cache.protocol", "\"meta\" needs \"driver\": \"async\"");
+    if (c.pipeline > 1 && c.driver == CacheDriver::libmemcached)
+        r.error("cache.pipeline", "pipelining needs \"driver\": \"async\"");
+    return c;
+}
+
+HttpTarget parse_target(const nlohmann::json& json, const std::string& path,
+                        std::vector<SpecError>& errors) {
+    JsonReader r(json, path, errors);
+    HttpTarget t;
+    if (!r.is_object()) return t;
+    r.allow_only({"method", "url", "headers", "body", "body_file"});
+    if (auto v = r.string("method")) {
+        if (v->empty() || v->find_first_of(" \t\r\n") != std::string::npos)
+            r.error(r.path("method"), "not an HTTP method");
+        else
+            t.method = *v;
+    }
+    if (auto v = r.string("url"))
+        t.url = *v;
+    else if (!r.has("url"))
+        r.error(r.path("url"), "required");
+    if (!t.url.empty() && t.url.rfind("http://", 0) != 0 && t.url.rfind("https://", 0) != 0)
+        r.error(r.path("url"), "\"" + t.url + "\": scheme must be http:// or https://");
+    if (const auto* h = r.child("headers")) {
+        if (!h->is_object())
+            r.error(r.path("headers"), "expected an object of name: value");
+        else
+            for (const auto& [k, v] : h->items()) {
+                if (!v.is_string())
+                    r.error(r.path("headers") + "." + k, "expected a string");
+                else
+                    t.headers.emplace_back(k, v.get<std::string>());
+            }
+    }
+    if (auto v = r.string("body")) t.body = *v;
+    if (auto v = r.string("body_file")) t.body_file = *v;
+    if (r.has("body") && r.has("body_file"))
+        r.error(r.path("body_file"), "give either \"body\" or \"body_file\", not both");
+    return t;
+}
+
+HttpSpec parse_http(const nlohmann::json& json, std::vector<SpecError>& errors) {
+    JsonReader r(json, "http", errors);
+    HttpSpec h;
+    if (!r.is_object()) return h;
+    r.allow_only({"targets", "threads", "max_connections", "timeout_ms", "connect_timeout_ms",
+                  "keepalive", "tls_verify"});
+    const auto* targets = r.child("targets");
+    if (!targets || !targets->is_array() || targets->empty())
+        r.error("http.targets", "expected a non-empty array of targets");
+    else
+        for (size_t i = 0; i < targets->size(); ++i)
+            h.targets.push_back(parse_target((*targets)[i], index_path("http.targets", i), errors));
+    if (auto v = r.integer("threads", 1, 256)) h.threads = int(*v);
+    if (auto v = r.integer("max_connections", 1, 1'000'000)) h.max_connections = int(*v);
+    if (auto v = r.integer("timeout_ms", 1, 3'600'000)) h.timeout_ms = int(*v);
+    if (auto v = r.integer("connect_timeout_ms", 1, 3'600'000)) h.connect_timeout_ms = int(*v);
+    if (auto v = r.boolean("keepalive")) h.keepalive = *v;
+    if (auto v = r.boolean("tls_verify")) h.tls_verify = *v;
+    return h;
+}
+
+ProbeSpec parse_probe(const nlohmann::json& json, const std::string& path,
+                      std::vector<SpecError>& errors) {
+    JsonReader r(json, path, errors);
+    ProbeSpec p;
+    if (!r.is_object()) return p;
+    r.allow_only({"local", "ssh", "key", "per_core", "memcached", "jvm"});
+    const int kinds = int(r.has("local")) + int(r.has("ssh") && !r.has("jvm")) +
+                      int(r.has("memcached")) + int(r.has("jvm"));
+    if (kinds != 1) {
+        r.error(path, "needs exactly one of \"local\", \"ssh\", \"memcached\", \"jvm\"");
+        return p;
+    }
+    if (auto v = r.boolean("per_core")) p.per_core = *v;
+    if (auto v = r.string("key")) p.key = *v;
+    if (r.has("local")) {
+        p.type = ProbeSpec::Type::local;
+        if (auto v = r.boolean("local"); v && !*v) r.error(r.path("local"), "must be true");
+    } else if (r.has("memcached")) {
+        p.type = ProbeSpec::Type::memcached;
+        if (const auto* m = r.child("memcached"))
+            if (auto e = parse_server(*m, r.path("memcached"), errors)) p.target = e->text();
+    } else if (r.has("jvm")) {
+        p.type = ProbeSpec::Type::jvm;
+        JsonReader jr(*r.child("jvm"), r.path("jvm"), errors);
+        jr.allow_only({"ssh", "key", "pid", "match"});
+        if (auto v = jr.string("ssh")) p.target = *v;
+        if (auto v = jr.string("key")) p.key = *v;
+        if (auto v = jr.integer("pid", 1, INT32_MAX)) p.pid = *v;
+        if (auto v = jr.string("match")) p.match = *v;
+        if (jr.is_object() && jr.has("pid") == jr.has("match"))
+            jr.error(r.path("jvm"), "needs exactly one of \"pid\" and \"match\"");
+    } else {
+        p.type = ProbeSpec::Type::ssh;
+        if (auto v = r.string("ssh")) p.target = *v;
+    }
+    if (p.type == ProbeSpec::Type::ssh && p.target.find('@') == std::string::npos)
+        r.error(r.path("ssh"), "expected \"user@host[:port]\"");
+    return p;
+}
+
+}  // namespace
+
+std::string SpecResult::error_text() const {
+    std::string out;
+    for (const auto& e : errors)
+        out += e.text() + "\n";
+    return out;
+}
+
+SpecResult parse_spec(const nlohmann::json& json) {
+    SpecResult result;
+    auto& errors = result.errors;
+    JsonReader r(json, "", errors);
+    if (!r.is_object()) return result;
+    r.allow_only({"name", "kind", "tick_ms", "tags", "notes", "phases", "cache", "http", "probes"});
+    RunSpec s;
+    if (auto v = r.string("name")) s.name = *v;
+    if (auto v = r.choice("kind", {"cache", "http"}))
+        s.kind = RunKind(*v);
+    else if (!r.has("kind"))
+        r.error("kind", "required (\"cache\" or \"http\")");
+    if (auto v = r.integer("tick_ms", 10, 600'000)) s.tick_ms = int(*v);
+    if (auto v = r.strings("tags")) s.tags = *v;
+    if (auto v = r.string("notes")) s.notes = *v;
+
+    const auto* phases = r.child("phases");
+    if (!phases || !phases->is_array() || phases->empty())
+        r.error("phases", "expected a non-empty array of phases");
+    else
+        for (size_t i = 0; i < phases->size(); ++i)
+            s.phases.push_back(parse_phase((*phases)[i], index_path("phases", i), errors));
+
+    if (const auto* c = r.child("cache")) s.cache = parse_cache(*c, errors);
+    if (const auto* h = r.child("http")) s.http = parse_http(*h, errors);
+    if (r.has("kind")) {
+        if (s.kind == RunKind::cache && !s.cache) r.error("cache", "required for a cache run");
+        if (s.kind == RunKind::http && !s.http) r.error("http", "required for an http run");
+        if (s.kind == RunKind::cache && s.http) r.error("http", "not allowed in a cache run");
+        if (s.kind == RunKind::http && s.cache) r.error("cache", "not allowed in an http run");
+    }
+    if (const auto* p = r.child("probes")) {
+        if (!p->is_array())
+            r.error("probes", "expected an array of probes");
+        else
+            for (size_t i = 0; i < p->size(); ++i)
+                s.probes.push_back(parse_probe((*p)[i], index_path("probes", i), errors));
+    }
+    if (s.name.empty()) s.name = std::string(to_string(s.kind)) + " run";
+    if (errors.empty()) result.spec = std::move(s);
+    return result;
+}
+
+SpecResult parse_spec_text(const std::string& text) {
+    nlohmann::json json;
+    try {
+        json = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        SpecResult r;
+        r.errors.push_back({"", std::string("not valid JSON: ") + e.what()});
+        return r;
+    }
+    return parse_spec(json);
+}
+
+SpecResult load_spec_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        SpecResult r;
+        r.errors.push_back({"", "cannot read spec file " + path});
+        return r;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    auto r = parse_spec_text(text.str());
+    for (auto& e : r.errors)
+        if (e.path.empty()) e.message = path + ": " + e.message;
+    return r;
+}
+
+}  // namespace perflab

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "sample.h"
+#include "spec.h"
+
+namespace perflab {
+
+// A phase, or the whole run: every tick in it merged.
+struct PhaseTotals {
+    int phase = -1;  // -1: the whole run
+    double duration_s = 0;
+    IntervalSample totals;
+};
+
+enum class RunStatus { running, completed, stopped, failed, interrupted };
+const char* to_string(RunStatus);
+
+struct RunSummary {
+    RunKind kind = RunKind::cache;
+    RunStatus status = RunStatus::completed;
+    std::string error;  // why a failed run failed
+    PhaseTotals overall;
+    std::vector<PhaseTotals> phases;
+    uint64_t prefill_sets = 0;
+    double wait_s = 0;  // time after the last send until the last reply (http)
+};
+
+// Builds the summary from the samples of a run, in order.
+class SummaryBuilder {
+  public:
+    explicit SummaryBuilder(RunKind kind);
+    void add(const IntervalSample& sample);
+    // A phase's totals so far (empty if it has no sample yet).
+    PhaseTotals phase(int index) const;
+    RunSummary finish(RunStatus status) const;
+
+  private:
+    RunSummary summary_;
+};
+
+// {"ops": {"get": {"count", "errors", "rate", "latency_us": {...}}}, "hits", "misses",
+//  "hit_rate", "bytes_in", "bytes_out", "duration_s", "errors", "phases": [...]}
+nlohmann::json to_json(const PhaseTotals& totals);
+nlohmann::json to_json(const RunSummary& summary);
+nlohmann::json latency_json(const Histogram& h);
+
+// The end-of-run report: per phase, then overall.
+std::string summary_text(const RunSummary& summary);
+
+}  // namespace perflab

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "phase_board.h"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+namespace perflab {
+
+namespace {
+// Longest uninterrupted sleep of an open-model worker, so phase changes and stops are seen.
+constexpr auto kMaxNap = std::chrono::milliseconds(20);
+}  // namespace
+
+PhaseBoard::PhaseBoard(size_t phases)
+    : plans_(phases), done_(std::make_unique<std::atomic<int>[]>(phases)) {}
+
+void PhaseBoard::publish(const PhasePlan& plan) {
+    plans_[size_t(plan.index)] = plan;
+    current_.store(plan.index, std::memory_order_release);
+    current_.notify_all();
+}
+
+void PhaseBoard::close() {
+    current_.store(kClosed, std::memory_order_release);
+    current_.notify_all();
+}
+
+void PhaseBoard::wait_change(int seen) const noexcept {
+    while (current_.load(std::memory_order_acquire) == seen)
+        current_.wait(seen);
+}
+
+bool PhaseBoard::sleep_until(Clock::time_point t, int seen) const noexcept {
+    for (;;) {
+        if (current() != seen) return false;
+        const auto now = Clock::now();
+        if (now >= t) return true;
+        std::this_thread::sleep_until(std::min(t, now + kMaxNap));
+    }
+}
+
+void PhaseBoard::mark_done(int phase) noexcept {
+    done_[size_t(phase)].fetch_add(1, std::memory_order_acq_rel);
+}
+
+bool PhaseBoard::phase_done() const noexcept {
+    const int i = current();
+    if (i < 0) return false;
+    return done_[size_t(i)].load(std::memory_order_acquire) >= plans_[size_t(i)].connections;
+}
+
+void OpPacer::reset(const PhasePlan& plan, int worker) noexcept {
+    const auto n = uint64_t(std::max(1, plan.connections));
+    active_ = uint64_t(worker) < n;
+    open_ = plan.phase.open();
+    phase_ = plan.phase;
+    schedule_ = OpenSchedule(plan.phase);
+    const uint64_t ops = plan.phase.ops;
+    budget_ = ops ? ops / n + (uint64_t(worker) < ops % n ? 1 : 0) : UINT64_MAX;
+    done_ = 0;
+    next_ = uint64_t(worker);
+    stride_ = n;
+    start_ = plan.start;
+    end_ = plan.phase.duration_s > 0
+               ? plan.start + std::chrono::duration_cast<Clock::duration>(
+                                  std::chrono::duration<double>(plan.phase.duration_s))
+               : Clock::time_point::max();
+}
+
+Clock::time_point OpPacer::due() const noexcept {
+    if (!open_) return Clock::time_point::min();
+    const double s = schedule_.due_s(next_);
+    if (!std::isfinite(s)) return Clock::time_point::max();
+    const auto t =
+        start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+    return t >= end_ ? Clock::time_point::max() : t;
+}
+
+}  // namespace perflab
