@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "probe_sample.h"
 #include "sample.h"
 #include "spec.h"
 #include "summary.h"
 
 namespace perflab {
 
-// Receives a run as it happens, on the controller's thread: keep each call short (hand the
+// Receives a run as it happens, on the controller's thread (probe samples on the probes'): keep each call short (hand the
 // value to your own thread or queue). Every method has a do-nothing default.
 class RunObserver {
   public:
@@ -15,6 +16,8 @@ class RunObserver {
     virtual void on_start(const RunSpec& /*spec*/) {}
     virtual void on_sample(const IntervalSample& /*sample*/) {}
     virtual void on_event(const RunEvent& /*event*/) {}
+    // From the probes, on the probe runner's thread.
+    virtual void on_probe_sample(const ProbeSample& /*sample*/) {}
     virtual void on_phase_end(const PhaseTotals& /*phase*/) {}
     virtual void on_end(const RunSummary& /*summary*/) {}
 };

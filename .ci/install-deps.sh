@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs what PerfLab needs to build, run and test on Debian 12. Idempotent: apt runs only
+# when a package is missing. Needs root (or sudo).
+set -euo pipefail
+
+packages=(
+  cmake g++ pkg-config ninja-build
+  qt6-base-dev qt6-svg-dev libqt6sql6-sqlite libqcustomplot-dev
+  libmemcached-dev libboost-dev libssh-dev libsqlite3-dev libssl-dev nlohmann-json3-dev
+  libcli11-dev libgtest-dev
+  memcached libmemcached-tools nginx-light openssh-server wrk
+  default-jdk-headless
+  xvfb xauth imagemagick python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "installing: ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "memcached_server.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <sstream>
+#include <stdexcept>
+
+namespace perflab::test {
+
+MemcachedServer::MemcachedServer(int memory_mb, std::vector<std::string> extra_args)
+    : memory_mb_(memory_mb), extra_args_(std::move(extra_args)), port_(free_port()) {
+    start();
+}
+
+MemcachedServer::~MemcachedServer() { stop(); }
+
+void MemcachedServer::start() {
+    std::vector<std::string> argv = {"memcached", "-l", "127.0.0.1", "-p", std::to_string(port_),
+                                     "-U", "0", "-m", std::to_string(memory_mb_), "-t", "1"};
+    if (geteuid() == 0) argv.insert(argv.end(), {"-u", "root"});
+    argv.insert(argv.end(), extra_args_.begin(), extra_args_.end());
+    process_ = Process(argv);
+    if (!wait_for_port(port_, 10000))
+        throw std::runtime_error("memcached did not start on port " + std::to_string(port_));
+}
+
+void MemcachedServer::stop() { process_.stop(); }
+
+std::map<std::string, std::string> MemcachedServer::stats() const {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port_);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+        close(fd);
+        throw std::runtime_error("cannot connect to memcached for stats");
+    }
+    const std::string cmd = "stats\r\n";
+    if (::write(fd, cmd.data(), cmd.size()) != ssize_t(cmd.size())) {
+        close(fd);
+        throw std::runtime_error("cannot send stats");
+    }
+    std::string reply;
+    char buf[4096];
+    while (reply.find("END\r\n") == std::string::npos) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n <= 0) break;
+        reply.append(buf, size_t(n));
+    }
+    close(fd);
+    std::map<std::string, std::string> out;
+    std::istringstream lines(reply);
+    std::string stat, name, value;
+    while (lines >> stat && stat == "STAT" && lines >> name >> value) out[name] = value;
+    return out;
+}
+
+uint64_t MemcachedServer::stat(const std::string& name) const {
+    const auto all = stats();
+    const auto it = all.find(name);
+    if (it == all.end()) throw std::runtime_error("no stat " + name);
+    return std::stoull(it->second);
+}
+
+CacheCounters cache_counters(const MemcachedServer& server) {
+    const auto s = server.stats();
+    const auto get = [&](const char* k) { return std::stoull(s.at(k)); };
+    return {get("cmd_get"), get("cmd_set"), get("get_hits"), get("get_misses")};
+}
+
+}  // namespace perflab::test
