@@ -29,7 +29,8 @@ class LoadEngine {
     // std::runtime_error when the run cannot start at all.
     virtual void start() = 0;
     virtual void begin_phase(const PhasePlan& plan) = 0;
-    // A count-limited phase has done its ops.
+    // Every worker has finished its share of the current phase (its ops, or its time) and
+    // has nothing in flight.
     virtual bool phase_done() const = 0;
     // Moves everything recorded since the last call into `out` (counts, bytes, histograms).
     virtual void collect(IntervalSample& out) = 0;

@@ -28,7 +28,7 @@ class PhaseBoard {
     // Sleeps until t, or until the phase is no longer `seen`; false in the latter case.
     bool sleep_until(Clock::time_point t, int seen) const noexcept;
 
-    // A worker finished its share of a count-limited phase.
+    // A worker finished its share of the phase (its ops, or its time) and has no op in flight.
     void mark_done(int phase) noexcept;
     bool phase_done() const noexcept;
 
@@ -47,8 +47,11 @@ class OpPacer {
 
     bool active() const noexcept { return active_; }
     bool open() const noexcept { return open_; }
+    // Its share is done, or the phase's time is up: no op starts after the phase's end, so
+    // the phase's last sample holds all of its ops.
     bool exhausted() const noexcept {
-        return done_ >= budget_ || due() == Clock::time_point::max();
+        return done_ >= budget_ || due() == Clock::time_point::max() ||
+               (end_ != Clock::time_point::max() && Clock::now() >= end_);
     }
     Clock::time_point due() const noexcept;
     void advance() noexcept {

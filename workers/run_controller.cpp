@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <thread>
 
 #include "model/format.h"
 
@@ -12,6 +13,9 @@ namespace {
 
 // How often a count-limited phase is checked for its end between ticks.
 constexpr auto kPollInterval = std::chrono::milliseconds(10);
+// How long a timed phase's end waits for operations still in flight, so they count in the
+// phase that started them; a stalled server does not hold the next phase back longer.
+constexpr auto kPhaseGrace = std::chrono::seconds(1);
 
 std::string describe(const Phase& p, int connections) {
     std::string s;
@@ -48,6 +52,11 @@ void RunController::request_stop() {
 
 int64_t RunController::ms_since_start(Clock::time_point t) const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(t - start_).count();
+}
+
+void RunController::wait_for_idle_engine(Clock::time_point deadline) {
+    while (!engine_->phase_done() && Clock::now() < deadline && !stop_.load())
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
 }
 
 bool RunController::wait_until(Clock::time_point deadline) {
@@ -103,7 +112,10 @@ std::optional<Clock::time_point> RunController::run_phase(int index, Clock::time
         const bool timed_out = now >= phase_end;
         const bool ended = timed_out || (phase.ops > 0 && engine_->phase_done());
         ended_at = timed_out ? phase_end : now;
-        if (stopped || (ended && last)) engine_->stop();
+        if (stopped || (ended && last))
+            engine_->stop();
+        else if (timed_out)
+            wait_for_idle_engine(now + kPhaseGrace);
         if (stopped || ended || now >= next_tick_) {
             emit_sample(index, now);
             while (next_tick_ <= now)

@@ -37,6 +37,7 @@ class RunController {
     std::optional<Clock::time_point> run_phase(int index, Clock::time_point phase_start, bool last);
     void emit_sample(int phase, Clock::time_point now);
     bool wait_until(Clock::time_point deadline);
+    void wait_for_idle_engine(Clock::time_point deadline);
     int64_t ms_since_start(Clock::time_point t) const;
     void emit_event(const RunEvent& event);
 

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+// The libmemcached driver against a real memcached: every count PerfLab reports must equal
+// what the server counted.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "memcached_server.h"
+#include "run_helpers.h"
+
+namespace perflab::test {
+namespace {
+
+using nlohmann::json;
+
+json cache_spec(const MemcachedServer& server, const std::string& workload,
+                const std::string& protocol, json phases) {
+    return {{"name", "it"},
+            {"kind", "cache"},
+            {"tick_ms", 250},
+            {"phases", std::move(phases)},
+            {"cache",
+             {{"servers", {server.endpoint()}},
+              {"protocol", protocol},
+              {"workload", workload},
+              {"get_ratio", 3},
+              {"set_ratio", 1},
+              {"keys", {{"count", 2000}, {"prefix", "it:"}}},
+              {"value_size", {{"min", 16}, {"max", 2048}}},
+              {"driver", "libmemcached"}}}};
+}
+
+uint64_t op_count(const RunSummary& s, const char* op) {
+    const auto it = s.overall.totals.ops.find(op);
+    return it == s.overall.totals.ops.end() ? 0 : it->second.count;
+}
+
+struct Case {
+    std::string workload;
+    std::string protocol;
+};
+
+class ExactCounts : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ExactCounts, EqualTheServersStatsDeltas) {
+    MemcachedServer server;
+    const auto before = cache_counters(server);
+    const auto summary = run_json(cache_spec(server, GetParam().workload, GetParam().protocol,
+                                             {{{"ops", 6000}, {"concurrency", 3}}}));
+    const auto after = cache_counters(server);
+    ASSERT_EQ(summary.status, RunStatus::completed) << summary.error;
+    const auto& t = summary.overall.totals;
+    EXPECT_EQ(t.total_errors(), 0u);
+    EXPECT_EQ(op_count(summary, "get"), after.cmd_get - before.cmd_get);
+    EXPECT_EQ(op_count(summary, "set"), after.cmd_set - before.cmd_set);
+    EXPECT_EQ(t.hits, after.get_hits - before.get_hits);
+    EXPECT_EQ(t.misses, after.get_misses - before.get_misses);
+    const auto& w = GetParam().workload;
+    if (w == "cache-aside") {
+        EXPECT_EQ(op_count(summary, "get"), 6000u);
+        EXPECT_EQ(op_count(summary, "set"), t.misses);  // every miss is filled
+    } else if (w == "ratio") {
+        EXPECT_EQ(op_count(summary, "get") + op_count(summary, "set"), 6000u);
+        EXPECT_EQ(op_count(summary, "get"), 4500u);  // 3:1, interleaved per connection
+    } else if (w == "get-only") {
+        EXPECT_EQ(op_count(summary, "get"), 6000u);
+        EXPECT_EQ(t.hits, 0u);  // nothing was ever set
+    } else {
+        EXPECT_EQ(op_count(summary, "set"), 6000u);
+        EXPECT_GT(t.bytes_out, 6000u * 16);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Workloads, ExactCounts,
+                         ::testing::Values(Case{"cache-aside", "text"}, Case{"ratio", "text"},
+                                           Case{"get-only", "text"}, Case{"set-only", "text"},
+                                           Case{"cache-aside", "binary"}, Case{"ratio", "binary"},
+                                           Case{"get-only", "binary"}, Case{"set-only", "binary"}),
+                         [](const auto& info) {
+                             std::string name = info.param.workload + "_" + info.param.protocol;
+                             for (auto& c : name)
+                                 if (c == '-') c = '_';
+                             return name;
+                         });
+
+TEST(CacheAside, PrefilledKeySpaceHitsAlmostAlways) {
+    MemcachedServer server;
+    auto spec = cache_spec(server, "cache-aside", "text", {{{"ops", 5000}, {"concurrency", 2}}});
+    spec["cache"]["prefill"] = true;
+    const auto before = cache_counters(server);
+    const auto s = run_json(spec);
+    const auto after = cache_counters(server);
+    EXPECT_EQ(s.prefill_sets, 2000u);
+    EXPECT_GE(s.overall.totals.hit_rate(), 0.999);
+    // The prefill's sets reach the server but are not part of the run's figures.
+    EXPECT_EQ(after.cmd_set - before.cmd_set, op_count(s, "set") + s.prefill_sets);
+    const auto& get = s.overall.totals.ops.at("get");
+    EXPECT_GT(s.overall.totals.bytes_in, get.count * 16);
+}
+
+TEST(CacheAside, KeySpaceFarLargerThanMemoryMostlyMisses) {
+    MemcachedServer server(8);  // 8 MB
+    auto spec = cache_spec(server, "cache-aside", "text", {{{"ops", 6000}, {"concurrency", 2}}});
+    spec["cache"]["keys"]["count"] = 1'000'000'000;
+    spec["cache"]["value_size"] = {{"min", 8000}, {"max", 10000}};
+    const auto s = run_json(spec);
+    const auto& t = s.overall.totals;
+    EXPECT_LT(t.hit_rate(), 0.05);
+    EXPECT_EQ(op_count(s, "set"), t.misses);  // puts = misses
+    EXPECT_EQ(t.total_errors(), 0u);
+}
+
+TEST(OpenModel, HoldsThePlannedRate) {
+    MemcachedServer server;
+    Collector collector;
+    const auto s = run_json(
+        cache_spec(server, "get-only", "text", {{{"duration_s", 2}, {"rate", 2000}}}), &collector);
+    const double gets = double(op_count(s, "get"));
+    EXPECT_NEAR(gets, 4000, 40);
+    for (const auto& sample : collector.samples)
+        EXPECT_DOUBLE_EQ(sample.planned_rate, 2000);
+}
+
+// One connection cannot keep 50k ops/s: the sends run late, and since latency counts from
+// each op's intended time, the percentiles show the queue instead of hiding it.
+TEST(OpenModel, LatencyCountsFromTheIntendedTime) {
+    MemcachedServer server;
+    const auto s = run_json(cache_spec(server, "get-only", "text",
+                                       {{{"duration_s", 1}, {"rate", 50000}, {"concurrency", 1}}}));
+    const auto& t = s.overall.totals;
+    EXPECT_GT(t.late, t.total_ops() / 2);
+    EXPECT_GT(t.latency().percentile(99), 100'000);  // the backlog reaches far beyond 100 ms
+}
+
+TEST(Phases, EverySampleBelongsToOnePhase) {
+    MemcachedServer server;
+    Collector collector;
+    const auto s = run_json(cache_spec(server, "ratio", "text",
+                                       {{{"duration_s", 0.5}, {"concurrency", 1}},
+                                        {{"duration_s", 0.5}, {"concurrency", 4}},
+                                        {{"ops", 500}, {"concurrency", 2}}}),
+                            &collector);
+    ASSERT_EQ(s.phases.size(), 3u);
+    EXPECT_EQ(op_count(s, "get") + op_count(s, "set"),
+              s.phases[0].totals.total_ops() + s.phases[1].totals.total_ops() + 500);
+    EXPECT_EQ(s.phases[2].totals.total_ops(), 500u);
+    int phase_events = 0;
+    for (const auto& e : collector.events)
+        phase_events += e.kind == "phase";
+    EXPECT_EQ(phase_events, 3);
+    int last_phase = 0;
+    for (const auto& sample : collector.samples) {
+        EXPECT_GE(sample.phase, last_phase);
+        last_phase = sample.phase;
+    }
+}
+
+// memcached stopped mid-run: errors are counted per tick and the run goes on; started again
+// on the same port: the engine reconnects and the errors stop.
+TEST(Faults, ServerStoppedAndRestartedMidRun) {
+    MemcachedServer server;
+    Collector collector;
+    std::thread chaos([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        server.stop();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        server.start();
+    });
+    const auto s = run_json(
+        cache_spec(server, "cache-aside", "text", {{{"duration_s", 6}, {"concurrency", 2}}}),
+        &collector);
+    chaos.join();
+    EXPECT_EQ(s.status, RunStatus::completed);
+    ASSERT_GE(collector.samples.size(), 20u);
+    uint64_t errors_during_outage = 0;
+    for (const auto& sample : collector.samples)
+        if (sample.t_ms > 1750 && sample.t_ms <= 3000)
+            errors_during_outage += sample.total_errors();
+    EXPECT_GT(errors_during_outage, 0u);
+    EXPECT_GT(
+        s.overall.totals.errors.count("connection") + s.overall.totals.errors.count("timeout"), 0u);
+    // Well after the restart: ops succeed again, without errors.
+    const auto& last = collector.samples.back();
+    EXPECT_GT(last.total_ops(), 0u);
+    EXPECT_EQ(last.total_errors(), 0u);
+    EXPECT_GT(last.ops.at("get").count, 0u);
+}
+
+}  // namespace
+}  // namespace perflab::test

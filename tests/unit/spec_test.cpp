@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+#include "model/spec.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+namespace perflab {
+namespace {
+
+using nlohmann::json;
+
+json valid_cache() {
+    return json::parse(R"({
+      "name": "t", "kind": "cache", "tick_ms": 500, "tags": ["a"], "notes": "n",
+      "phases": [{"duration_s": 60, "rate": 1600},
+                 {"duration_s": 60, "rate": 100, "rate_to": 2000},
+                 {"duration_s": 30, "concurrency": 128},
+                 {"ops": 1000000, "concurrency": 8}],
+      "cache": {"servers": ["127.0.0.1:11211", "[::1]:11212"], "protocol": "binary",
+                "workload": "ratio", "get_ratio": 10, "set_ratio": 1,
+                "keys": {"count": 1000000, "prefix": "key:", "distribution": "zipf", "zipf_s": 0.99},
+                "value_size": {"min": 128, "max": 10240}, "ttl_s": 3000, "prefill": false}})");
+}
+
+std::vector<std::string> errors_of(const json& j) {
+    std::vector<std::string> out;
+    for (const auto& e : parse_spec(j).errors)
+        out.push_back(e.text());
+    return out;
+}
+
+bool has_error(const json& j, const std::string& text) {
+    for (const auto& e : errors_of(j))
+        if (e == text) return true;
+    return false;
+}
+
+TEST(Spec, ParsesEveryDocumentedKey) {
+    const auto r = parse_spec(valid_cache());
+    ASSERT_TRUE(r) << r.error_text();
+    const RunSpec& s = *r.spec;
+    EXPECT_EQ(s.tick_ms, 500);
+    ASSERT_EQ(s.phases.size(), 4u);
+    EXPECT_TRUE(s.phases[0].open());
+    EXPECT_EQ(*s.phases[1].rate_to, 2000);
+    EXPECT_EQ(s.phases[2].concurrency, 128);
+    EXPECT_EQ(s.phases[3].ops, 1000000u);
+    ASSERT_TRUE(s.cache);
+    EXPECT_EQ(s.cache->servers[1].host, "::1");
+    EXPECT_EQ(s.cache->servers[1].port, 11212);
+    EXPECT_EQ(s.cache->protocol, CacheProtocol::binary);
+    EXPECT_EQ(s.cache->workload, CacheWorkload::ratio);
+    EXPECT_EQ(s.cache->keys.distribution, KeyDistribution::zipf);
+    EXPECT_EQ(s.cache->value_size.max, 10240u);
+    EXPECT_EQ(s.planned_duration_s(), 150);
+    EXPECT_EQ(s.max_concurrency(), 128);
+}
+
+TEST(Spec, RoundTripsThroughJson) {
+    const auto first = parse_spec(valid_cache());
+    ASSERT_TRUE(first);
+    const json normalised = to_json(*first.spec);
+    const auto second = parse_spec(normalised);
+    ASSERT_TRUE(second) << second.error_text();
+    EXPECT_EQ(to_json(*second.spec), normalised);
+}
+
+TEST(Spec, NamesTheOffendingField) {
+    json j = valid_cache();
+    j["phases"][1]["rate"] = 0;
+    EXPECT_TRUE(has_error(j, "phases[1].rate: must be > 0"));
+
+    j = valid_cache();
+    j["cache"]["value_size"] = {{"min", 20480}, {"max", 10240}};
+    EXPECT_TRUE(has_error(j, "cache.value_size: min 20480 > max 10240"));
+
+    j = valid_cache();
+    j["cache"]["colour"] = "blue";
+    EXPECT_TRUE(has_error(j, "cache.colour: unknown key"));
+
+    j = valid_cache();
+    j["tick_ms"] = "fast";
+    EXPECT_TRUE(has_error(j, "tick_ms: expected an integer, got string"));
+
+    j = valid_cache();
+    j["cache"]["protocol"] = "udp";
+    EXPECT_TRUE(has_error(j, R"(cache.protocol: "udp" is not one of "text", "binary", "meta")"));
+
+    j = valid_cache();
+    j["cache"]["servers"] = {"localhost"};
+    EXPECT_TRUE(has_error(j, R"(cache.servers[0]: "localhost" is not host:port)"));
+
+    j = valid_cache();
+    j["phases"][2] = {{"duration_s", 5}};
+    EXPECT_TRUE(
+        has_error(j, R"(phases[2]: needs "rate" (open model) or "concurrency" (closed model))"));
+}
+
+TEST(Spec, ReportsEveryProblemAtOnce) {
+    json j = valid_cache();
+    j["phases"][0]["rate"] = -1;
+    j["cache"]["keys"]["count"] = 0;
+    j["extra"] = true;
+    EXPECT_GE(errors_of(j).size(), 3u);
+}
+
+TEST(Spec, KindNeedsItsSection) {
+    json j = valid_cache();
+    j.erase("cache");
+    EXPECT_TRUE(has_error(j, "cache: required for a cache run"));
+    j = valid_cache();
+    j["kind"] = "http";
+    EXPECT_TRUE(has_error(j, "http: required for an http run"));
+}
+
+TEST(Spec, RejectsMalformedJsonText) {
+    const auto r = parse_spec_text("{\"kind\": ");
+    EXPECT_FALSE(r);
+    EXPECT_NE(r.error_text().find("not valid JSON"), std::string::npos);
+}
+
+TEST(Spec, HttpTargetsAreChecked) {
+    json j = {{"kind", "http"},
+              {"phases", {{{"duration_s", 1}, {"rate", 10}}}},
+              {"http", {{"targets", {{{"url", "ftp://127.0.0.1/x"}}}}}}};
+    EXPECT_TRUE(has_error(
+        j, R"(http.targets[0].url: "ftp://127.0.0.1/x": scheme must be http:// or https://)"));
+}
+
+// Every field story the product was made for must stay a valid spec as the format grows.
+TEST(Spec, FieldScenariosAreValid) {
+    const std::filesystem::path dir = std::filesystem::path(PERFLAB_SOURCE_DIR) / "resources/specs";
+    int seen = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".json") continue;
+        const auto r = load_spec_file(entry.path().string());
+        EXPECT_TRUE(r) << entry.path() << ":\n" << r.error_text();
+        ++seen;
+    }
+    EXPECT_GE(seen, 6);
+}
+
+}  // namespace
+}  // namespace perflab
