@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <stdexcept>
 
+#include "cache/async_engine.h"
 #include "cache/libmemcached_engine.h"
 #include "engine.h"
 
@@ -21,7 +22,7 @@ std::unique_ptr<LoadEngine> make_engine(const RunSpec& spec) {
     if (spec.kind == RunKind::cache) {
         if (spec.cache->driver == CacheDriver::libmemcached)
             return std::make_unique<LibmemcachedEngine>(spec);
-        throw std::runtime_error("cache.driver: \"async\" is not available in this build yet");
+        return std::make_unique<AsyncEngine>(spec);
     }
     throw std::runtime_error("kind: \"http\" runs are not available in this build yet");
 }

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+// The async driver against a real memcached: every count PerfLab reports must equal what the
+// server counted, in both protocols, with and without pipelining; a server that goes away
+// and comes back costs errors, not the run.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+#include <vector>
+
+#include "engine.h"
+#include "memcached_server.h"
+#include "model/observer.h"
+#include "run_controller.h"
+
+namespace perflab::test {
+namespace {
+
+using nlohmann::json;
+
+class Samples : public RunObserver {
+  public:
+    void on_sample(const IntervalSample& s) override {
+        std::lock_guard lock(mutex_);
+        samples_.push_back(s);
+    }
+    std::vector<IntervalSample> take() {
+        std::lock_guard lock(mutex_);
+        return samples_;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::vector<IntervalSample> samples_;
+};
+
+RunSummary run(const json& spec_json, Samples* samples = nullptr) {
+    auto parsed = parse_spec(spec_json);
+    if (!parsed) throw std::runtime_error("invalid spec: " + parsed.error_text());
+    RunController controller(*parsed.spec, make_engine(*parsed.spec));
+    if (samples) controller.add_observer(samples);
+    return controller.run();
+}
+
+json async_spec(std::vector<std::string> servers, const std::string& workload,
+                const std::string& protocol, int pipeline, json phases) {
+    return {{"name", "async"},
+            {"kind", "cache"},
+            {"tick_ms", 250},
+            {"phases", std::move(phases)},
+            {"cache",
+             {{"servers", servers},
+              {"protocol", protocol},
+              {"workload", workload},
+              {"get_ratio", 3},
+              {"set_ratio", 1},
+              {"keys", {{"count", 2000}, {"prefix", "as:"}}},
+              {"value_size", {{"min", 16}, {"max", 4096}}},
+              {"driver", "async"},
+              {"threads", 2},
+              {"pipeline", pipeline}}}};
+}
+
+uint64_t op_count(const RunSummary& s, const char* op) {
+    const auto it = s.overall.totals.ops.find(op);
+    return it == s.overall.totals.ops.end() ? 0 : it->second.count;
+}
+
+struct Case {
+    std::string workload;
+    std::string protocol;
+    int pipeline;
+};
+
+class AsyncExactCounts : public ::testing::TestWithParam<Case> {};
+
+TEST_P(AsyncExactCounts, EqualTheServersStatsDeltas) {
+    const auto& c = GetParam();
+    MemcachedServer server;
+    const auto before = cache_counters(server);
+    const auto s = run(async_spec({server.endpoint()}, c.workload, c.protocol, c.pipeline,
+                                  {{{"ops", 6000}, {"concurrency", 5}}}));
+    const auto after = cache_counters(server);
+    ASSERT_EQ(s.status, RunStatus::completed) << s.error;
+    const auto& t = s.overall.totals;
+    EXPECT_EQ(t.total_errors(), 0u);
+    EXPECT_EQ(op_count(s, "get"), after.cmd_get - before.cmd_get);
+    EXPECT_EQ(op_count(s, "set"), after.cmd_set - before.cmd_set);
+    EXPECT_EQ(t.hits, after.get_hits - before.get_hits);
+    EXPECT_EQ(t.misses, after.get_misses - before.get_misses);
+    EXPECT_EQ(t.sent, t.total_ops());
+    if (c.workload == "cache-aside") {
+        EXPECT_EQ(op_count(s, "get"), 6000u);
+        EXPECT_EQ(op_count(s, "set"), t.misses);
+        EXPECT_GT(t.hits, 0u);
+    } else if (c.workload == "ratio") {
+        EXPECT_EQ(op_count(s, "get"), 4500u);
+        EXPECT_EQ(op_count(s, "set"), 1500u);
+    } else if (c.workload == "get-only") {
+        EXPECT_EQ(op_count(s, "get"), 6000u);
+        EXPECT_EQ(t.hits, 0u);
+    } else {
+        EXPECT_EQ(op_count(s, "set"), 6000u);
+        EXPECT_GT(t.bytes_out, 6000u * 16);
+    }
+}
+
+std::vector<Case> all_cases() {
+    std::vector<Case> cases;
+    for (const char* w : {"cache-aside", "ratio", "get-only", "set-only"})
+        for (const char* p : {"text", "meta"})
+            for (int pipeline : {1, 8})
+                cases.push_back({w, p, pipeline});
+    return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Workloads, AsyncExactCounts, ::testing::ValuesIn(all_cases()),
+                         [](const auto& info) {
+                             std::string name = info.param.workload + "_" + info.param.protocol +
+                                                "_pipeline" + std::to_string(info.param.pipeline);
+                             for (auto& ch : name)
+                                 if (ch == '-') ch = '_';
+                             return name;
+                         });
+
+TEST(AsyncEngine, PrefilledKeySpaceHitsEveryTime) {
+    MemcachedServer server;
+    auto spec = async_spec({server.endpoint()}, "cache-aside", "meta", 4,
+                           {{{"ops", 5000}, {"concurrency", 4}}});
+    spec["cache"]["prefill"] = true;
+    const auto before = cache_counters(server);
+    const auto s = run(spec);
+    const auto after = cache_counters(server);
+    EXPECT_EQ(s.prefill_sets, 2000u);
+    EXPECT_EQ(s.overall.totals.hits, 5000u);
+    EXPECT_EQ(after.cmd_set - before.cmd_set, s.prefill_sets);
+    EXPECT_GT(s.overall.totals.bytes_in, 5000u * 16);
+}
+
+TEST(AsyncEngine, TimedPhasesAndOpenModelCountExactly) {
+    MemcachedServer server;
+    const auto before = cache_counters(server);
+    const auto s = run(async_spec({server.endpoint()}, "ratio", "text", 2,
+                                  {{{"duration_s", 0.5}, {"concurrency", 3}},
+                                   {{"duration_s", 1}, {"rate", 2000}, {"concurrency", 4}},
+                                   {{"ops", 400}, {"concurrency", 7}}}));
+    const auto after = cache_counters(server);
+    ASSERT_EQ(s.phases.size(), 3u);
+    EXPECT_NEAR(double(s.phases[1].totals.total_ops()), 2000, 20);
+    EXPECT_EQ(s.phases[2].totals.total_ops(), 400u);
+    EXPECT_EQ(op_count(s, "get"), after.cmd_get - before.cmd_get);
+    EXPECT_EQ(op_count(s, "set"), after.cmd_set - before.cmd_set);
+    EXPECT_EQ(s.overall.totals.total_errors(), 0u);
+}
+
+TEST(AsyncEngine, SeveralServersShareTheKeysAndTheCounts) {
+    MemcachedServer a, b;
+    const auto before_a = cache_counters(a), before_b = cache_counters(b);
+    const auto s = run(async_spec({a.endpoint(), b.endpoint()}, "ratio", "meta", 4,
+                                  {{{"ops", 4000}, {"concurrency", 4}}}));
+    const auto after_a = cache_counters(a), after_b = cache_counters(b);
+    const uint64_t gets_a = after_a.cmd_get - before_a.cmd_get;
+    const uint64_t gets_b = after_b.cmd_get - before_b.cmd_get;
+    EXPECT_GT(gets_a, 500u);
+    EXPECT_GT(gets_b, 500u);
+    EXPECT_EQ(op_count(s, "get"), gets_a + gets_b);
+    EXPECT_EQ(op_count(s, "set"),
+              after_a.cmd_set - before_a.cmd_set + after_b.cmd_set - before_b.cmd_set);
+    EXPECT_EQ(s.overall.totals.hits,
+              after_a.get_hits - before_a.get_hits + after_b.get_hits - before_b.get_hits);
+}
+
+// memcached stopped mid-run: errors per tick, the run goes on; started again on the same
+// port: the connections come back and the errors stop.
+TEST(AsyncEngine, ServerStoppedAndRestartedMidRun) {
+    MemcachedServer server;
+    Samples samples;
+    std::thread chaos([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        server.stop();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        server.start();
+    });
+    const auto s = run(async_spec({server.endpoint()}, "cache-aside", "text", 4,
+                                  {{{"duration_s", 5}, {"concurrency", 6}}}),
+                       &samples);
+    chaos.join();
+    EXPECT_EQ(s.status, RunStatus::completed);
+    const auto ticks = samples.take();
+    ASSERT_GE(ticks.size(), 16u);
+    uint64_t errors_during_outage = 0;
+    for (const auto& tick : ticks)
+        if (tick.t_ms > 1750 && tick.t_ms <= 3000) errors_during_outage += tick.total_errors();
+    EXPECT_GT(errors_during_outage, 0u);
+    EXPECT_GT(s.overall.totals.errors.count("connection"), 0u);
+    const auto& last = ticks.back();
+    EXPECT_GT(last.ops.at("get").count, 0u);
+    EXPECT_EQ(last.total_errors(), 0u);
+}
+
+}  // namespace
+}  // namespace perflab::test

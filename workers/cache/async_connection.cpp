@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: MIT
+#include "async_connection.h"
+
+#include <boost/asio/write.hpp>
+#include <cstring>
+#include <utility>
+
+#include "async_worker.h"
+
+namespace perflab {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace {
+
+constexpr auto kLate = std::chrono::milliseconds(1);
+constexpr auto kMaxBackoff = std::chrono::milliseconds(100);
+// Request header room per request, beside the value itself.
+constexpr size_t kRequestOverhead = 300;
+
+int64_t micros(Clock::duration d) {
+    return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
+}
+
+}  // namespace
+
+// One socket to one server, with its own requests in flight (replies come back in order).
+class AsyncConnection::Link {
+  public:
+    enum class State { down, connecting, up };
+
+    Link(AsyncConnection& owner, const tcp::endpoint& server, size_t out_capacity)
+        : owner_(owner),
+          server_(server),
+          socket_(owner.worker_.io()),
+          retry_timer_(owner.worker_.io()),
+          front_(out_capacity),
+          back_(out_capacity),
+          in_(new char[kInCapacity]),
+          ring_(size_t(owner.pipeline_) + 1) {}
+
+    State state() const noexcept { return state_; }
+    size_t in_flight() const noexcept { return count_; }
+
+    void connect() {
+        ++generation_;
+        state_ = State::connecting;
+        socket_ = tcp::socket(owner_.worker_.io());
+        socket_.async_connect(server_, [this, g = generation_](boost::system::error_code ec) {
+            if (g != generation_) return;
+            if (ec) return down();
+            boost::system::error_code ignored;
+            socket_.set_option(tcp::no_delay(true), ignored);
+            state_ = State::up;
+            failures_ = 0;
+            read();
+            owner_.pump();
+        });
+    }
+
+    // Queues a request; it goes out with the next write.
+    void send(const Pending& p, std::string_view key, std::string_view value) {
+        if (p.op == CacheOp::get)
+            encode_get(back_, owner_.worker_.cache().protocol, key);
+        else
+            encode_set(back_, owner_.worker_.cache().protocol, key, value,
+                       owner_.worker_.cache().ttl_s);
+        ring_[(head_ + count_) % ring_.size()] = p;
+        ++count_;
+    }
+
+    // Writes what was queued, unless a write is already under way (its end calls this again).
+    void flush() {
+        if (writing_ || back_.empty() || state_ != State::up) return;
+        std::swap(front_, back_);
+        writing_ = true;
+        asio::async_write(socket_, asio::buffer(front_.data(), front_.size()),
+                          [this, g = generation_](boost::system::error_code ec, size_t) {
+                              if (g != generation_) return;
+                              writing_ = false;
+                              front_.clear();
+                              if (ec) return down();
+                              flush();
+                          });
+    }
+
+    template <class F>
+    void for_each_pending(F&& f) const {
+        for (size_t i = 0; i < count_; ++i)
+            f(ring_[(head_ + i) % ring_.size()]);
+    }
+    bool pop(Pending& out) noexcept {
+        if (count_ == 0) return false;
+        out = ring_[head_];
+        head_ = (head_ + 1) % ring_.size();
+        --count_;
+        return true;
+    }
+    ReplyParser& parser() noexcept { return parser_; }
+
+    // Closes for good: no retry.
+    void shut() {
+        ++generation_;
+        retry_timer_.cancel();
+        reset_socket();
+        state_ = State::down;
+    }
+
+  private:
+    static constexpr size_t kInCapacity = 64 * 1024;
+
+    void read() {
+        socket_.async_read_some(asio::buffer(in_.get() + in_len_, kInCapacity - in_len_),
+                                [this, g = generation_](boost::system::error_code ec, size_t n) {
+                                    if (g != generation_) return;
+                                    if (ec) return down();
+                                    in_len_ += n;
+                                    const auto r = owner_.on_replies(*this, {in_.get(), in_len_});
+                                    if (!r.ok) return down();
+                                    in_len_ -= r.used;
+                                    std::memmove(in_.get(), in_.get() + r.used, in_len_);
+                                    read();
+                                    owner_.pump();
+                                });
+    }
+
+    // The server went away (or never came): its requests fail; a retry follows, backing off.
+    void down() {
+        ++generation_;
+        state_ = State::down;
+        owner_.on_link_down(*this);
+        reset_socket();
+        if (owner_.mode_ == Mode::closing) return;
+        const auto pause = std::min<Clock::duration>(
+            kMaxBackoff, std::chrono::milliseconds(int64_t{1} << std::min(failures_++, 7)));
+        retry_timer_.expires_after(pause);
+        retry_timer_.async_wait([this, g = generation_](boost::system::error_code ec) {
+            if (!ec && g == generation_) connect();
+        });
+    }
+
+    void reset_socket() {
+        boost::system::error_code ignored;
+        socket_.close(ignored);
+        head_ = count_ = 0;
+        in_len_ = 0;
+        parser_.reset();
+        front_.clear();
+        back_.clear();
+        writing_ = false;
+    }
+
+    AsyncConnection& owner_;
+    tcp::endpoint server_;
+    tcp::socket socket_;
+    asio::steady_timer retry_timer_;
+    OutBuffer front_;  // being written
+    OutBuffer back_;   // filling up meanwhile
+    bool writing_ = false;
+    std::unique_ptr<char[]> in_;
+    size_t in_len_ = 0;
+    ReplyParser parser_;
+    std::vector<Pending> ring_;
+    size_t head_ = 0;
+    size_t count_ = 0;
+    State state_ = State::down;
+    uint64_t generation_ = 0;
+    int failures_ = 0;
+
+    friend class AsyncConnection;
+};
+
+AsyncConnection::AsyncConnection(AsyncWorker& worker, int index)
+    : worker_(worker),
+      index_(index),
+      pipeline_(std::max(1, worker.cache().pipeline)),
+      due_timer_(worker.io()) {
+    const size_t out = size_t(pipeline_) * (worker.cache().value_size.max + kRequestOverhead);
+    for (const auto& server : worker.servers())
+        links_.push_back(std::make_unique<Link>(*this, server, out));
+    follow_ups_.reserve(size_t(pipeline_));
+}
+
+AsyncConnection::~AsyncConnection() = default;
+
+void AsyncConnection::open() {
+    for (auto& link : links_)
+        link->connect();
+}
+
+void AsyncConnection::begin_phase(const PhasePlan& plan) {
+    if (mode_ == Mode::closing) return;
+    mode_ = Mode::phase;
+    phase_ = plan.index;
+    pacer_.reset(plan, index_);
+    reported_ = false;
+    held_.reset();
+    pump();
+}
+
+void AsyncConnection::begin_prefill(uint64_t stride, std::function<void(uint64_t)> done) {
+    mode_ = Mode::prefill;
+    prefill_next_ = uint64_t(index_);
+    prefill_stride_ = stride;
+    prefill_done_ = std::move(done);
+    pump();
+}
+
+void AsyncConnection::close_when_idle() {
+    mode_ = Mode::closing;
+    held_.reset();
+    follow_ups_.clear();
+    ++due_generation_;
+    due_timer_.cancel();
+    check_finished();
+}
+
+void AsyncConnection::close_now() {
+    if (closed_) return;
+    closed_ = true;
+    mode_ = Mode::closing;
+    ++due_generation_;
+    due_timer_.cancel();
+    for (auto& link : links_)
+        link->shut();
+    inflight_ = 0;
+    worker_.on_connection_closed();
+}
+
+CacheOp AsyncConnection::choose() noexcept {
+    const auto& cache = worker_.cache();
+    switch (cache.workload) {
+        case CacheWorkload::get_only:
+        case CacheWorkload::cache_aside:
+            return CacheOp::get;
+        case CacheWorkload::set_only:
+            return CacheOp::set;
+        case CacheWorkload::ratio:
+            break;
+    }
+    const uint64_t cycle = uint64_t(cache.get_ratio) + cache.set_ratio;
+    return ratio_counter_++ % cycle < cache.get_ratio ? CacheOp::get : CacheOp::set;
+}
+
+// The next request this connection owes, if one is due now.
+bool AsyncConnection::next_op(Pending& p, Clock::time_point now) {
+    if (mode_ == Mode::prefill) {
+        if (prefill_next_ >= worker_.cache().keys.count || worker_.cancelled()) return false;
+        p = {CacheOp::set, true, false, 0, prefill_next_, now};
+        prefill_next_ += prefill_stride_;
+        return true;
+    }
+    if (mode_ != Mode::phase || !pacer_.active() || pacer_.exhausted()) return false;
+    p = Pending{};
+    p.from = now;
+    if (pacer_.open()) {
+        const auto due = pacer_.due();
+        if (due > now) {
+            arm_due_timer(due);
+            return false;
+        }
+        p.from = due;
+        p.late = now - due > kLate;
+    }
+    p.op = choose();
+    p.key = worker_.keys().draw();
+    pacer_.advance();
+    return true;
+}
+
+void AsyncConnection::pump() {
+    if (mode_ == Mode::closing) return check_finished();
+    if (mode_ == Mode::idle) return;
+    const auto now = Clock::now();
+    uint64_t sent = 0, late = 0;
+    while (inflight_ < pipeline_) {
+        Pending p;
+        if (held_) {
+            p = *held_;
+            held_.reset();
+        } else if (!follow_ups_.empty()) {
+            p = {CacheOp::set, false, false, 0, follow_ups_.back(), now};
+            follow_ups_.pop_back();
+        } else if (!next_op(p, now)) {
+            break;
+        }
+        const auto key = worker_.keys().format(p.key);
+        Link& link = *links_[worker_.picker().pick(key)];
+        if (link.state() == Link::State::connecting) {
+            held_ = p;
+            break;
+        }
+        if (link.state() == Link::State::down) {
+            fail_unsent(p, now);
+            // Closed model: wait for the link's next attempt.
+            if (mode_ == Mode::phase && !pacer_.open()) break;
+            continue;
+        }
+        std::string_view value;
+        if (p.op == CacheOp::set) {
+            value = worker_.values().next(worker_.keys().rng());
+            p.value_bytes = uint32_t(value.size());
+        }
+        link.send(p, key, value);
+        ++inflight_;
+        sent += !p.prefill;
+        late += p.late;
+    }
+    if (sent)
+        worker_.stats().write([&](CacheStats& s) {
+            s.sent += sent;
+            s.late += late;
+        });
+    for (auto& link : links_)
+        link->flush();
+    check_finished();
+}
+
+void AsyncConnection::fail_unsent(const Pending& p, Clock::time_point now) {
+    if (p.prefill) return;
+    worker_.stats().write([&](CacheStats& s) {
+        ++s.sent;
+        s.late += p.late;
+        s.fail(p.op, CacheError::connection, micros(now - p.from));
+    });
+}
+
+ReplyParser::Result AsyncConnection::on_replies(Link& link, std::string_view data) {
+    ReplyParser::Result result;
+    bool unexpected = false;
+    const auto done = Clock::now();
+    worker_.stats().write([&](CacheStats& s) {
+        result = link.parser().feed(data, [&](const Reply& reply) {
+            Pending p;
+            if (!link.pop(p)) {
+                unexpected = true;
+                return;
+            }
+            --inflight_;
+            on_reply(reply, p, done, s);
+        });
+    });
+    if (unexpected) result.ok = false;
+    return result;
+}
+
+void AsyncConnection::on_reply(const Reply& r, const Pending& p, Clock::time_point done,
+                               CacheStats& s) {
+    if (p.prefill) {
+        prefill_stored_ += r.kind == ReplyKind::stored;
+        return;
+    }
+    const int64_t latency = micros(done - p.from);
+    if (p.op == CacheOp::set) {
+        if (r.kind == ReplyKind::stored) {
+            s.record(CacheOp::set, latency);
+            s.bytes_out += p.value_bytes;
+        } else {
+            s.fail(CacheOp::set, CacheError::server, latency);
+        }
+        return;
+    }
+    if (r.kind != ReplyKind::hit && r.kind != ReplyKind::miss)
+        return s.fail(CacheOp::get, CacheError::server, latency);
+    s.record(CacheOp::get, latency);
+    if (r.kind == ReplyKind::hit) {
+        ++s.hits;
+        s.bytes_in += r.value_bytes;
+    } else {
+        ++s.misses;
+        if (worker_.cache().workload == CacheWorkload::cache_aside && mode_ == Mode::phase)
+            follow_ups_.push_back(p.key);
+    }
+}
+
+void AsyncConnection::on_link_down(Link& link) {
+    const auto now = Clock::now();
+    worker_.stats().write([&](CacheStats& s) {
+        link.for_each_pending([&](const Pending& p) {
+            if (!p.prefill) s.fail(p.op, CacheError::connection, micros(now - p.from));
+        });
+    });
+    inflight_ -= int(link.in_flight());
+    link.head_ = link.count_ = 0;
+    if (mode_ == Mode::closing) return check_finished();
+    // The retry timer, not this call, decides when the next attempt goes out.
+    asio::post(worker_.io(), [this] { pump(); });
+}
+
+void AsyncConnection::arm_due_timer(Clock::time_point due) {
+    if (due_armed_ && due_at_ <= due) return;
+    due_armed_ = true;
+    due_at_ = due;
+    due_timer_.expires_at(due);
+    due_timer_.async_wait([this, g = ++due_generation_](boost::system::error_code) {
+        if (g != due_generation_) return;
+        due_armed_ = false;
+        pump();
+    });
+}
+
+void AsyncConnection::check_finished() {
+    if (inflight_ > 0 || held_) return;
+    if (mode_ == Mode::prefill &&
+        (prefill_next_ >= worker_.cache().keys.count || worker_.cancelled())) {
+        mode_ = Mode::idle;
+        if (prefill_done_) std::exchange(prefill_done_, nullptr)(prefill_stored_);
+    } else if (mode_ == Mode::phase && !reported_ && pacer_.active() && pacer_.exhausted() &&
+               follow_ups_.empty()) {
+        worker_.board().mark_done(phase_);
+        reported_ = true;
+    } else if (mode_ == Mode::closing) {
+        close_now();
+    }
+}
+
+}  // namespace perflab

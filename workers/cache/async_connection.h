@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "cache_stats.h"
+#include "engine.h"
+#include "memcache_codec.h"
+#include "phase_board.h"
+
+namespace perflab {
+
+class AsyncWorker;
+
+// One connection of the async driver: a socket to each server (the key's server is chosen
+// by libmemcached's hashing), up to cache.pipeline requests in flight, the next request
+// sent as soon as a reply is in (closed model) or at its due time (open model). Lives on
+// its worker's io_context and is touched by that thread only.
+class AsyncConnection {
+  public:
+    AsyncConnection(AsyncWorker& worker, int index);
+    AsyncConnection(const AsyncConnection&) = delete;
+    AsyncConnection& operator=(const AsyncConnection&) = delete;
+    ~AsyncConnection();
+
+    void open();  // connects every link
+    void begin_phase(const PhasePlan& plan);
+    // Prefill: sets keys index, index + stride, ... below the key count; `done` runs once.
+    void begin_prefill(uint64_t stride, std::function<void(uint64_t stored)> done);
+    void close_when_idle();  // no new requests; closes the sockets once replies are in
+    void close_now();
+    bool idle() const noexcept { return inflight_ == 0; }
+
+    struct Pending {
+        CacheOp op = CacheOp::get;
+        bool prefill = false;
+        bool late = false;
+        uint32_t value_bytes = 0;
+        uint64_t key = 0;
+        Clock::time_point from{};
+    };
+    class Link;
+
+  private:
+    enum class Mode { idle, prefill, phase, closing };
+
+    void pump();
+    bool next_op(Pending& p, Clock::time_point now);
+    void send(Link& link, const Pending& p);
+    void fail_unsent(const Pending& p, Clock::time_point now);
+    ReplyParser::Result on_replies(Link& link, std::string_view data);
+    void on_reply(const Reply& r, const Pending& p, Clock::time_point done, CacheStats& s);
+    void on_link_down(Link& link);
+    void arm_due_timer(Clock::time_point due);
+    void check_finished();
+    CacheOp choose() noexcept;
+
+    AsyncWorker& worker_;
+    const int index_;
+    const int pipeline_;
+    std::vector<std::unique_ptr<Link>> links_;
+    boost::asio::steady_timer due_timer_;
+    bool due_armed_ = false;
+    Clock::time_point due_at_{};
+    uint64_t due_generation_ = 0;
+    std::optional<Pending> held_;  // drawn while its server's link was still connecting
+    Mode mode_ = Mode::idle;
+    OpPacer pacer_;
+    int phase_ = -1;
+    bool reported_ = false;
+    bool closed_ = false;
+    int inflight_ = 0;
+    uint64_t ratio_counter_ = 0;
+    std::vector<uint64_t> follow_ups_;  // cache-aside: keys to set after their miss
+    uint64_t prefill_next_ = 0;
+    uint64_t prefill_stride_ = 1;
+    uint64_t prefill_stored_ = 0;
+    std::function<void(uint64_t)> prefill_done_;
+};
+
+}  // namespace perflab

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#include "async_engine.h"
+
+#include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <stdexcept>
+#include <thread>
+
+#include "async_worker.h"
+
+namespace perflab {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+AsyncEngine::AsyncEngine(const RunSpec& spec) : spec_(spec), board_(spec.phases.size()) {}
+
+AsyncEngine::~AsyncEngine() {
+    stop();
+}
+
+void AsyncEngine::resolve() {
+    asio::io_context io;
+    tcp::resolver resolver(io);
+    for (const auto& s : spec_.cache->servers) {
+        boost::system::error_code ec;
+        const auto found = resolver.resolve(s.host, std::to_string(s.port), ec);
+        if (ec || found.empty())
+            throw std::runtime_error("cache.servers: cannot resolve " + s.text() + ": " +
+                                     ec.message());
+        servers_.push_back(found.begin()->endpoint());
+    }
+}
+
+void AsyncEngine::start() {
+    resolve();
+    int connections = 1;
+    for (const auto& p : spec_.phases)
+        connections = std::max(connections, phase_connections(spec_, p));
+    int threads = spec_.cache->threads;
+    if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    threads = std::min(threads, connections);
+    // Connection i runs on thread i % threads, so a phase using fewer connections than the
+    // widest still spreads over every thread.
+    for (int t = 0; t < threads; ++t) {
+        std::vector<int> mine;
+        for (int i = t; i < connections; i += threads)
+            mine.push_back(i);
+        workers_.push_back(
+            std::make_unique<AsyncWorker>(*spec_.cache, servers_, board_, cancel_, t, mine));
+    }
+    if (!spec_.cache->prefill) {
+        for (auto& w : workers_)
+            w->launch(0, nullptr);
+        return;
+    }
+    prefilling_.store(threads);
+    for (auto& w : workers_)
+        w->launch(uint64_t(connections), [this](uint64_t stored) {
+            prefill_sets_.fetch_add(stored);
+            if (prefilling_.fetch_sub(1) == 1) prefilling_.notify_all();
+        });
+    for (int left = prefilling_.load(); left > 0; left = prefilling_.load())
+        prefilling_.wait(left);
+}
+
+void AsyncEngine::begin_phase(const PhasePlan& plan) {
+    board_.publish(plan);
+    for (auto& w : workers_)
+        w->notify();
+}
+
+void AsyncEngine::collect(IntervalSample& out) {
+    for (auto& w : workers_)
+        w->drain(out);
+    out.connections = board_.current() >= 0 ? board_.plan(board_.current()).connections : 0;
+}
+
+void AsyncEngine::stop() {
+    cancel_.store(true);
+    board_.close();
+    for (auto& w : workers_)
+        w->notify();
+    for (auto& w : workers_)
+        w->join();
+}
+
+}  // namespace perflab

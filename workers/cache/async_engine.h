@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <atomic>
+#include <boost/asio/ip/tcp.hpp>
+#include <memory>
+#include <vector>
+
+#include "engine.h"
+#include "phase_board.h"
+
+namespace perflab {
+
+class AsyncWorker;
+
+// The "async" cache driver: Boost.Asio, one io_context per worker thread (cache.threads,
+// 0: one per core), the phase's connections spread over the threads, our own codec for
+// memcached's text and meta protocols, requests pipelined up to cache.pipeline per
+// connection. Built so that the load generator is not the limit.
+class AsyncEngine final : public LoadEngine {
+  public:
+    explicit AsyncEngine(const RunSpec& spec);
+    ~AsyncEngine() override;
+
+    void start() override;
+    void begin_phase(const PhasePlan& plan) override;
+    bool phase_done() const override { return board_.phase_done(); }
+    void collect(IntervalSample& out) override;
+    void stop() override;
+    void cancel() noexcept override { cancel_.store(true); }
+    uint64_t prefill_sets() const override { return prefill_sets_.load(); }
+
+  private:
+    void resolve();
+
+    RunSpec spec_;
+    PhaseBoard board_;
+    std::vector<boost::asio::ip::tcp::endpoint> servers_;
+    std::vector<std::unique_ptr<AsyncWorker>> workers_;
+    std::atomic<uint64_t> prefill_sets_{0};
+    std::atomic<int> prefilling_{0};
+    std::atomic<bool> cancel_{false};
+};
+
+}  // namespace perflab

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#include "async_worker.h"
+
+#include <boost/asio/post.hpp>
+
+namespace perflab {
+
+AsyncWorker::AsyncWorker(const CacheSpec& cache,
+                         const std::vector<boost::asio::ip::tcp::endpoint>& servers,
+                         PhaseBoard& board, const std::atomic<bool>& cancel, int thread_index,
+                         const std::vector<int>& connections)
+    : cache_(cache),
+      servers_(servers),
+      board_(board),
+      cancel_(cancel),
+      work_(io_.get_executor()),
+      close_deadline_(io_),
+      keys_(cache.keys, 0xa5e00000ULL + uint64_t(thread_index)),
+      values_(cache.value_size),
+      picker_(cache) {
+    for (const int index : connections)
+        connections_.push_back(std::make_unique<AsyncConnection>(*this, index));
+}
+
+AsyncWorker::~AsyncWorker() {
+    join();
+}
+
+void AsyncWorker::launch(uint64_t prefill_stride, std::function<void(uint64_t)> prefill_done) {
+    thread_ = std::thread([this, prefill_stride, done = std::move(prefill_done)]() mutable {
+        for (auto& c : connections_)
+            c->open();
+        if (done) start_prefill(prefill_stride, std::move(done));
+        io_.run();
+    });
+}
+
+void AsyncWorker::start_prefill(uint64_t stride, std::function<void(uint64_t)> done) {
+    prefilling_ = int(connections_.size());
+    auto finished = [this, done = std::move(done)](uint64_t stored) {
+        prefill_stored_ += stored;
+        if (--prefilling_ == 0) done(prefill_stored_);
+    };
+    for (auto& c : connections_)
+        c->begin_prefill(stride, finished);
+}
+
+void AsyncWorker::notify() {
+    boost::asio::post(io_, [this] { on_board_change(); });
+}
+
+void AsyncWorker::on_board_change() {
+    const int current = board_.current();
+    if (current == seen_) return;
+    seen_ = current;
+    if (current >= 0) {
+        for (auto& c : connections_)
+            c->begin_phase(board_.plan(current));
+        return;
+    }
+    if (current != PhaseBoard::kClosed) return;
+    // Replies still in flight are awaited, so every request sent is counted, but not for
+    // longer than a request's timeout.
+    work_.reset();
+    close_deadline_.expires_after(std::chrono::milliseconds(cache_.timeout_ms));
+    close_deadline_.async_wait([this](boost::system::error_code ec) {
+        if (!ec) io_.stop();
+    });
+    for (auto& c : connections_)
+        c->close_when_idle();
+}
+
+void AsyncWorker::on_connection_closed() {
+    if (++closed_ == int(connections_.size())) close_deadline_.cancel();
+}
+
+void AsyncWorker::join() {
+    if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace perflab

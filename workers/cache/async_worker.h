@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <atomic>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "async_connection.h"
+#include "cache_stats.h"
+#include "key_chooser.h"
+#include "model/double_buffer.h"
+#include "phase_board.h"
+#include "server_picker.h"
+#include "value_source.h"
+
+namespace perflab {
+
+// One thread of the async driver: an io_context, its share of the connections, and what
+// they share without locks (keys, values, server choice, the thread's recorder).
+class AsyncWorker {
+  public:
+    AsyncWorker(const CacheSpec& cache, const std::vector<boost::asio::ip::tcp::endpoint>& servers,
+                PhaseBoard& board, const std::atomic<bool>& cancel, int thread_index,
+                const std::vector<int>& connections);
+    ~AsyncWorker();
+    AsyncWorker(const AsyncWorker&) = delete;
+    AsyncWorker& operator=(const AsyncWorker&) = delete;
+
+    // Runs the thread: connects, prefills if `prefill_done` is set (called from the thread
+    // with the keys this worker stored), then follows the board until it closes.
+    void launch(uint64_t prefill_stride, std::function<void(uint64_t)> prefill_done);
+    // From any thread: the board changed (a phase began, or it closed).
+    void notify();
+    void join();
+    void drain(IntervalSample& out) {
+        stats_.drain([&](const CacheStats& s) { s.add_to(out); });
+    }
+
+    const CacheSpec& cache() const noexcept { return cache_; }
+    const std::vector<boost::asio::ip::tcp::endpoint>& servers() const noexcept { return servers_; }
+    boost::asio::io_context& io() noexcept { return io_; }
+    PhaseBoard& board() noexcept { return board_; }
+    KeyChooser& keys() noexcept { return keys_; }
+    ValueSource& values() noexcept { return values_; }
+    const ServerPicker& picker() const noexcept { return picker_; }
+    DoubleBuffer<CacheStats>& stats() noexcept { return stats_; }
+    bool cancelled() const noexcept { return cancel_.load(std::memory_order_relaxed); }
+    void on_connection_closed();
+
+  private:
+    void on_board_change();
+    void start_prefill(uint64_t stride, std::function<void(uint64_t)> done);
+
+    const CacheSpec& cache_;
+    const std::vector<boost::asio::ip::tcp::endpoint>& servers_;
+    PhaseBoard& board_;
+    const std::atomic<bool>& cancel_;
+    boost::asio::io_context io_;
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+    boost::asio::steady_timer close_deadline_;
+    KeyChooser keys_;
+    ValueSource values_;
+    ServerPicker picker_;
+    DoubleBuffer<CacheStats> stats_;
+    std::vector<std::unique_ptr<AsyncConnection>> connections_;
+    int seen_ = -1;
+    int prefilling_ = 0;
+    int closed_ = 0;
+    uint64_t prefill_stored_ = 0;
+    std::thread thread_;
+};
+
+}  // namespace perflab
