@@ -20,7 +20,7 @@ int phase_connections(const RunSpec& spec, const Phase& phase) {
 
 std::unique_ptr<LoadEngine> make_engine(const RunSpec& spec) {
     if (spec.kind == RunKind::cache) {
-        if (spec.cache->driver == CacheDriver::libmemcached)
+        if (effective_driver(*spec.cache) == CacheDriver::libmemcached)
             return std::make_unique<LibmemcachedEngine>(spec);
         return std::make_unique<AsyncEngine>(spec);
     }

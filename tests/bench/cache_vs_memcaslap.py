@@ -217,8 +217,10 @@ def run_perflab(args, server, workdir, connections):
     errors = sum(op.get("errors", 0) for op in summary.get("ops", {}).values())
     r["p99_us"] = summary["ops"]["get"]["latency_us"]["p99"]
     r["errors"] = errors
+    # Resident memory after 2 s, then at each quarter of the run.
     rss = [kb for kb in r.pop("rss_kb") if kb]
-    r["rss_mb"] = (rss[min(len(rss) - 1, 20)] / 1024, rss[-1] / 1024) if rss else (0, 0)
+    marks = [min(len(rss) - 1, 20)] + [len(rss) * q // 4 - 1 for q in (1, 2, 3, 4)]
+    r["rss_mb"] = [rss[i] / 1024 for i in marks] if rss else [0]
     return r
 
 
@@ -276,7 +278,7 @@ def main():
                 print(f"  perflab   {fmt(pl, 'ops_s'):10.0f} ops/s  {fmt(pl, 'cpu_us_op'):6.2f} "
                       f"us CPU/op  p99 {fmt(pl, 'p99_us'):.0f} us  errors {max(r['errors'] for r in pl)}"
                       f"  rounds {[round(r['ops_s']) for r in pl]}"
-                      f"  RSS {pl[-1]['rss_mb'][0]:.1f}->{pl[-1]['rss_mb'][1]:.1f} MB")
+                      f"  RSS MB {'->'.join(f'{m:.1f}' for m in pl[-1]['rss_mb'])}")
             if mc:
                 print(f"  memcaslap {fmt(mc, 'ops_s'):10.0f} ops/s  {fmt(mc, 'cpu_us_op'):6.2f} "
                       f"us CPU/op  rounds {[round(r['ops_s']) for r in mc]}")

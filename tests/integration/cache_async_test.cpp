@@ -172,6 +172,43 @@ TEST(AsyncEngine, SeveralServersShareTheKeysAndTheCounts) {
               after_a.get_hits - before_a.get_hits + after_b.get_hits - before_b.get_hits);
 }
 
+TEST(AsyncEngine, IsTheDefaultDriverExceptForTheBinaryProtocol) {
+    MemcachedServer server;
+    auto spec =
+        async_spec({server.endpoint()}, "ratio", "meta", 8, {{{"ops", 2000}, {"concurrency", 4}}});
+    spec["cache"].erase("driver");
+    const auto parsed = parse_spec(spec);
+    ASSERT_TRUE(parsed) << parsed.error_text();
+    EXPECT_EQ(effective_driver(*parsed.spec->cache), CacheDriver::async);
+    EXPECT_EQ(to_json(*parsed.spec)["cache"]["driver"], "async");
+    const auto before = cache_counters(server);
+    const auto s = run(spec);
+    EXPECT_EQ(op_count(s, "get") + op_count(s, "set"), 2000u);
+    EXPECT_EQ(op_count(s, "get"), cache_counters(server).cmd_get - before.cmd_get);
+
+    spec["cache"]["protocol"] = "binary";
+    spec["cache"]["pipeline"] = 1;
+    const auto binary = parse_spec(spec);
+    ASSERT_TRUE(binary) << binary.error_text();
+    EXPECT_EQ(effective_driver(*binary.spec->cache), CacheDriver::libmemcached);
+}
+
+TEST(AsyncEngine, SpecNamesWhatTheDriverCannotDo) {
+    const json base = async_spec({"127.0.0.1:1"}, "ratio", "binary", 1, {{{"ops", 1}}});
+    auto errors = [](const json& j) { return parse_spec(j).error_text(); };
+    EXPECT_NE(errors(base).find("cache.protocol: \"binary\" needs \"driver\": \"libmemcached\""),
+              std::string::npos);
+    json piped = base;
+    piped["cache"].erase("driver");
+    piped["cache"]["pipeline"] = 4;
+    EXPECT_NE(errors(piped).find("cache.pipeline:"), std::string::npos);
+    json meta = base;
+    meta["cache"]["driver"] = "libmemcached";
+    meta["cache"]["protocol"] = "meta";
+    EXPECT_NE(errors(meta).find("cache.protocol: \"meta\" needs \"driver\": \"async\""),
+              std::string::npos);
+}
+
 // memcached stopped mid-run: errors per tick, the run goes on; started again on the same
 // port: the connections come back and the errors stop.
 TEST(AsyncEngine, ServerStoppedAndRestartedMidRun) {

@@ -29,6 +29,11 @@ const char* to_string(ProbeSpec::Type t) {
     return names[int(t)];
 }
 
+CacheDriver effective_driver(const CacheSpec& cache) {
+    if (cache.driver) return *cache.driver;
+    return cache.protocol == CacheProtocol::binary ? CacheDriver::libmemcached : CacheDriver::async;
+}
+
 double Phase::rate_at(double t_s) const {
     if (!rate_to || duration_s <= 0) return rate;
     const double f = std::clamp(t_s / duration_s, 0.0, 1.0);
@@ -107,7 +112,7 @@ nlohmann::json cache_json(const CacheSpec& c) {
             {"value_size", {{"min", c.value_size.min}, {"max", c.value_size.max}}},
             {"ttl_s", c.ttl_s},
             {"prefill", c.prefill},
-            {"driver", to_string(c.driver)},
+            {"driver", to_string(effective_driver(c))},
             {"threads", c.threads},
             {"pipeline", c.pipeline},
             {"timeout_ms", c.timeout_ms}};

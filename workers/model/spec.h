@@ -59,7 +59,8 @@ struct CacheSpec {
     ValueSize value_size;
     uint32_t ttl_s = 0;
     bool prefill = false;
-    CacheDriver driver = CacheDriver::libmemcached;
+    // Absent: effective_driver() picks the faster one.
+    std::optional<CacheDriver> driver;
     int threads = 0;   // async driver: worker threads (0: one per core)
     int pipeline = 1;  // async driver: requests in flight per connection
     int timeout_ms = 1000;
@@ -138,5 +139,10 @@ const char* to_string(CacheDriver);
 const char* to_string(ProbeSpec::Type);
 
 std::optional<Endpoint> parse_endpoint(const std::string& text);
+
+// The driver a cache run uses: the one named, else the faster one at every concurrency
+// measured (tests/bench/cache_vs_memcaslap.py): async, unless the protocol is binary, which
+// only the libmemcached driver speaks.
+CacheDriver effective_driver(const CacheSpec& cache);
 
 }  // namespace perflab

@@ -136,6 +136,10 @@ CacheSpec parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors
         r.error("cache.protocol", "\"meta\" needs \"driver\": \"async\"");
     if (c.pipeline > 1 && c.driver == CacheDriver::libmemcached)
         r.error("cache.pipeline", "pipelining needs \"driver\": \"async\"");
+    else if (c.pipeline > 1 && c.protocol == CacheProtocol::binary)
+        r.error("cache.pipeline", "pipelining needs the async driver, which speaks text and meta");
+    if (c.protocol == CacheProtocol::binary && c.driver == CacheDriver::async)
+        r.error("cache.protocol", "\"binary\" needs \"driver\": \"libmemcached\"");
     return c;
 }
 
