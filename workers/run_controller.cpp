@@ -77,12 +77,8 @@ void RunController::emit_sample(int phase, Clock::time_point now) {
     sample.phase = phase;
     const auto& p = spec_.phases[size_t(phase)];
     if (p.open()) {
-        const double mid_s = std::chrono::duration<double>(now - last_sample_).count() / 2;
-        double phase_s = 0;
-        for (int i = 0; i < phase; ++i)
-            phase_s += spec_.phases[size_t(i)].duration_s;
-        const double t_s = std::chrono::duration<double>(now - start_).count() - mid_s - phase_s;
-        sample.planned_rate = p.rate_at(t_s);
+        const auto mid = last_sample_ + (now - last_sample_) / 2;
+        sample.planned_rate = p.rate_at(std::chrono::duration<double>(mid - phase_start_).count());
     }
     last_sample_ = now;
     if (sample.interval_ms <= 0 && sample.total_ops() == 0) return;
@@ -94,6 +90,7 @@ void RunController::emit_sample(int phase, Clock::time_point now) {
 std::optional<Clock::time_point> RunController::run_phase(int index, Clock::time_point phase_start,
                                                           bool last) {
     const Phase& phase = spec_.phases[size_t(index)];
+    phase_start_ = phase_start;
     PhasePlan plan{index, phase, phase_start, phase_connections(spec_, phase)};
     engine_->begin_phase(plan);
     emit_event({ms_since_start(phase_start), "phase",

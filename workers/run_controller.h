@@ -47,6 +47,7 @@ class RunController {
     SummaryBuilder summary_;
     Clock::time_point start_{};
     Clock::time_point last_sample_{};
+    Clock::time_point phase_start_{};
     Clock::time_point next_tick_{};
     std::atomic<bool> stop_{false};
     std::mutex mutex_;
