@@ -52,6 +52,7 @@ class AsyncConnection::Link {
             if (ec) return down();
             boost::system::error_code ignored;
             socket_.set_option(tcp::no_delay(true), ignored);
+            socket_.non_blocking(true, ignored);
             state_ = State::up;
             failures_ = 0;
             read();
@@ -71,9 +72,17 @@ class AsyncConnection::Link {
     }
 
     // Writes what was queued, unless a write is already under way (its end calls this again).
+    // The socket is non-blocking: most batches go out in one send, without a completion
+    // handler; only what the socket does not take at once waits for an asynchronous write.
     void flush() {
         if (writing_ || back_.empty() || state_ != State::up) return;
-        std::swap(front_, back_);
+        boost::system::error_code ec;
+        const size_t n = socket_.write_some(asio::buffer(back_.data(), back_.size()), ec);
+        if (ec && ec != asio::error::would_block && ec != asio::error::try_again) return down();
+        if (n == back_.size()) return back_.clear();
+        front_.clear();
+        front_.append({back_.data() + n, back_.size() - n});
+        back_.clear();
         writing_ = true;
         asio::async_write(socket_, asio::buffer(front_.data(), front_.size()),
                           [this, g = generation_](boost::system::error_code ec, size_t) {
@@ -110,19 +119,29 @@ class AsyncConnection::Link {
   private:
     static constexpr size_t kInCapacity = 64 * 1024;
 
+    // Waits for the socket to be readable, then reads until a read comes back short. An
+    // async_read_some would first try one more read, which right after a reply finds nothing
+    // most of the time: a system call per reply for nothing.
     void read() {
-        socket_.async_read_some(asio::buffer(in_.get() + in_len_, kInCapacity - in_len_),
-                                [this, g = generation_](boost::system::error_code ec, size_t n) {
-                                    if (g != generation_) return;
-                                    if (ec) return down();
-                                    in_len_ += n;
-                                    const auto r = owner_.on_replies(*this, {in_.get(), in_len_});
-                                    if (!r.ok) return down();
-                                    in_len_ -= r.used;
-                                    std::memmove(in_.get(), in_.get() + r.used, in_len_);
-                                    read();
-                                    owner_.pump();
-                                });
+        socket_.async_wait(tcp::socket::wait_read, [this,
+                                                    g = generation_](boost::system::error_code ec) {
+            if (g != generation_) return;
+            if (ec) return down();
+            for (;;) {
+                const size_t space = kInCapacity - in_len_;
+                const size_t n = socket_.read_some(asio::buffer(in_.get() + in_len_, space), ec);
+                if (ec == asio::error::would_block || ec == asio::error::try_again) break;
+                if (ec) return down();
+                in_len_ += n;
+                const auto r = owner_.on_replies(*this, {in_.get(), in_len_});
+                if (!r.ok) return down();
+                in_len_ -= r.used;
+                std::memmove(in_.get(), in_.get() + r.used, in_len_);
+                if (n < space) break;
+            }
+            read();
+            owner_.pump();
+        });
     }
 
     // The server went away (or never came): its requests fail; a retry follows, backing off.

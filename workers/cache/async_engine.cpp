@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "async_engine.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <stdexcept>
@@ -12,6 +14,17 @@ namespace perflab {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
+
+namespace {
+
+// Cores this process may run on (taskset, cgroups), not merely the cores the machine has.
+int usable_cores() {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+    return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+}  // namespace
 
 AsyncEngine::AsyncEngine(const RunSpec& spec) : spec_(spec), board_(spec.phases.size()) {}
 
@@ -38,7 +51,7 @@ void AsyncEngine::start() {
     for (const auto& p : spec_.phases)
         connections = std::max(connections, phase_connections(spec_, p));
     int threads = spec_.cache->threads;
-    if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    if (threads <= 0) threads = usable_cores();
     threads = std::min(threads, connections);
     // Connection i runs on thread i % threads, so a phase using fewer connections than the
     // widest still spreads over every thread.

@@ -14,7 +14,7 @@ namespace perflab {
 class AsyncWorker;
 
 // The "async" cache driver: Boost.Asio, one io_context per worker thread (cache.threads,
-// 0: one per core), the phase's connections spread over the threads, our own codec for
+// 0: one per usable core), the phase's connections spread over the threads, our own codec for
 // memcached's text and meta protocols, requests pipelined up to cache.pipeline per
 // connection. Built so that the load generator is not the limit.
 class AsyncEngine final : public LoadEngine {

@@ -13,6 +13,7 @@ AsyncWorker::AsyncWorker(const CacheSpec& cache,
       servers_(servers),
       board_(board),
       cancel_(cancel),
+      io_(1),  // one thread runs it: Asio may skip its locking
       work_(io_.get_executor()),
       close_deadline_(io_),
       keys_(cache.keys, 0xa5e00000ULL + uint64_t(thread_index)),
