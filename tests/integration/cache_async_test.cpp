@@ -3,8 +3,11 @@
 // server counted, in both protocols, with and without pipelining; a server that goes away
 // and comes back costs errors, not the run.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -237,6 +240,46 @@ TEST(AsyncEngine, ServerStoppedAndRestartedMidRun) {
     const auto& last = ticks.back();
     EXPECT_GT(last.ops.at("get").count, 0u);
     EXPECT_EQ(last.total_errors(), 0u);
+}
+
+// The memcached listening on `port`, found by its command line.
+pid_t memcached_pid(uint16_t port) {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream in(entry.path() / "cmdline");
+        std::string cmdline((std::istreambuf_iterator<char>(in)), {});
+        for (auto& ch : cmdline)
+            if (ch == '\0') ch = ' ';
+        if (cmdline.find("memcached ") != std::string::npos &&
+            cmdline.find(" -p " + std::to_string(port) + " ") != std::string::npos)
+            return pid_t(std::stoi(entry.path().filename().string()));
+    }
+    return -1;
+}
+
+// memcached frozen (SIGSTOP) mid-run: replies stop coming, requests fail as timeouts after
+// cache.timeout_ms; thawed: the connections are made again and the run carries on.
+TEST(AsyncEngine, ServerThatStopsAnsweringTimesOut) {
+    MemcachedServer server;
+    const pid_t pid = memcached_pid(server.port());
+    ASSERT_GT(pid, 0);
+    Samples samples;
+    auto spec = async_spec({server.endpoint()}, "ratio", "meta", 2,
+                           {{{"duration_s", 3.5}, {"concurrency", 3}}});
+    spec["cache"]["timeout_ms"] = 200;
+    std::thread chaos([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+        kill(pid, SIGSTOP);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+        kill(pid, SIGCONT);
+    });
+    const auto s = run(spec, &samples);
+    chaos.join();
+    EXPECT_EQ(s.status, RunStatus::completed);
+    EXPECT_GT(s.overall.totals.errors.count("timeout"), 0u);
+    const auto ticks = samples.take();
+    ASSERT_FALSE(ticks.empty());
+    EXPECT_GT(ticks.back().total_ops(), 0u);
+    EXPECT_EQ(ticks.back().total_errors(), 0u);
 }
 
 }  // namespace

@@ -46,10 +46,11 @@ class AsyncConnection::Link {
     void connect() {
         ++generation_;
         state_ = State::connecting;
+        since_ = Clock::now();
         socket_ = tcp::socket(owner_.worker_.io());
         socket_.async_connect(server_, [this, g = generation_](boost::system::error_code ec) {
             if (g != generation_) return;
-            if (ec) return down();
+            if (ec) return down(CacheError::connection);
             boost::system::error_code ignored;
             socket_.set_option(tcp::no_delay(true), ignored);
             socket_.non_blocking(true, ignored);
@@ -61,7 +62,9 @@ class AsyncConnection::Link {
     }
 
     // Queues a request; it goes out with the next write.
-    void send(const Pending& p, std::string_view key, std::string_view value) {
+    void send(const Pending& p, std::string_view key, std::string_view value,
+              Clock::time_point now) {
+        if (count_ == 0) since_ = now;
         if (p.op == CacheOp::get)
             encode_get(back_, owner_.worker_.cache().protocol, key);
         else
@@ -99,14 +102,22 @@ class AsyncConnection::Link {
         for (size_t i = 0; i < count_; ++i)
             f(ring_[(head_ + i) % ring_.size()]);
     }
-    bool pop(Pending& out) noexcept {
+    bool pop(Pending& out, Clock::time_point now) noexcept {
         if (count_ == 0) return false;
+        since_ = now;
         out = ring_[head_];
         head_ = (head_ + 1) % ring_.size();
         --count_;
         return true;
     }
     ReplyParser& parser() noexcept { return parser_; }
+
+    // No reply (or no connection) for longer than the spec's timeout: the link is dropped
+    // and its requests fail as timeouts.
+    void expire_if_stalled(Clock::time_point now, Clock::duration timeout) {
+        const bool waiting = state_ == State::connecting || (state_ == State::up && count_ > 0);
+        if (waiting && now - since_ > timeout) down(CacheError::timeout);
+    }
 
     // Closes for good: no retry.
     void shut() {
@@ -145,10 +156,10 @@ class AsyncConnection::Link {
     }
 
     // The server went away (or never came): its requests fail; a retry follows, backing off.
-    void down() {
+    void down(CacheError kind = CacheError::connection) {
         ++generation_;
         state_ = State::down;
-        owner_.on_link_down(*this);
+        owner_.on_link_down(*this, kind);
         reset_socket();
         if (owner_.mode_ == Mode::closing) return;
         const auto pause = std::min<Clock::duration>(
@@ -186,6 +197,7 @@ class AsyncConnection::Link {
     State state_ = State::down;
     uint64_t generation_ = 0;
     int failures_ = 0;
+    Clock::time_point since_{};  // last progress: connect started, first send, last reply
 
     friend class AsyncConnection;
 };
@@ -321,7 +333,7 @@ void AsyncConnection::pump() {
             value = worker_.values().next(worker_.keys().rng());
             p.value_bytes = uint32_t(value.size());
         }
-        link.send(p, key, value);
+        link.send(p, key, value, now);
         ++inflight_;
         sent += !p.prefill;
         late += p.late;
@@ -352,7 +364,7 @@ ReplyParser::Result AsyncConnection::on_replies(Link& link, std::string_view dat
     worker_.stats().write([&](CacheStats& s) {
         result = link.parser().feed(data, [&](const Reply& reply) {
             Pending p;
-            if (!link.pop(p)) {
+            if (!link.pop(p, done)) {
                 unexpected = true;
                 return;
             }
@@ -393,11 +405,11 @@ void AsyncConnection::on_reply(const Reply& r, const Pending& p, Clock::time_poi
     }
 }
 
-void AsyncConnection::on_link_down(Link& link) {
+void AsyncConnection::on_link_down(Link& link, CacheError kind) {
     const auto now = Clock::now();
     worker_.stats().write([&](CacheStats& s) {
         link.for_each_pending([&](const Pending& p) {
-            if (!p.prefill) s.fail(p.op, CacheError::connection, micros(now - p.from));
+            if (!p.prefill) s.fail(p.op, kind, micros(now - p.from));
         });
     });
     inflight_ -= int(link.in_flight());
@@ -405,6 +417,12 @@ void AsyncConnection::on_link_down(Link& link) {
     if (mode_ == Mode::closing) return check_finished();
     // The retry timer, not this call, decides when the next attempt goes out.
     asio::post(worker_.io(), [this] { pump(); });
+}
+
+void AsyncConnection::expire_stalled(Clock::time_point now) {
+    const auto timeout = std::chrono::milliseconds(worker_.cache().timeout_ms);
+    for (auto& link : links_)
+        link->expire_if_stalled(now, timeout);
 }
 
 void AsyncConnection::arm_due_timer(Clock::time_point due) {

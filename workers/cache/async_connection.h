@@ -36,6 +36,8 @@ class AsyncConnection {
     void close_when_idle();  // no new requests; closes the sockets once replies are in
     void close_now();
     bool idle() const noexcept { return inflight_ == 0; }
+    // Drops links whose replies (or connection) take longer than cache.timeout_ms.
+    void expire_stalled(Clock::time_point now);
 
     struct Pending {
         CacheOp op = CacheOp::get;
@@ -56,7 +58,7 @@ class AsyncConnection {
     void fail_unsent(const Pending& p, Clock::time_point now);
     ReplyParser::Result on_replies(Link& link, std::string_view data);
     void on_reply(const Reply& r, const Pending& p, Clock::time_point done, CacheStats& s);
-    void on_link_down(Link& link);
+    void on_link_down(Link& link, CacheError kind);
     void arm_due_timer(Clock::time_point due);
     void check_finished();
     CacheOp choose() noexcept;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "async_worker.h"
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 
 namespace perflab {
@@ -16,6 +17,7 @@ AsyncWorker::AsyncWorker(const CacheSpec& cache,
       io_(1),  // one thread runs it: Asio may skip its locking
       work_(io_.get_executor()),
       close_deadline_(io_),
+      watchdog_(io_),
       keys_(cache.keys, 0xa5e00000ULL + uint64_t(thread_index)),
       values_(cache.value_size),
       picker_(cache) {
@@ -32,6 +34,7 @@ void AsyncWorker::launch(uint64_t prefill_stride, std::function<void(uint64_t)> 
         for (auto& c : connections_)
             c->open();
         if (done) start_prefill(prefill_stride, std::move(done));
+        watch_timeouts();
         io_.run();
     });
 }
@@ -63,12 +66,27 @@ void AsyncWorker::on_board_change() {
     // Replies still in flight are awaited, so every request sent is counted, but not for
     // longer than a request's timeout.
     work_.reset();
+    watchdog_.cancel();
     close_deadline_.expires_after(std::chrono::milliseconds(cache_.timeout_ms));
     close_deadline_.async_wait([this](boost::system::error_code ec) {
         if (!ec) io_.stop();
     });
     for (auto& c : connections_)
         c->close_when_idle();
+}
+
+// Looks for stalled links a few times per timeout, at most every 100 ms.
+void AsyncWorker::watch_timeouts() {
+    watchdog_.expires_after(std::clamp(std::chrono::milliseconds(cache_.timeout_ms / 4),
+                                       std::chrono::milliseconds(1),
+                                       std::chrono::milliseconds(100)));
+    watchdog_.async_wait([this](boost::system::error_code ec) {
+        if (ec || board_.current() == PhaseBoard::kClosed) return;
+        const auto now = Clock::now();
+        for (auto& c : connections_)
+            c->expire_stalled(now);
+        watch_timeouts();
+    });
 }
 
 void AsyncWorker::on_connection_closed() {

@@ -55,6 +55,7 @@ class AsyncWorker {
 
   private:
     void on_board_change();
+    void watch_timeouts();
     void start_prefill(uint64_t stride, std::function<void(uint64_t)> done);
 
     const CacheSpec& cache_;
@@ -64,6 +65,7 @@ class AsyncWorker {
     boost::asio::io_context io_;
     boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
     boost::asio::steady_timer close_deadline_;
+    boost::asio::steady_timer watchdog_;
     KeyChooser keys_;
     ValueSource values_;
     ServerPicker picker_;
