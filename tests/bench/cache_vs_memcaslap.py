@@ -52,6 +52,9 @@ def parse_args():
     p.add_argument("--client-core", default="1",
                    help='cores for the clients ("" leaves them unpinned)')
     p.add_argument("--server-memory-mb", type=int, default=1024)
+    p.add_argument("--nice", type=int, default=0,
+                   help="nice value for the server and both clients alike (e.g. -10 on a "
+                        "machine busy with other work)")
     p.add_argument("--only", choices=["perflab", "memcaslap"], default=None,
                    help="run one client only (no ratio)")
     p.add_argument("--verbose", action="store_true")
@@ -64,8 +67,12 @@ def free_port():
         return s.getsockname()[1]
 
 
+NICE = 0
+
+
 def pinned(core, argv):
-    return ["taskset", "-c", core] + argv if core else argv
+    argv = ["taskset", "-c", core] + argv if core else argv
+    return ["nice", "-n", str(NICE)] + argv if NICE else argv
 
 
 class Memcached:
@@ -251,6 +258,8 @@ def fmt(results, key):
 
 def main():
     args = parse_args()
+    global NICE
+    NICE = args.nice
     for tool in ("taskset", args.memcached) + ((args.memcaslap,) if args.only != "perflab" else ()):
         if not shutil.which(tool):
             sys.exit(f"{tool} not found")
@@ -264,7 +273,7 @@ def main():
         print(f"memcached 127.0.0.1:{server.port} on core {args.server_core}, clients on "
               f"core {args.client_core or 'any'}; {args.keys} keys, values "
               f"{args.value_min}-{args.value_max} B, get:set {args.get_ratio}:{args.set_ratio}, "
-              f"{args.duration:g}s x {args.rounds} rounds; driver={args.driver or 'default'} "
+              f"{args.duration:g}s x {args.rounds} rounds; nice {args.nice}; driver={args.driver or 'default'} "
               f"protocol={args.protocol} threads={args.threads} pipeline={args.pipeline}")
         for n in counts:
             pl, mc = [], []
