@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include "run_probes.h"
+
+#include "probe_line.h"
+#include "run_controller.h"
+
+namespace perflab {
+
+RunProbes::RunProbes(const RunSpec& spec) : spec_(spec) {}
+
+RunProbes::~RunProbes() {
+    if (runner_) runner_->stop();
+}
+
+std::string RunProbes::open() {
+    if (spec_.probes.empty()) return {};
+    try {
+        runner_ = std::make_unique<ProbeRunner>(spec_.probes, spec_.tick_ms, ProbeOptions{});
+        runner_->open();
+    } catch (const ProbeError& e) {
+        runner_.reset();
+        return std::string("probe: ") + e.what();
+    }
+    return {};
+}
+
+void RunProbes::LinePrinter::on_probe_sample(const ProbeSample& sample) {
+    std::fprintf(out_, "%s\n", probe_line(sample).c_str());
+    std::fflush(out_);
+}
+
+void RunProbes::attach(RunController& controller, const std::vector<RunObserver*>& observers,
+                       std::FILE* lines) {
+    if (!runner_) return;
+    controller_ = &controller;
+    for (auto* o : observers)
+        if (o) runner_->add_observer(o);
+    if (lines) {
+        printer_ = std::make_unique<LinePrinter>(lines);
+        runner_->add_observer(printer_.get());
+    }
+    controller.add_observer(this);
+}
+
+void RunProbes::on_event(const RunEvent& event) {
+    if (event.kind == "stop") runner_->stop();
+    // The first phase event comes as the run's clock starts.
+    if (started_ || event.kind != "phase") return;
+    started_ = true;
+    runner_->start(controller_->start_time());
+}
+
+void RunProbes::on_phase_end(const PhaseTotals& phase) {
+    if (phase.phase == int(spec_.phases.size()) - 1) runner_->stop();
+}
+
+void RunProbes::on_end(const RunSummary&) {
+    runner_->stop();
+}
+
+}  // namespace perflab

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hardware_profile.h"
+#include "model/probe_sample.h"
+#include "model/sample.h"
+
+namespace perflab {
+
+// A probe that cannot start: a bad target, an unreachable server, a refused key. The message
+// names what failed; the CLI exits 2 on it.
+class ProbeError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// What one poll produced. t_ms is left to the runner, which owns the run's clock.
+struct ProbeReading {
+    bool ready = false;  // false: nothing to report this tick (a first baseline, no new data)
+    bool gap = false;    // the probe could not sample (connection lost): no values
+    nlohmann::json values = nlohmann::json::object();
+    std::vector<RunEvent> events;  // t_ms filled in by the runner as well
+};
+
+// One source of samples. open() and poll() are called on one thread, never at once; poll()
+// may block for a while (a network round trip) but returns within its own timeouts.
+class Probe {
+  public:
+    virtual ~Probe() = default;
+    virtual std::string source() const = 0;  // "local", "root@db1:22", "memcached 10.0.0.5:11211"
+    virtual std::string kind() const = 0;    // "host", "memcached", "jvm"
+    // Connects and takes a baseline; throws ProbeError when the target is unusable.
+    virtual void open() = 0;
+    virtual ProbeReading poll() = 0;
+    // Releases the target (closes channels, ends remote loops); poll() is not called again.
+    virtual void close() {}
+    // The machine (and server notes) this probe read in open(), if it reads one.
+    virtual const HardwareProfile* hardware_profile() const { return nullptr; }
+};
+
+}  // namespace perflab

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "probe_line.h"
+
+#include <algorithm>
+
+#include "model/format.h"
+
+namespace perflab {
+
+namespace {
+
+double num(const nlohmann::json& v, const char* key) {
+    const auto it = v.find(key);
+    return it != v.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+std::string pct(const nlohmann::json& v, const char* key) {
+    return format_fixed(num(v, key), 1);
+}
+
+std::string bytes(const nlohmann::json& v, const char* key) {
+    return format_bytes(uint64_t(num(v, key)));
+}
+
+std::string count(const nlohmann::json& v, const char* key) {
+    return std::to_string(uint64_t(num(v, key) + 0.5));
+}
+
+std::string host_line(const nlohmann::json& v) {
+    std::string s = "cpu:" + pct(v, "cpu_busy") + "% us:" + pct(v, "cpu_user") +
+                    " sy:" + pct(v, "cpu_system") + " wa:" + pct(v, "cpu_iowait") +
+                    " st:" + pct(v, "cpu_steal") + " load:" + format_fixed(num(v, "load1"), 2) +
+                    " run:" + count(v, "procs_running") + " mem:" + bytes(v, "mem_used") + "/" +
+                    bytes(v, "mem_total") + " cache:" + bytes(v, "mem_cached") +
+                    " swap:" + bytes(v, "swap_used") + " net:" + bytes(v, "net_rx_Bps") + "/" +
+                    bytes(v, "net_tx_Bps") + "/s";
+    double read = 0, write = 0, util = 0;
+    for (const auto& [key, value] : v.items()) {
+        if (!key.starts_with("disk.") || !value.is_number()) continue;
+        if (key.ends_with(".read_Bps")) read += value.get<double>();
+        if (key.ends_with(".write_Bps")) write += value.get<double>();
+        if (key.ends_with(".util_pct")) util = std::max(util, value.get<double>());
+    }
+    s += " disk:" + format_bytes(uint64_t(read)) + "/" + format_bytes(uint64_t(write)) +
+         "/s util:" + format_fixed(util, 0) + "% ctx:" + count(v, "ctx_switches_ps") +
+         "/s retr:" + count(v, "tcp_retrans_ps") + "/s";
+    if (v.contains("self_cpu_pct"))
+        s += " self:" + pct(v, "self_cpu_pct") + "% rss:" + bytes(v, "self_rss") +
+             " thr:" + count(v, "self_threads");
+    return s;
+}
+
+std::string memcached_line(const nlohmann::json& v) {
+    return "items:" + count(v, "curr_items") + " mem:" + bytes(v, "bytes") + "/" +
+           bytes(v, "limit_maxbytes") + " (" + pct(v, "mem_pct") +
+           "%) evict/s:" + count(v, "evictions_ps") + " evictions:" + count(v, "evictions") +
+           " conn:" + count(v, "curr_connections") + " get/s:" + count(v, "cmd_get_ps") +
+           " set/s:" + count(v, "cmd_set_ps") + " hit:" + pct(v, "hit_pct") +
+           "% cpu:" + pct(v, "cpu_pct") + "%";
+}
+
+std::string jvm_line(const nlohmann::json& v) {
+    return "eden:" + pct(v, "eden_pct") + "% old:" + pct(v, "old_pct") +
+           "% meta:" + pct(v, "metaspace_pct") + "% ygc:" + count(v, "young_gc") + " (+" +
+           count(v, "young_gc_delta") + ", " + format_fixed(num(v, "young_gc_ms"), 1) +
+           "ms) fgc:" + count(v, "full_gc") + " (+" + count(v, "full_gc_delta") + ", " +
+           format_fixed(num(v, "full_gc_ms"), 1) + "ms)";
+}
+
+}  // namespace
+
+std::string probe_line(const ProbeSample& sample) {
+    std::string s = format_clock(sample.t_ms) + " " + sample.source + " ";
+    if (sample.gap) return s + "-- no data --";
+    if (sample.kind == "memcached") return s + memcached_line(sample.values);
+    if (sample.kind == "jvm") return s + jvm_line(sample.values);
+    return s + host_line(sample.values);
+}
+
+}  // namespace perflab

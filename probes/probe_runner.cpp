@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#include "probe_runner.h"
+
+#include "jvm_probe.h"
+#include "local_probe.h"
+#include "memcached_probe.h"
+#include "ssh_probe.h"
+
+namespace perflab {
+
+namespace {
+
+SshTarget ssh_target(const std::string& text) {
+    auto t = parse_ssh_target(text);
+    if (!t) throw ProbeError("bad ssh target \"" + text + "\": expected user@host[:port]");
+    return *t;
+}
+
+SshOptions ssh_options(const ProbeSpec& spec, const ProbeOptions& options) {
+    SshOptions o;
+    o.key_file = spec.key;
+    o.passphrase = options.passphrase;
+    o.known_hosts = options.known_hosts;
+    return o;
+}
+
+std::unique_ptr<Probe> make_memcached_probe(const std::string& target) {
+    const auto endpoint = parse_endpoint(target);
+    if (!endpoint) throw ProbeError("bad memcached target \"" + target + "\": expected host:port");
+    return std::make_unique<MemcachedProbe>(endpoint->host, endpoint->port);
+}
+
+}  // namespace
+
+std::unique_ptr<Probe> make_probe(const ProbeSpec& spec, const ProbeOptions& options, int tick_ms) {
+    switch (spec.type) {
+        case ProbeSpec::Type::local:
+            return std::make_unique<LocalProbe>(spec.per_core);
+        case ProbeSpec::Type::ssh:
+            return std::make_unique<SshProbe>(ssh_target(spec.target), ssh_options(spec, options),
+                                              spec.per_core);
+        case ProbeSpec::Type::memcached:
+            return make_memcached_probe(spec.target);
+        case ProbeSpec::Type::jvm: {
+            JvmTarget t;
+            if (!spec.target.empty()) t.ssh = ssh_target(spec.target);
+            t.ssh_options = ssh_options(spec, options);
+            t.pid = long(spec.pid);
+            t.match = spec.match;
+            return std::make_unique<JvmProbe>(std::move(t), tick_ms);
+        }
+    }
+    throw ProbeError("unknown probe type");
+}
+
+ProbeRunner::ProbeRunner(std::vector<std::unique_ptr<Probe>> probes, int tick_ms)
+    : probes_(std::move(probes)), tick_(tick_ms) {}
+
+ProbeRunner::ProbeRunner(const std::vector<ProbeSpec>& specs, int tick_ms,
+                         const ProbeOptions& options)
+    : tick_(tick_ms) {
+    for (const auto& spec : specs)
+        probes_.push_back(make_probe(spec, options, tick_ms));
+}
+
+ProbeRunner::~ProbeRunner() {
+    stop();
+}
+
+void ProbeRunner::add_observer(RunObserver* observer) {
+    observers_.push_back(observer);
+}
+
+void ProbeRunner::open() {
+    for (auto& p : probes_)
+        p->open();
+}
+
+std::map<std::string, HardwareProfile> ProbeRunner::profiles() const {
+    std::map<std::string, HardwareProfile> out;
+    for (const auto& p : probes_)
+        if (const auto* profile = p->hardware_profile()) out[p->source()] = *profile;
+    return out;
+}
+
+void ProbeRunner::start(Clock::time_point origin) {
+    origin_ = origin;
+    for (auto& p : probes_)
+        threads_.emplace_back([this, probe = p.get()] { poll_loop(*probe); });
+}
+
+void ProbeRunner::stop() {
+    {
+        std::lock_guard lock(stop_mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_)
+        t.join();
+    threads_.clear();
+    for (auto& p : probes_)
+        p->close();
+}
+
+bool ProbeRunner::wait_until(Clock::time_point deadline) {
+    std::unique_lock lock(stop_mutex_);
+    return wake_.wait_until(lock, deadline, [this] { return stop_; });
+}
+
+void ProbeRunner::poll_loop(Probe& probe) {
+    auto next = origin_ + tick_;
+    while (!wait_until(next)) {
+        const auto polled_at = Clock::now();
+        ProbeReading reading;
+        try {
+            reading = probe.poll();
+        } catch (const std::exception& e) {
+            // A probe's own bug or an unforeseen reply costs its tick, not the run.
+            reading = {};
+            reading.ready = reading.gap = true;
+            reading.events.push_back({0, "error", probe.source() + ": " + e.what()});
+        }
+        const auto t_ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(polled_at - origin_).count();
+        deliver(probe, std::move(reading), t_ms);
+        const auto done = Clock::now();
+        while (next <= done)
+            next += tick_;
+    }
+}
+
+void ProbeRunner::deliver(Probe& probe, ProbeReading reading, int64_t t_ms) {
+    std::lock_guard lock(deliver_mutex_);
+    for (auto& e : reading.events) {
+        e.t_ms = t_ms;
+        for (auto* o : observers_)
+            o->on_event(e);
+    }
+    if (!reading.ready) return;
+    ProbeSample sample{t_ms, probe.source(), probe.kind(), std::move(reading.values), reading.gap};
+    for (auto* o : observers_)
+        o->on_probe_sample(sample);
+}
+
+}  // namespace perflab

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+#include "ssh_session.h"
+
+#include <libssh/libssh.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+
+namespace perflab {
+
+namespace {
+
+std::string expand_home(const std::string& path) {
+    const char* home = std::getenv("HOME");
+    if (path.starts_with("~/") && home) return std::string(home) + path.substr(1);
+    return path;
+}
+
+std::string fingerprint_of(ssh_session session) {
+    ssh_key key = nullptr;
+    if (ssh_get_server_publickey(session, &key) != SSH_OK) return {};
+    unsigned char* hash = nullptr;
+    size_t len = 0;
+    std::string out;
+    if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &len) == 0) {
+        char* text = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, len);
+        if (text) out = text;
+        ssh_string_free_char(text);
+        ssh_clean_pubkey_hash(&hash);
+    }
+    ssh_key_free(key);
+    return out;
+}
+
+}  // namespace
+
+std::string SshTarget::text() const {
+    const bool v6 = host.find(':') != std::string::npos;
+    return user + "@" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
+std::optional<SshTarget> parse_ssh_target(std::string_view text) {
+    const size_t at = text.find('@');
+    if (at == std::string_view::npos || at == 0) return std::nullopt;
+    SshTarget t;
+    t.user = std::string(text.substr(0, at));
+    std::string_view rest = text.substr(at + 1);
+    std::string_view port;
+    if (rest.starts_with("[")) {
+        const size_t close = rest.find(']');
+        if (close == std::string_view::npos) return std::nullopt;
+        t.host = std::string(rest.substr(1, close - 1));
+        rest.remove_prefix(close + 1);
+        if (!rest.empty() && !rest.starts_with(":")) return std::nullopt;
+        if (!rest.empty()) port = rest.substr(1);
+    } else {
+        const size_t colon = rest.find(':');
+        t.host = std::string(rest.substr(0, colon));
+        if (colon != std::string_view::npos) port = rest.substr(colon + 1);
+    }
+    if (t.host.empty() || t.host.find_first_of(" /@") != std::string::npos) return std::nullopt;
+    if (!port.empty() || rest.ends_with(":")) {
+        if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != port.npos)
+            return std::nullopt;
+        t.port = std::stoi(std::string(port));
+        if (t.port < 1 || t.port > 65535) return std::nullopt;
+    }
+    return t;
+}
+
+std::string default_known_hosts_path() {
+    const char* xdg = std::getenv("XDG_DATA_HOME");
+    const char* home = std::getenv("HOME");
+    std::string base = xdg && *xdg ? xdg : std::string(home ? home : ".") + "/.local/share";
+    return base + "/perflab/known_hosts";
+}
+
+std::string shell_quote(std::string_view word) {
+    std::string out = "'";
+    for (char c : word) {
+        if (c == '\'')
+            out += "'\\''";
+        else
+            out += c;
+    }
+    return out + "'";
+}
+
+SshChannel::~SshChannel() {
+    if (!channel_) return;
+    ssh_channel_send_eof(channel_);
+    ssh_channel_close(channel_);
+    ssh_channel_free(channel_);
+}
+
+void SshChannel::write(std::string_view data) {
+    if (ssh_channel_write(channel_, data.data(), uint32_t(data.size())) != int(data.size()))
+        throw SshError(SshError::Kind::channel, "ssh: write to the remote command failed");
+}
+
+bool SshChannel::read(std::string& out, int timeout_ms) {
+    char buf[16384];
+    const int n = ssh_channel_read_timeout(channel_, buf, sizeof buf, 0, timeout_ms);
+    if (n == SSH_ERROR) throw SshError(SshError::Kind::channel, "ssh: connection lost");
+    if (n > 0) out.append(buf, size_t(n));
+    return n > 0 || !ssh_channel_is_eof(channel_);
+}
+
+void SshChannel::read_until(std::string& buffer, std::string_view marker, int timeout_ms) {
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (buffer.find(marker) == std::string::npos) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0)
+            throw SshError(SshError::Kind::channel, "ssh: no answer from the remote command");
+        if (!read(buffer, int(left)))
+            throw SshError(SshError::Kind::channel, "ssh: the remote command ended");
+    }
+}
+
+SshSession::SshSession(SshTarget target, SshOptions options)
+    : target_(std::move(target)), options_(std::move(options)) {
+    if (options_.known_hosts.empty()) options_.known_hosts = default_known_hosts_path();
+    options_.key_file = expand_home(options_.key_file);
+}
+
+SshSession::~SshSession() {
+    if (!session_) return;
+    ssh_disconnect(session_);
+    ssh_free(session_);
+}
+
+std::string SshSession::fail_text(const std::string& step) const {
+    return "ssh " + target_.text() + ": " + step + ": " + ssh_get_error(session_);
+}
+
+void SshSession::open_socket() {
+    session_ = ssh_new();
+    if (!session_) throw SshError(SshError::Kind::connect, "ssh: out of memory");
+    const long timeout = options_.timeout_s;
+    const int port = target_.port;
+    const bool no_config = false;
+    ssh_options_set(session_, SSH_OPTIONS_HOST, target_.host.c_str());
+    ssh_options_set(session_, SSH_OPTIONS_PORT, &port);
+    ssh_options_set(session_, SSH_OPTIONS_USER, target_.user.c_str());
+    ssh_options_set(session_, SSH_OPTIONS_TIMEOUT, &timeout);
+    // Only PerfLab's own file decides which hosts are trusted, and no ssh_config changes
+    // where we connect.
+    ssh_options_set(session_, SSH_OPTIONS_PROCESS_CONFIG, &no_config);
+    ssh_options_set(session_, SSH_OPTIONS_KNOWNHOSTS, options_.known_hosts.c_str());
+    ssh_options_set(session_, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, options_.known_hosts.c_str());
+    if (ssh_connect(session_) != SSH_OK)
+        throw SshError(SshError::Kind::connect, fail_text("cannot connect"));
+}
+
+void SshSession::verify_host_key() {
+    const std::string fingerprint = fingerprint_of(session_);
+    switch (ssh_session_is_known_server(session_)) {
+        case SSH_KNOWN_HOSTS_OK:
+            return;
+        case SSH_KNOWN_HOSTS_CHANGED:
+        case SSH_KNOWN_HOSTS_OTHER:
+            throw SshError(SshError::Kind::changed_host,
+                           "ssh " + target_.text() + ": HOST KEY CHANGED (now " + fingerprint +
+                               "), refusing to connect: the host was reinstalled, or someone "
+                               "is in the middle. If the change is expected, remove its line "
+                               "from " +
+                               options_.known_hosts,
+                           fingerprint);
+        case SSH_KNOWN_HOSTS_UNKNOWN:
+        case SSH_KNOWN_HOSTS_NOT_FOUND:
+            throw SshError(SshError::Kind::unknown_host,
+                           "ssh " + target_.text() + ": unknown host key " + fingerprint +
+                               "; check it and trust it with: perflab hosts trust " +
+                               target_.text(),
+                           fingerprint);
+        default:
+            throw SshError(SshError::Kind::connect,
+                           fail_text("cannot read known hosts " + options_.known_hosts));
+    }
+}
+
+void SshSession::authenticate() {
+    int rc = SSH_AUTH_DENIED;
+    if (options_.key_file.empty()) {
+        if (!std::getenv("SSH_AUTH_SOCK"))
+            throw SshError(SshError::Kind::auth, "ssh " + target_.text() +
+                                                     ": no key file given and no ssh-agent "
+                                                     "(SSH_AUTH_SOCK is not set)");
+        rc = ssh_userauth_agent(session_, nullptr);
+    } else {
+        ssh_key key = nullptr;
+        const char* pass = options_.passphrase.empty() ? nullptr : options_.passphrase.c_str();
+        if (ssh_pki_import_privkey_file(options_.key_file.c_str(), pass, nullptr, nullptr, &key) !=
+            SSH_OK)
+            throw SshError(SshError::Kind::auth,
+                           "ssh " + target_.text() + ": cannot read key " + options_.key_file +
+                               " (missing, not a private key, or needs a passphrase)");
+        rc = ssh_userauth_publickey(session_, nullptr, key);
+        ssh_key_free(key);
+    }
+    if (rc != SSH_AUTH_SUCCESS)
+        throw SshError(SshError::Kind::auth,
+                       "ssh " + target_.text() + ": authentication refused for user " +
+                           target_.user +
+                           (options_.key_file.empty() ? " with the agent's keys"
+                                                      : " with key " + options_.key_file));
+}
+
+void SshSession::connect() {
+    open_socket();
+    verify_host_key();
+    authenticate();
+}
+
+std::unique_ptr<SshChannel> SshSession::exec(const std::string& command) {
+    ssh_channel channel = ssh_channel_new(session_);
+    if (!channel) throw SshError(SshError::Kind::channel, fail_text("cannot open a channel"));
+    if (ssh_channel_open_session(channel) != SSH_OK ||
+        ssh_channel_request_exec(channel, command.c_str()) != SSH_OK) {
+        ssh_channel_free(channel);
+        throw SshError(SshError::Kind::channel, fail_text("cannot run a command"));
+    }
+    return std::make_unique<SshChannel>(channel);
+}
+
+std::string SshSession::run(const std::string& command) {
+    auto channel = exec(command);
+    std::string out;
+    while (channel->read(out, options_.timeout_s * 1000)) {
+    }
+    return out;
+}
+
+TrustResult trust_host(const SshTarget& target, const SshOptions& options, bool record) {
+    SshSession session(target, options);
+    const std::string& known_hosts = session.options_.known_hosts;
+    session.open_socket();
+    TrustResult result;
+    result.fingerprint = fingerprint_of(session.session_);
+    try {
+        session.verify_host_key();
+        result.already_known = true;
+        return result;
+    } catch (const SshError& e) {
+        if (e.kind() != SshError::Kind::unknown_host) throw;
+    }
+    if (!record) return result;
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(known_hosts).parent_path(), ec);
+    if (ssh_session_update_known_hosts(session.session_) != SSH_OK)
+        throw SshError(SshError::Kind::connect,
+                       session.fail_text("cannot write known hosts " + known_hosts));
+    return result;
+}
+
+}  // namespace perflab

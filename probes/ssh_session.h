@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "probe.h"
+
+struct ssh_session_struct;
+struct ssh_channel_struct;
+
+namespace perflab {
+
+struct SshTarget {
+    std::string user;
+    std::string host;
+    int port = 22;
+    std::string text() const;  // user@host:port
+};
+
+// "user@host", "user@host:port", "user@[::1]:port"; nullopt when malformed.
+std::optional<SshTarget> parse_ssh_target(std::string_view text);
+
+struct SshOptions {
+    std::string key_file;     // private key; empty: ssh-agent
+    std::string passphrase;   // for key_file; held in memory only, never written
+    std::string known_hosts;  // PerfLab's own file; empty: default_known_hosts_path()
+    int timeout_s = 5;        // connect and each read
+};
+
+// $XDG_DATA_HOME/perflab/known_hosts, else ~/.local/share/perflab/known_hosts.
+std::string default_known_hosts_path();
+
+// Each failure its own kind, so callers can act: offer to trust an unknown key, refuse a
+// changed one, ask for another key.
+class SshError : public ProbeError {
+  public:
+    enum class Kind { connect, unknown_host, changed_host, auth, channel };
+    SshError(Kind kind, const std::string& message, std::string fingerprint = {})
+        : ProbeError(message), kind_(kind), fingerprint_(std::move(fingerprint)) {}
+    Kind kind() const { return kind_; }
+    const std::string& fingerprint() const { return fingerprint_; }  // "SHA256:..."
+
+  private:
+    Kind kind_;
+    std::string fingerprint_;
+};
+
+// One command running on the host, its stdout read as it comes.
+class SshChannel {
+  public:
+    explicit SshChannel(ssh_channel_struct* channel) : channel_(channel) {}
+    ~SshChannel();
+    SshChannel(const SshChannel&) = delete;
+    SshChannel& operator=(const SshChannel&) = delete;
+
+    void write(std::string_view data);  // to the command's stdin; throws SshError
+    // Appends what arrives within timeout_ms (at least one byte unless it timed out or the
+    // command ended); false once the output has ended. Throws SshError on a broken session.
+    bool read(std::string& out, int timeout_ms);
+    // Reads until `marker` is in `buffer` or the deadline passes; throws SshError otherwise.
+    void read_until(std::string& buffer, std::string_view marker, int timeout_ms);
+
+  private:
+    ssh_channel_struct* channel_;
+};
+
+struct TrustResult {
+    std::string fingerprint;
+    bool already_known = false;
+};
+
+// One authenticated session to one host, used by one thread at a time.
+class SshSession {
+  public:
+    SshSession(SshTarget target, SshOptions options);
+    ~SshSession();
+    SshSession(const SshSession&) = delete;
+    SshSession& operator=(const SshSession&) = delete;
+
+    // Connects, checks the host key against the known_hosts file, authenticates.
+    void connect();
+    std::unique_ptr<SshChannel> exec(const std::string& command);
+    // Runs a command to its end and returns its stdout.
+    std::string run(const std::string& command);
+    const SshTarget& target() const { return target_; }
+
+  private:
+    friend TrustResult trust_host(const SshTarget&, const SshOptions&, bool);
+    void open_socket();
+    void verify_host_key();
+    void authenticate();
+    std::string fail_text(const std::string& step) const;
+
+    SshTarget target_;
+    SshOptions options_;
+    ssh_session_struct* session_ = nullptr;
+};
+
+// Connects without trusting anything and returns the host key's fingerprint; with
+// record=true an unknown key is added to the known_hosts file. Throws SshError (connect, or
+// changed_host: a changed key is never overwritten here).
+TrustResult trust_host(const SshTarget& target, const SshOptions& options, bool record);
+
+// Quotes a word for a POSIX shell.
+std::string shell_quote(std::string_view word);
+
+}  // namespace perflab

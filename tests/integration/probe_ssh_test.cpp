@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+#include <gtest/gtest.h>
+#include <sys/utsname.h>
+
+#include <chrono>
+#include <thread>
+
+#include "process.h"
+#include "ssh_probe.h"
+#include "sshd_server.h"
+
+namespace perflab {
+namespace {
+
+using namespace std::chrono_literals;
+
+SshOptions options(const test::SshdServer& server) {
+    SshOptions o;
+    o.key_file = server.client_key();
+    o.known_hosts = server.known_hosts();
+    o.timeout_s = 3;
+    return o;
+}
+
+SshTarget target(const test::SshdServer& server) {
+    return *parse_ssh_target(server.target());
+}
+
+SshError::Kind connect_error(const test::SshdServer& server, const SshOptions& o,
+                             std::string* message = nullptr, std::string* fingerprint = nullptr) {
+    try {
+        SshSession session(target(server), o);
+        session.connect();
+    } catch (const SshError& e) {
+        if (message) *message = e.what();
+        if (fingerprint) *fingerprint = e.fingerprint();
+        return e.kind();
+    }
+    ADD_FAILURE() << "connected";
+    return SshError::Kind::connect;
+}
+
+TEST(SshProbe, SamplesTheHostAndReadsItsProfile) {
+    test::SshdServer server;
+    SshProbe probe(target(server), options(server), true);
+    probe.open();
+    std::this_thread::sleep_for(1s);
+    const ProbeReading r = probe.poll();
+    ASSERT_TRUE(r.ready);
+    ASSERT_FALSE(r.gap);
+    for (const char* key :
+         {"cpu_busy", "cpu0_busy", "load1", "mem_total", "net_rx_Bps", "ctx_switches_ps"})
+        EXPECT_TRUE(r.values.contains(key)) << key;
+    const HardwareProfile& hw = *probe.hardware_profile();
+    utsname u{};
+    uname(&u);
+    EXPECT_EQ(hw.kernel, u.release);
+    EXPECT_GT(hw.threads, 0);
+    EXPECT_GT(hw.memory_total_bytes, 0u);
+    EXPECT_FALSE(hw.os_name.empty());
+}
+
+TEST(SshSession, UnknownHostKeyCarriesItsFingerprint) {
+    test::SshdServer server;
+    auto o = options(server);
+    o.known_hosts = server.dir().file("empty_known_hosts");
+    std::string message, fingerprint;
+    EXPECT_EQ(connect_error(server, o, &message, &fingerprint), SshError::Kind::unknown_host);
+    EXPECT_EQ(fingerprint, server.host_fingerprint());
+    EXPECT_NE(message.find(server.host_fingerprint()), std::string::npos) << message;
+    EXPECT_NE(message.find("perflab hosts trust"), std::string::npos) << message;
+}
+
+TEST(SshSession, ChangedHostKeyIsRefused) {
+    test::SshdServer server;
+    auto o = options(server);
+    o.known_hosts = server.make_wrong_known_hosts("stale_known_hosts");
+    std::string message;
+    EXPECT_EQ(connect_error(server, o, &message), SshError::Kind::changed_host);
+    EXPECT_NE(message.find("HOST KEY CHANGED"), std::string::npos) << message;
+    // Trusting does not overwrite a changed key either.
+    try {
+        trust_host(target(server), o, true);
+        ADD_FAILURE() << "trusted a changed key";
+    } catch (const SshError& e) {
+        EXPECT_EQ(e.kind(), SshError::Kind::changed_host);
+    }
+}
+
+TEST(SshSession, WrongClientKeyIsAnAuthenticationError) {
+    test::SshdServer server;
+    auto o = options(server);
+    o.key_file = server.make_unaccepted_key("other_key");
+    std::string message;
+    EXPECT_EQ(connect_error(server, o, &message), SshError::Kind::auth);
+    EXPECT_NE(message.find("authentication refused"), std::string::npos) << message;
+    o.key_file = server.dir().file("no_such_key");
+    EXPECT_EQ(connect_error(server, o, &message), SshError::Kind::auth);
+    EXPECT_NE(message.find("cannot read key"), std::string::npos) << message;
+}
+
+TEST(SshSession, NoServerIsAConnectError) {
+    test::SshdServer server;
+    server.stop();
+    EXPECT_EQ(connect_error(server, options(server)), SshError::Kind::connect);
+}
+
+TEST(SshSession, TrustRecordsTheKey) {
+    test::SshdServer server;
+    auto o = options(server);
+    o.known_hosts = server.dir().file("sub/dir/known_hosts");
+    const TrustResult first = trust_host(target(server), o, true);
+    EXPECT_EQ(first.fingerprint, server.host_fingerprint());
+    EXPECT_FALSE(first.already_known);
+    EXPECT_NE(test::read_file(o.known_hosts).find("[127.0.0.1]:" + std::to_string(server.port())),
+              std::string::npos);
+    EXPECT_TRUE(trust_host(target(server), o, true).already_known);
+    SshSession session(target(server), o);
+    EXPECT_NO_THROW(session.connect());
+}
+
+TEST(SshProbe, RemoteLoopEndsWithTheProbe) {
+    test::SshdServer server;
+    int pid = 0;
+    {
+        SshProbe probe(target(server), options(server));
+        probe.open();
+        pid = probe.remote_pid();
+        ASSERT_GT(pid, 0);
+        EXPECT_TRUE(test::process_alive(pid));
+        EXPECT_NE(test::read_file("/proc/" + std::to_string(pid) + "/cmdline").find("@@end"),
+                  std::string::npos);
+        probe.close();
+    }
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    while (test::process_alive(pid) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(20ms);
+    EXPECT_FALSE(test::process_alive(pid));
+    const auto o = test::run({"pgrep", "-f", "@@end"});
+    EXPECT_NE(o.code, 0) << "left behind: " << o.out;
+}
+
+TEST(SshProbe, DroppedConnectionGivesGapsThenReconnects) {
+    test::SshdServer server;
+    SshProbe probe(target(server), options(server));
+    probe.open();
+    std::this_thread::sleep_for(200ms);
+    EXPECT_FALSE(probe.poll().gap);
+    server.stop();
+    const ProbeReading lost = probe.poll();
+    EXPECT_TRUE(lost.gap);
+    EXPECT_TRUE(lost.values.empty());
+    ASSERT_EQ(lost.events.size(), 1u);
+    EXPECT_EQ(lost.events[0].kind, "error");
+    EXPECT_TRUE(probe.poll().gap);  // still down
+    server.start();
+    bool reconnected = false;
+    int gaps = 0;
+    const auto deadline = std::chrono::steady_clock::now() + 15s;
+    while (!reconnected && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(250ms);
+        const ProbeReading r = probe.poll();
+        gaps += r.gap;
+        reconnected = !r.gap;
+    }
+    EXPECT_TRUE(reconnected);
+    EXPECT_GE(gaps, 1);  // the reconnecting tick itself is not bridged
+}
+
+}  // namespace
+}  // namespace perflab

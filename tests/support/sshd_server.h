@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "process.h"
+
+namespace perflab::test {
+
+// A real OpenSSH server on a free loopback port (as root), with its own host key, a client
+// key it accepts, and a known_hosts file that trusts it — all in a temporary directory.
+class SshdServer {
+  public:
+    SshdServer();
+    ~SshdServer();
+
+    uint16_t port() const { return port_; }
+    std::string target() const { return "root@127.0.0.1:" + std::to_string(port_); }
+    std::string client_key() const { return dir_.file("client_key"); }
+    std::string known_hosts() const { return dir_.file("known_hosts"); }  // trusts this server
+    std::string host_fingerprint() const;                                 // SHA256:...
+    const TempDir& dir() const { return dir_; }
+
+    // Kills the listener and every session it forked: connections drop as if the host went.
+    void stop();
+    void start();  // again, same port and keys
+
+    // A fresh key pair that the server does not accept (private key path).
+    std::string make_unaccepted_key(const std::string& name);
+    // A known_hosts file naming this host and port with some other key.
+    std::string make_wrong_known_hosts(const std::string& name);
+
+  private:
+    TempDir dir_;
+    uint16_t port_;
+    Process process_;
+};
+
+// Every process whose parent chain leads to `pid` (from /proc).
+std::vector<pid_t> descendants(pid_t pid);
+// Whether a process exists.
+bool process_alive(pid_t pid);
+
+}  // namespace perflab::test
