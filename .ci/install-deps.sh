@@ -9,7 +9,7 @@ packages=(
   qt6-base-dev qt6-svg-dev libqt6sql6-sqlite libqcustomplot-dev
   libmemcached-dev libboost-dev libssh-dev libsqlite3-dev libssl-dev nlohmann-json3-dev
   libcli11-dev libgtest-dev
-  memcached libmemcached-tools nginx-light openssh-server wrk
+  memcached libmemcached-tools nginx-light openssh-server wrk openssl
   default-jdk-headless
   xvfb xauth imagemagick python3
 )

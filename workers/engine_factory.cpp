@@ -4,6 +4,7 @@
 #include "cache/async_engine.h"
 #include "cache/libmemcached_engine.h"
 #include "engine.h"
+#include "http/http_engine.h"
 
 namespace perflab {
 
@@ -24,7 +25,7 @@ std::unique_ptr<LoadEngine> make_engine(const RunSpec& spec) {
             return std::make_unique<LibmemcachedEngine>(spec);
         return std::make_unique<AsyncEngine>(spec);
     }
-    throw std::runtime_error("kind: \"http\" runs are not available in this build yet");
+    return std::make_unique<HttpEngine>(spec);
 }
 
 }  // namespace perflab

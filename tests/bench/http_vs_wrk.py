@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""PerfLab's HTTP engine against wrk, side by side on the same nginx.
+
+nginx runs with one worker pinned to one core, each client pinned to another, with the same
+threads and connections. Rounds alternate between the two clients. Two cases: a 6262-byte
+static file (server-bound) and a `return 200` location (client-bound). Requests per second
+come from each client's own report, client CPU from the child's rusage. Prints, per case,
+`ratio perflab/wrk: X.XX` for req/s and for client CPU per request (below 1.00: PerfLab
+spends less CPU per request than wrk).
+
+Then the fixed-rate check: PerfLab's open model at 90% of the highest static-file rate
+measured, bounded to the same connections; it prints the rate held, the intended-time p99
+and the late sends.
+
+Example:
+  tests/bench/http_vs_wrk.py --perflab build/http-rel/app/perflab
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--perflab", default="build/release/app/perflab",
+                   help="perflab binary (a release build)")
+    p.add_argument("--wrk", default="wrk")
+    p.add_argument("--nginx", default="nginx")
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--connections", type=int, default=100)
+    p.add_argument("--duration", type=float, default=5, help="seconds per client run")
+    p.add_argument("--rounds", type=int, default=3, help="alternating rounds per case")
+    p.add_argument("--server-core", default="0")
+    p.add_argument("--client-core", default="1")
+    p.add_argument("--fixed-rate", type=float, default=0.9,
+                   help="share of the measured maximum for the fixed-rate check (0: skip)")
+    p.add_argument("--cases", default="static,return200")
+    return p.parse_args()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port, timeout=5.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
+def start_nginx(args, workdir):
+    port = free_port()
+    for d in ("tmp", "www"):
+        os.makedirs(os.path.join(workdir, d), exist_ok=True)
+    with open(os.path.join(workdir, "www", "static.bin"), "wb") as f:
+        f.write(b"x" * 6262)
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    conf = f"""{user}worker_processes 1;
+daemon off;
+pid {workdir}/nginx.pid;
+error_log {workdir}/error.log;
+events {{ worker_connections 4096; }}
+http {{
+  access_log off;
+  client_body_temp_path {workdir}/tmp/body;
+  proxy_temp_path {workdir}/tmp/proxy;
+  fastcgi_temp_path {workdir}/tmp/fastcgi;
+  uwsgi_temp_path {workdir}/tmp/uwsgi;
+  scgi_temp_path {workdir}/tmp/scgi;
+  keepalive_requests 10000000;
+  server {{
+    listen 127.0.0.1:{port} backlog=4096;
+    root {workdir}/www;
+    location = /ok {{ return 200; }}
+  }}
+}}
+"""
+    path = os.path.join(workdir, "nginx.conf")
+    with open(path, "w") as f:
+        f.write(conf)
+    proc = subprocess.Popen(["taskset", "-c", args.server_core, args.nginx, "-p", workdir,
+                             "-e", os.path.join(workdir, "error.log"), "-c", path])
+    if not wait_port(port):
+        proc.kill()
+        sys.exit("nginx did not start")
+    return proc, port
+
+
+def run_measured(argv):
+    before = os.times()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = proc.communicate()
+    after = os.times()
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(argv)} failed ({proc.returncode}): {err}")
+    cpu = (after.children_user - before.children_user) + \
+        (after.children_system - before.children_system)
+    return out, cpu
+
+
+def pinned(args, argv):
+    return ["taskset", "-c", args.client_core] + argv if args.client_core else argv
+
+
+def wrk_round(args, url):
+    out, cpu = run_measured(pinned(args, [args.wrk, f"-t{args.threads}",
+                                          f"-c{args.connections}", f"-d{args.duration}s", url]))
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    total = int(re.search(r"(\d+) requests in", out).group(1))
+    return rps, cpu / total, total
+
+
+def perflab_spec(args, url, phase):
+    return {"name": "bench", "kind": "http", "tick_ms": 1000, "phases": [phase],
+            "http": {"targets": [{"url": url}], "threads": args.threads,
+                     "max_connections": args.connections, "timeout_ms": 30000}}
+
+
+def perflab_run(args, workdir, spec):
+    path = os.path.join(workdir, "spec.json")
+    with open(path, "w") as f:
+        json.dump(spec, f)
+    out, cpu = run_measured(pinned(args, [args.perflab, "run", path, "--json", "-q"]))
+    return json.loads(out), cpu
+
+
+def perflab_round(args, workdir, url):
+    phase = {"concurrency": args.connections, "duration_s": args.duration}
+    report, cpu = perflab_run(args, workdir, perflab_spec(args, url, phase))
+    total = report["requests"]
+    return total / report["duration_s"], cpu / total, total
+
+
+def compare(args, workdir, name, url):
+    wrk, mine = [], []
+    for r in range(args.rounds):
+        wrk.append(wrk_round(args, url))
+        mine.append(perflab_round(args, workdir, url))
+        print(f"  round {r + 1}: wrk {wrk[-1][0]:.0f} req/s {wrk[-1][1] * 1e6:.2f} µs/req; "
+              f"perflab {mine[-1][0]:.0f} req/s {mine[-1][1] * 1e6:.2f} µs/req", flush=True)
+    w_rps = statistics.median(x[0] for x in wrk)
+    p_rps = statistics.median(x[0] for x in mine)
+    w_cpu = statistics.median(x[1] for x in wrk)
+    p_cpu = statistics.median(x[1] for x in mine)
+    print(f"{name}: req/s wrk {w_rps:.0f}, perflab {p_rps:.0f}; "
+          f"ratio perflab/wrk: {p_rps / w_rps:.2f}")
+    print(f"{name}: client CPU per request wrk {w_cpu * 1e6:.2f} µs, perflab "
+          f"{p_cpu * 1e6:.2f} µs; ratio perflab/wrk: {p_cpu / w_cpu:.2f}", flush=True)
+    return max(w_rps, p_rps)
+
+
+def fixed_rate(args, workdir, url, best):
+    rate = round(best * args.fixed_rate)
+    phase = {"rate": rate, "duration_s": args.duration}
+    report, cpu = perflab_run(args, workdir, perflab_spec(args, url, phase))
+    held = report["requests"] / report["attack_s"]
+    lat = report["latency_us"]
+    print(f"fixed rate {rate}/s ({args.fixed_rate:.0%} of {best:.0f}): held {held:.0f}/s "
+          f"({(held / rate - 1) * 100:+.2f}%), p50 {lat['p50'] / 1000:.2f} ms, "
+          f"p99 {lat['p99'] / 1000:.2f} ms (from intended times), late sends "
+          f"{report['late_sends']} of {report['requests']}, errors {sum(report['errors'].values())}")
+
+
+def main():
+    args = parse_args()
+    for tool in (args.wrk, args.nginx, "taskset"):
+        if not shutil.which(tool):
+            sys.exit(f"{tool} not found")
+    if not os.access(args.perflab, os.X_OK):
+        sys.exit(f"{args.perflab} not found: build perflab (release) and pass --perflab")
+    workdir = tempfile.mkdtemp(prefix="perflab-bench-")
+    nginx, port = start_nginx(args, workdir)
+    try:
+        print(f"nginx 1 worker on core {args.server_core}; clients on core {args.client_core}; "
+              f"{args.threads} threads, {args.connections} connections, {args.duration:g} s "
+              f"per run, {args.rounds} alternating rounds", flush=True)
+        cases = {"static": f"http://127.0.0.1:{port}/static.bin",
+                 "return200": f"http://127.0.0.1:{port}/ok"}
+        best = {}
+        for name in args.cases.split(","):
+            print(f"case {name} ({cases[name]})", flush=True)
+            best[name] = compare(args, workdir, name, cases[name])
+        if args.fixed_rate > 0 and "static" in best:
+            fixed_rate(args, workdir, cases["static"], best["static"])
+    finally:
+        nginx.terminate()
+        nginx.wait()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

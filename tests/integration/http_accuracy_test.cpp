@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// Latency and rate accuracy against our own test server: a known delay, a stall, a fixed rate.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "http_run_helpers.h"
+#include "http_test_server.h"
+
+namespace perflab::test {
+namespace {
+
+using std::chrono::milliseconds;
+
+TEST(HttpAccuracy, MedianMatchesAFixedServerDelay) {
+    HttpTestServer server;
+    server.set_delay_ms(20);
+    const auto run = run_http(http_spec(server.url(), {{{"rate", 100}, {"duration_s", 2}}}));
+    const auto h = run.summary.overall.totals.latency();
+    EXPECT_EQ(h.count(), 200u);
+    EXPECT_GE(h.percentile(50), 20'000);
+    EXPECT_LE(h.percentile(50), 22'000);
+    EXPECT_EQ(server.requests(), 200u);
+}
+
+// A 1 s stall in the middle of a run: the open model measures every request from its
+// intended time, so the requests that queued behind the stall show; the closed model only
+// ever had its few connections' requests waiting.
+struct StallRun {
+    uint64_t slow = 0;
+    int64_t p99 = 0;
+    uint64_t late = 0;
+    uint64_t requests = 0;
+};
+
+StallRun run_with_stall(const nlohmann::json& phase) {
+    HttpTestServer server;
+    server.set_delay_ms(1);
+    std::thread staller([&] {
+        std::this_thread::sleep_for(milliseconds(800));
+        server.stall_for(milliseconds(1000));
+    });
+    const auto run = run_http(http_spec(server.url(), {phase}, {{"max_connections", 10}}));
+    staller.join();
+    const auto& t = run.summary.overall.totals;
+    const auto h = t.latency();
+    return {slower_than(h, 100'000), h.percentile(99), t.late, t.total_ops()};
+}
+
+TEST(HttpAccuracy, NoCoordinatedOmission) {
+    const auto open = run_with_stall({{"rate", 200}, {"duration_s", 3}});
+    const auto closed = run_with_stall({{"concurrency", 10}, {"duration_s", 3}});
+    EXPECT_EQ(open.requests, 600u);
+    EXPECT_GE(open.p99, 500'000) << "open-model p99 " << open.p99 << " µs";
+    EXPECT_GT(open.slow, 150u);
+    EXPECT_GT(open.late, 100u);  // all 10 connections were stuck: sends waited, and say so
+    EXPECT_LE(closed.slow, 10u);
+    EXPECT_GT(open.slow, 10 * closed.slow);
+    RecordProperty("open_slow", int(open.slow));
+    RecordProperty("closed_slow", int(closed.slow));
+}
+
+TEST(HttpAccuracy, OpenModelHoldsFiveHundredPerSecond) {
+    HttpTestServer server;
+    const auto run = run_http(http_spec(server.url(), {{{"rate", 500}, {"duration_s", 3}}}));
+    int full_ticks = 0;
+    for (const auto& s : run.samples) {
+        if (s.interval_ms < 990 || s.interval_ms > 1010) continue;
+        ++full_ticks;
+        EXPECT_GE(s.sent, 495u) << "tick at " << s.t_ms << " ms";
+        EXPECT_LE(s.sent, 505u) << "tick at " << s.t_ms << " ms";
+    }
+    EXPECT_GE(full_ticks, 2);
+    EXPECT_EQ(run.summary.overall.totals.total_ops(), 1500u);
+    EXPECT_EQ(server.requests(), 1500u);
+    RecordProperty("late_sends", int(run.summary.overall.totals.late));
+}
+
+}  // namespace
+}  // namespace perflab::test

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+#include "http_test_server.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/streambuf.hpp>
+#include <boost/asio/write.hpp>
+#include <string>
+#include <thread>
+
+namespace perflab::test {
+
+namespace asio = boost::asio;
+using Tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+using boost::system::error_code;
+
+namespace {
+
+constexpr std::string_view kOk = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+constexpr std::string_view kError =
+    "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 5\r\n\r\nerror";
+constexpr std::string_view kGarbage = "SPAM SPAM SPAM\r\n\r\n";
+
+int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+class HttpTestServer::Impl {
+  public:
+    Impl(HttpTestServer& owner, uint16_t port)
+        : owner_(owner), acceptor_(io_, Tcp::endpoint(asio::ip::make_address("127.0.0.1"), port)) {
+        accept();
+        thread_ = std::thread([this] { io_.run(); });
+    }
+    ~Impl() {
+        io_.stop();
+        thread_.join();
+    }
+    uint16_t port() const { return acceptor_.local_endpoint().port(); }
+
+  private:
+    struct Session : std::enable_shared_from_this<Session> {
+        Session(Impl& impl, Tcp::socket s) : impl(impl), socket(std::move(s)), timer(impl.io_) {}
+
+        void read() {
+            asio::async_read_until(socket, buffer, "\r\n\r\n",
+                                   [self = shared_from_this()](error_code ec, size_t n) {
+                                       if (!ec) self->on_request(n);
+                                   });
+        }
+
+        void on_request(size_t n) {
+            buffer.consume(n);
+            impl.owner_.requests_.fetch_add(1);
+            switch (impl.owner_.mode_.load()) {
+                case Mode::reset:
+                    socket.set_option(asio::socket_base::linger(true, 0));
+                    socket.close();
+                    return;
+                case Mode::close_early:
+                    socket.close();
+                    return;
+                case Mode::garbage:
+                    return reply(kGarbage, true);
+                case Mode::error_500:
+                    return delayed(kError);
+                case Mode::ok:
+                    return delayed(kOk);
+            }
+        }
+
+        void delayed(std::string_view bytes) {
+            const int64_t delay_ns = int64_t(impl.owner_.delay_ms_.load()) * 1'000'000;
+            const int64_t at = std::max(now_ns() + delay_ns, impl.owner_.stall_until_ns_.load());
+            if (at <= now_ns()) return reply(bytes, false);
+            timer.expires_at(Clock::time_point(std::chrono::nanoseconds(at)));
+            timer.async_wait([self = shared_from_this(), bytes](error_code ec) {
+                if (!ec) self->reply(bytes, false);
+            });
+        }
+
+        void reply(std::string_view bytes, bool then_close) {
+            asio::async_write(socket, asio::buffer(bytes.data(), bytes.size()),
+                              [self = shared_from_this(), then_close](error_code ec, size_t) {
+                                  if (ec) return;
+                                  if (then_close)
+                                      self->socket.close();
+                                  else
+                                      self->read();
+                              });
+        }
+
+        Impl& impl;
+        Tcp::socket socket;
+        asio::steady_timer timer;
+        asio::streambuf buffer;
+    };
+
+    void accept() {
+        acceptor_.async_accept([this](error_code ec, Tcp::socket socket) {
+            if (ec) return;
+            socket.set_option(Tcp::no_delay(true));
+            std::make_shared<Session>(*this, std::move(socket))->read();
+            accept();
+        });
+    }
+
+    HttpTestServer& owner_;
+    asio::io_context io_{1};
+    Tcp::acceptor acceptor_;
+    std::thread thread_;
+};
+
+HttpTestServer::HttpTestServer(uint16_t port) : impl_(std::make_unique<Impl>(*this, port)) {
+    port_ = impl_->port();
+}
+
+HttpTestServer::~HttpTestServer() = default;
+
+std::string HttpTestServer::url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
+}
+
+void HttpTestServer::stall_for(std::chrono::milliseconds d) {
+    stall_until_ns_.store(now_ns() +
+                          std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+}
+
+void HttpTestServer::kill() {
+    impl_.reset();
+}
+
+}  // namespace perflab::test

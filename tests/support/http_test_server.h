@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+
+namespace perflab::test {
+
+// A small keep-alive HTTP/1.1 server on 127.0.0.1 for the faults nginx will not produce on
+// demand: a fixed delay, a stall, resets, connections closed before the reply, garbage and
+// 500s. It runs on its own thread and counts the requests it reads.
+class HttpTestServer {
+  public:
+    enum class Mode {
+        ok,           // "200 OK", body "ok"
+        error_500,    // "500 Internal Server Error"
+        reset,        // reads the request, then resets the connection (RST)
+        close_early,  // reads the request, then closes without a reply
+        garbage,      // answers bytes that are not HTTP, then closes
+    };
+
+    // Listens on `port`, or on a free port when 0.
+    explicit HttpTestServer(uint16_t port = 0);
+    ~HttpTestServer();
+    HttpTestServer(const HttpTestServer&) = delete;
+    HttpTestServer& operator=(const HttpTestServer&) = delete;
+
+    uint16_t port() const { return port_; }
+    std::string url(const std::string& path = "/") const;
+
+    void set_mode(Mode mode) { mode_.store(mode); }
+    void set_delay_ms(int ms) { delay_ms_.store(ms); }
+    // Holds every reply due in the next `d` until its end, as a stalled server does.
+    void stall_for(std::chrono::milliseconds d);
+    uint64_t requests() const { return requests_.load(); }
+
+    // Drops every connection and the listener at once, as a killed process would.
+    void kill();
+
+  private:
+    class Impl;
+    friend class Impl;
+    std::unique_ptr<Impl> impl_;
+    uint16_t port_ = 0;
+    std::atomic<Mode> mode_{Mode::ok};
+    std::atomic<int> delay_ms_{0};
+    std::atomic<int64_t> stall_until_ns_{0};
+    std::atomic<uint64_t> requests_{0};
+};
+
+}  // namespace perflab::test

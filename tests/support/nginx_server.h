@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "process.h"
+
+namespace perflab::test {
+
+// A real nginx on a free loopback port: one worker, its own config, pid, logs and temp paths
+// in a TempDir. Serves /static.bin (6262 bytes), /ok (`return 200`) and logs every request,
+// so a test can count what the server saw.
+class NginxServer {
+  public:
+    static constexpr size_t kStaticBytes = 6262;
+
+    // With tls, it serves https with a fresh self-signed certificate for 127.0.0.1.
+    explicit NginxServer(bool tls = false);
+    ~NginxServer();
+
+    uint16_t port() const { return port_; }
+    std::string url(const std::string& path) const;
+
+    // Access-log lines: the requests nginx has finished (it logs just after replying).
+    uint64_t requests() const;
+    // Waits up to timeout_ms for requests() to reach n; returns the last count seen.
+    uint64_t wait_for_requests(uint64_t n, int timeout_ms = 2000) const;
+
+    // Distinct connections that carried the logged requests.
+    uint64_t connections() const;
+
+    void stop();  // SIGTERM and wait
+
+  private:
+    TempDir dir_;
+    uint16_t port_;
+    bool tls_;
+    Process process_;
+};
+
+// nginx's configuration for a directory and port; tls expects DIR/cert.pem and DIR/key.pem.
+std::string nginx_config(const std::string& dir, uint16_t port, bool tls);
+
+}  // namespace perflab::test

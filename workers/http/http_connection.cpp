@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+#include "http_connection.h"
+
+#include <openssl/ssl.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/ssl/host_name_verification.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/basic_parser.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+#include <limits>
+
+namespace perflab {
+
+namespace http = boost::beast::http;
+using boost::system::error_code;
+
+namespace {
+
+// Counts the status and the body and keeps nothing else: a response costs no allocation.
+class CountingParser final : public http::basic_parser<false> {
+  public:
+    int status = 0;
+    uint64_t body = 0;
+
+  private:
+    void on_request_impl(http::verb, boost::beast::string_view, boost::beast::string_view, int,
+                         error_code&) override {}
+    void on_response_impl(int code, boost::beast::string_view, int, error_code&) override {
+        status = code;
+    }
+    void on_field_impl(http::field, boost::beast::string_view, boost::beast::string_view,
+                       error_code&) override {}
+    void on_header_impl(error_code&) override {}
+    void on_body_init_impl(const boost::optional<std::uint64_t>&, error_code&) override {}
+    size_t on_body_impl(boost::beast::string_view s, error_code&) override {
+        body += s.size();
+        return s.size();
+    }
+    void on_chunk_header_impl(std::uint64_t, boost::beast::string_view, error_code&) override {}
+    size_t on_chunk_body_impl(std::uint64_t, boost::beast::string_view s, error_code&) override {
+        body += s.size();
+        return s.size();
+    }
+    void on_finish_impl(error_code&) override {}
+};
+
+HttpError classify(const error_code& ec, bool handshaking) {
+    namespace err = asio::error;
+    if (ec == err::connection_refused) return HttpError::refused;
+    if (ec == err::connection_reset || ec == err::broken_pipe || ec == err::connection_aborted)
+        return HttpError::reset;
+    if (ec == err::timed_out) return HttpError::timeout;
+    if (ec == err::host_not_found || ec == err::host_not_found_try_again) return HttpError::resolve;
+    if (ec.category() == err::get_ssl_category() ||
+        ec.category() == asio::ssl::error::get_stream_category() || handshaking)
+        return HttpError::tls;
+    if (ec == err::eof || ec == http::error::end_of_stream || ec == http::error::partial_message)
+        return HttpError::eof;
+    if (ec.category() == http::make_error_code(http::error::bad_version).category())
+        return HttpError::parse;
+    return HttpError::other;
+}
+
+HttpClock::time_point after_ms(int ms) {
+    return HttpClock::now() + std::chrono::milliseconds(ms);
+}
+
+}  // namespace
+
+struct HttpConnection::Parser {
+    std::optional<CountingParser> parser;
+    boost::beast::flat_buffer buffer;
+};
+
+HttpConnection::HttpConnection(const Context& context, int id)
+    : ctx_(context), id_(id), parser_(std::make_unique<Parser>()) {}
+
+HttpConnection::~HttpConnection() {
+    close();
+}
+
+Tcp::socket& HttpConnection::socket() {
+    return tls_ ? tls_->next_layer() : *plain_;
+}
+
+void HttpConnection::set_open(bool open) {
+    if (open == open_) return;
+    open_ = open;
+    ctx_.open_count.fetch_add(open ? 1 : -1, std::memory_order_relaxed);
+}
+
+void HttpConnection::close() {
+    set_open(false);
+    error_code ignored;
+    if (tls_ || plain_) socket().close(ignored);
+}
+
+void HttpConnection::send(size_t target, HttpClock::time_point from) {
+    busy_ = true;
+    target_ = target;
+    from_ = from;
+    timed_out_ = false;
+    first_error_ = {};
+    const size_t origin = ctx_.plan.targets[target].origin;
+    if (open_ && origin == origin_) return write();
+    close();
+    origin_ = origin;
+    connect();
+}
+
+void HttpConnection::connect() {
+    deadline_ = after_ms(ctx_.plan.spec.connect_timeout_ms);
+    handshaking_ = false;
+    parser_->buffer.clear();
+    if (ctx_.plan.origins[origin_].tls) {
+        plain_.reset();
+        tls_.emplace(ctx_.io, *ctx_.tls);
+    } else {
+        tls_.reset();
+        plain_.emplace(ctx_.io);
+    }
+    asio::async_connect(socket(), ctx_.endpoints[origin_],
+                        [this](const error_code& ec, const Tcp::endpoint&) { on_connect(ec); });
+}
+
+void HttpConnection::on_connect(const error_code& ec) {
+    if (ec) {
+        first_error_ = ec;
+        return finish();
+    }
+    socket().set_option(Tcp::no_delay(true));
+    if (!tls_) {
+        set_open(true);
+        return write();
+    }
+    const Url& url = ctx_.plan.origins[origin_];
+    SSL_set_tlsext_host_name(tls_->native_handle(), url.host.c_str());
+    if (ctx_.plan.spec.tls_verify)
+        tls_->set_verify_callback(asio::ssl::host_name_verification(url.host));
+    handshaking_ = true;
+    tls_->async_handshake(asio::ssl::stream_base::client,
+                          [this](const error_code& e) { on_handshake(e); });
+}
+
+void HttpConnection::on_handshake(const error_code& ec) {
+    if (ec) {
+        first_error_ = ec;
+        return finish();
+    }
+    handshaking_ = false;
+    set_open(true);
+    write();
+}
+
+void HttpConnection::write() {
+    deadline_ = after_ms(ctx_.plan.spec.timeout_ms);
+    const PreparedTarget& t = ctx_.plan.targets[target_];
+    auto& p = parser_->parser.emplace();
+    // Not boost::none: Beast 1.74 compares a content length against an empty optional and
+    // fails every response with a body.
+    p.body_limit(std::numeric_limits<std::uint64_t>::max());
+    p.skip(t.head);
+    pending_ = 2;
+    const auto bytes = asio::buffer(t.bytes);
+    const auto on_write = [this](const error_code& ec, size_t) { on_step(ec); };
+    const auto on_read = [this](const error_code& ec, size_t) { on_step(ec); };
+    if (tls_) {
+        asio::async_write(*tls_, bytes, on_write);
+        http::async_read(*tls_, parser_->buffer, p, on_read);
+    } else {
+        asio::async_write(*plain_, bytes, on_write);
+        http::async_read(*plain_, parser_->buffer, p, on_read);
+    }
+}
+
+void HttpConnection::on_step(const error_code& ec) {
+    if (ec && !first_error_) {
+        first_error_ = ec;
+        // The other half of the request is still pending: end it now.
+        error_code ignored;
+        socket().close(ignored);
+    }
+    if (--pending_ == 0) finish();
+}
+
+void HttpConnection::expire_if_due(HttpClock::time_point now) {
+    if (!busy_ || now < deadline_ || timed_out_) return;
+    timed_out_ = true;
+    error_code ignored;
+    socket().close(ignored);
+}
+
+void HttpConnection::finish() {
+    busy_ = false;
+    deadline_ = HttpClock::time_point::max();
+    HttpOutcome outcome;
+    const bool failed = timed_out_ || first_error_;
+    if (timed_out_)
+        outcome.error = HttpError::timeout;
+    else if (first_error_)
+        outcome.error = classify(first_error_, handshaking_);
+    if (failed) {
+        ++failures;
+        close();
+    } else {
+        const auto& p = *parser_->parser;
+        outcome.status = p.status;
+        outcome.body_bytes = p.body;
+        failures = 0;
+        if (!p.keep_alive() || !ctx_.plan.spec.keepalive) close();
+    }
+    ctx_.owner.on_complete(*this, outcome);
+}
+
+}  // namespace perflab

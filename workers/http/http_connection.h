@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "http_request.h"
+#include "http_stats.h"
+
+namespace perflab {
+
+namespace asio = boost::asio;
+using Tcp = asio::ip::tcp;
+using HttpClock = std::chrono::steady_clock;
+
+// How one request ended: a status code, or an error without one.
+struct HttpOutcome {
+    int status = 0;
+    std::optional<HttpError> error;
+    uint64_t body_bytes = 0;
+};
+
+class HttpConnection;
+
+// The worker that owns a connection hears from it here, on the worker's thread.
+class HttpConnectionOwner {
+  public:
+    virtual void on_complete(HttpConnection& connection, const HttpOutcome& outcome) = 0;
+
+  protected:
+    ~HttpConnectionOwner() = default;
+};
+
+// One keep-alive connection on a worker's io_context: connects (and handshakes) on demand,
+// writes a target's prepared bytes and parses the response without storing it. One request
+// at a time. Timeouts are enforced from outside by expire_if_due, so a request costs no timer.
+class HttpConnection {
+  public:
+    struct Context {
+        asio::io_context& io;
+        asio::ssl::context* tls;  // null when no target uses https
+        const HttpPlan& plan;
+        const std::vector<Tcp::resolver::results_type>& endpoints;  // per origin
+        HttpConnectionOwner& owner;
+        std::atomic<int>& open_count;
+    };
+
+    HttpConnection(const Context& context, int id);
+    ~HttpConnection();
+    HttpConnection(const HttpConnection&) = delete;
+    HttpConnection& operator=(const HttpConnection&) = delete;
+
+    // Starts a request for target whose latency counts from `from`; reconnects first when
+    // the connection is closed or open to another origin.
+    void send(size_t target, HttpClock::time_point from);
+    // Closes a connection whose connect or request took too long; the request fails as a
+    // timeout.
+    void expire_if_due(HttpClock::time_point now);
+    void close();
+
+    int id() const { return id_; }
+    bool busy() const { return busy_; }
+    bool is_open() const { return open_; }
+    size_t target() const { return target_; }
+    size_t origin() const { return origin_; }
+    HttpClock::time_point from() const { return from_; }
+
+    // Closed model: after a failed connect the owner waits before the next try.
+    int failures = 0;
+    HttpClock::time_point retry_at{};
+    size_t idle_slot = SIZE_MAX;  // the owner's idle list position, SIZE_MAX when not idle
+
+  private:
+    struct Parser;
+
+    void connect();
+    void on_connect(const boost::system::error_code& ec);
+    void on_handshake(const boost::system::error_code& ec);
+    void write();
+    void on_step(const boost::system::error_code& ec);
+    void finish();
+    void set_open(bool open);
+    Tcp::socket& socket();
+
+    Context ctx_;
+    const int id_;
+    std::optional<Tcp::socket> plain_;
+    std::optional<asio::ssl::stream<Tcp::socket>> tls_;
+    std::unique_ptr<Parser> parser_;  // one per connection, rebuilt in place per response
+    size_t origin_ = SIZE_MAX;
+    size_t target_ = 0;
+    HttpClock::time_point from_{};
+    HttpClock::time_point deadline_ = HttpClock::time_point::max();
+    int pending_ = 0;  // write and read run together; the request ends when both have
+    boost::system::error_code first_error_;
+    bool busy_ = false;
+    bool open_ = false;
+    bool handshaking_ = false;
+    bool timed_out_ = false;
+};
+
+}  // namespace perflab

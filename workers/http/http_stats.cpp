@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#include "http_stats.h"
+
+namespace perflab {
+
+const char* to_text(HttpError e) {
+    static const char* texts[kHttpErrorKinds] = {"connection refused",
+                                                 "connection reset",
+                                                 "timeout",
+                                                 "tls",
+                                                 "parse error",
+                                                 "eof",
+                                                 "resolve",
+                                                 "other"};
+    return texts[size_t(e)];
+}
+
+HttpStats::Target& HttpStats::at(size_t target, size_t target_count) {
+    // Grows once per buffer, on its first record: never again per request.
+    if (targets.size() < target_count) targets.resize(target_count);
+    return targets[target];
+}
+
+void HttpStats::response(size_t target, size_t target_count, int code, int64_t latency_us,
+                         uint64_t body_bytes) noexcept {
+    auto& t = at(target, target_count);
+    ++t.count;
+    t.errors += code < 200 || code > 399;
+    t.latency.record(latency_us);
+    ++status[code > 0 && code < kStatusSlots ? size_t(code) : 0];
+    bytes_in += body_bytes;
+}
+
+void HttpStats::failure(size_t target, size_t target_count, HttpError kind,
+                        int64_t latency_us) noexcept {
+    auto& t = at(target, target_count);
+    ++t.count;
+    ++t.errors;
+    t.latency.record(latency_us);
+    ++errors[size_t(kind)];
+}
+
+void HttpStats::reset() noexcept {
+    for (auto& t : targets) {
+        t.count = t.errors = 0;
+        t.latency.reset();
+    }
+    status = {};
+    errors = {};
+    bytes_in = bytes_out = sent = late = 0;
+}
+
+void HttpStats::add_to(IntervalSample& sample, const std::vector<std::string>& names) const {
+    for (size_t i = 0; i < names.size(); ++i) {
+        // Every target always appears, so one that got no reply still reports 0.
+        auto& op = sample.ops[names[i]];
+        if (i >= targets.size()) continue;
+        op.count += targets[i].count;
+        op.errors += targets[i].errors;
+        op.latency.merge(targets[i].latency);
+    }
+    for (size_t code = 0; code < status.size(); ++code)
+        if (status[code]) sample.status_codes[int(code)] += status[code];
+    for (size_t k = 0; k < errors.size(); ++k)
+        if (errors[k]) sample.errors[to_text(HttpError(k))] += errors[k];
+    sample.bytes_in += bytes_in;
+    sample.bytes_out += bytes_out;
+    sample.sent += sent;
+    sample.late += late;
+}
+
+}  // namespace perflab

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/histogram.h"
+#include "model/sample.h"
+
+namespace perflab {
+
+// Why a request failed without a status code. A small fixed set, so recording one is an
+// array increment; the texts are what the report's error set shows.
+enum class HttpError { refused, reset, timeout, tls, parse, eof, resolve, other };
+constexpr size_t kHttpErrorKinds = 8;
+const char* to_text(HttpError e);
+
+// One worker thread's counts for one tick, written by that thread alone (inside a
+// DoubleBuffer) and merged into the IntervalSample by the collector.
+struct HttpStats {
+    struct Target {
+        uint64_t count = 0;
+        uint64_t errors = 0;
+        Histogram latency;
+    };
+    static constexpr int kStatusSlots = 600;  // 0..599; anything else lands in slot 0
+
+    std::vector<Target> targets;  // sized on the first record, then only reset
+    std::array<uint64_t, kStatusSlots> status{};
+    std::array<uint64_t, kHttpErrorKinds> errors{};
+    uint64_t bytes_in = 0;
+    uint64_t bytes_out = 0;
+    uint64_t sent = 0;
+    uint64_t late = 0;
+
+    // A response; status 200..399 counts as a success.
+    void response(size_t target, size_t target_count, int code, int64_t latency_us,
+                  uint64_t body_bytes) noexcept;
+    void failure(size_t target, size_t target_count, HttpError kind, int64_t latency_us) noexcept;
+    void reset() noexcept;
+    // Ops keyed by names[target] ("GET http://...").
+    void add_to(IntervalSample& sample, const std::vector<std::string>& names) const;
+
+  private:
+    Target& at(size_t target, size_t target_count);
+};
+
+}  // namespace perflab
