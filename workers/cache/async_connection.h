@@ -34,8 +34,6 @@ class AsyncConnection {
     // Prefill: sets keys index, index + stride, ... below the key count; `done` runs once.
     void begin_prefill(uint64_t stride, std::function<void(uint64_t stored)> done);
     void close_when_idle();  // no new requests; closes the sockets once replies are in
-    void close_now();
-    bool idle() const noexcept { return inflight_ == 0; }
     // Drops links whose replies (or connection) take longer than cache.timeout_ms.
     void expire_stalled(Clock::time_point now);
 
@@ -54,13 +52,13 @@ class AsyncConnection {
 
     void pump();
     bool next_op(Pending& p, Clock::time_point now);
-    void send(Link& link, const Pending& p);
     void fail_unsent(const Pending& p, Clock::time_point now);
     ReplyParser::Result on_replies(Link& link, std::string_view data);
     void on_reply(const Reply& r, const Pending& p, Clock::time_point done, CacheStats& s);
     void on_link_down(Link& link, CacheError kind);
     void arm_due_timer(Clock::time_point due);
     void check_finished();
+    void close_now();
     CacheOp choose() noexcept;
 
     AsyncWorker& worker_;
