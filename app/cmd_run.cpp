@@ -7,10 +7,13 @@
 #include "commands.h"
 #include "console_observer.h"
 #include "engine.h"
+#include "hardware_profile.h"
 #include "http/http_engine.h"
 #include "model/http_report.h"
 #include "run_controller.h"
 #include "signal_watch.h"
+#include "store_access.h"
+#include "store_writer.h"
 
 namespace perflab {
 
@@ -25,10 +28,28 @@ int run_spec(const RunSpec& spec, const RunOptions& options) {
     // The wait after the last send is the HTTP engine's to measure; the report shows it.
     const auto* http = dynamic_cast<const HttpEngine*>(engine.get());
     RunController controller(spec, std::move(engine));
+    // Added first, so a tick is queued for the database before the console prints it.
+    std::unique_ptr<StoreWriter> store;
+    if (!options.no_store) {
+        const std::string path = database_path(options.db);
+        try {
+            store = std::make_unique<StoreWriter>(path, spec, local_hardware_profile());
+        } catch (const StoreError& e) {
+            return bad_input(e.what());
+        }
+        std::fprintf(options.json ? stderr : stdout, "run %lld stored in %s\n",
+                     static_cast<long long>(store->run_id()), path.c_str());
+        std::fflush(options.json ? stderr : stdout);
+        controller.add_observer(store.get());
+    }
     ConsoleObserver console(options.json ? stderr : stdout);
     if (!options.quiet) controller.add_observer(&console);
     SignalWatch signals([&controller] { controller.request_stop(); });
     RunSummary summary = controller.run();
+    if (store) {
+        if (const std::string error = store->finish(); !error.empty())
+            std::fprintf(stderr, "perflab: the run was not fully stored: %s\n", error.c_str());
+    }
     if (http) summary.wait_s = http->wait_s();
     if (options.json)
         std::cout << (http ? http_report_json(summary) : to_json(summary)).dump(2) << std::endl;

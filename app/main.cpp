@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "store_cli.h"
 
 int main(int argc, char** argv) {
     using namespace perflab;
@@ -13,12 +14,16 @@ int main(int argc, char** argv) {
     run_cmd->add_option("spec", run.spec_path, "Run spec (JSON)")->required();
     run_cmd->add_flag("--json", run.json, "Print the summary as JSON on stdout (ticks on stderr)");
     run_cmd->add_flag("-q,--quiet", run.quiet, "No per-tick lines");
+    run_cmd->add_option("--db", run.db, "Run database (default: the user's PerfLab database)");
+    run_cmd->add_flag("--no-store", run.no_store, "Do not store the run");
 
     DemoOptions demo;
     auto* demo_cmd =
         app.add_subcommand("demo", "Short cache run against a memcached PerfLab starts itself");
     demo_cmd->add_option("--seconds", demo.seconds, "Length of the demo")
         ->check(CLI::Range(2, 3600));
+
+    const StoreCommands store = add_store_commands(app);
 
     try {
         app.parse(argc, argv);
@@ -32,5 +37,6 @@ int main(int argc, char** argv) {
     }
     if (*run_cmd) return run_command(run);
     if (*demo_cmd) return demo_command(demo);
+    if (const int code = store.dispatch(); code >= 0) return code;
     return kExitBadInput;
 }

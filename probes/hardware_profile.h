@@ -51,6 +51,9 @@ HardwareProfile profile_from_json(const nlohmann::json& json);
 void parse_cpuinfo(std::string_view text, HardwareProfile& out);
 void parse_meminfo(std::string_view text, HardwareProfile& out);
 void parse_os_release(std::string_view text, HardwareProfile& out);
+// Where the disk `device` (sda, nvme0n1) or one of its partitions is first mounted, from the
+// text of /proc/mounts; empty when it is not mounted.
+std::string mount_for_device(std::string_view proc_mounts, const std::string& device);
 
 // The machine PerfLab runs on, read from /proc, /sys, /etc/os-release and the mounts.
 HardwareProfile local_hardware_profile();

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: MIT
+#include "run_report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <set>
+#include <sstream>
+
+#include "model/format.h"
+
+namespace perflab {
+
+namespace {
+
+std::string base64(std::string_view bytes) {
+    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (unsigned char c : bytes) {
+        acc = (acc << 8) | c;
+        bits += 8;
+        while (bits >= 6) {
+            bits -= 6;
+            out.push_back(digits[(acc >> bits) & 63]);
+        }
+    }
+    if (bits > 0) out.push_back(digits[(acc << (6 - bits)) & 63]);
+    while (out.size() % 4)
+        out.push_back('=');
+    return out;
+}
+
+std::string window_text(const Window& w) {
+    if (w.whole()) return "";
+    const std::string from = format_fixed(double(std::max<int64_t>(w.from_ms, 0)) / 1000, 1);
+    const std::string to = w.to_ms == std::numeric_limits<int64_t>::max()
+                               ? "end"
+                               : format_fixed(double(w.to_ms) / 1000, 1) + " s";
+    return from + " s to " + to;
+}
+
+std::string size_text(uint64_t bytes) {
+    return format_bytes(bytes);
+}
+
+// A markdown or HTML table of a phase's ops.
+struct Table {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+};
+
+Table ops_table(const PhaseTotals& p) {
+    Table t{{"op", "count", "rate/s", "errors", "mean", "p50", "p90", "p99", "p99.9", "max"}, {}};
+    for (const auto& [name, op] : p.totals.ops) {
+        const auto& h = op.latency;
+        const double rate = p.duration_s > 0 ? double(op.count) / p.duration_s : 0.0;
+        t.rows.push_back({name, std::to_string(op.count), format_fixed(rate, 1),
+                          std::to_string(op.errors), format_latency_us(int64_t(h.mean())),
+                          format_latency_us(h.percentile(50)), format_latency_us(h.percentile(90)),
+                          format_latency_us(h.percentile(99)),
+                          format_latency_us(h.percentile(99.9)), format_latency_us(h.max())});
+    }
+    return t;
+}
+
+std::string markdown_table(const Table& t) {
+    std::string out = "|";
+    for (const auto& h : t.header)
+        out += " " + h + " |";
+    out += "\n|";
+    for (size_t i = 0; i < t.header.size(); ++i)
+        out += i == 0 ? "---|" : "---:|";
+    out += "\n";
+    for (const auto& row : t.rows) {
+        out += "|";
+        for (const auto& cell : row)
+            out += " " + cell + " |";
+        out += "\n";
+    }
+    return out;
+}
+
+std::string html_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out.push_back(c);
+        }
+    }
+    return out;
+}
+
+std::string html_table(const Table& t) {
+    std::string out = "<table>\n<tr>";
+    for (const auto& h : t.header)
+        out += "<th>" + html_escape(h) + "</th>";
+    out += "</tr>\n";
+    for (const auto& row : t.rows) {
+        out += "<tr>";
+        for (const auto& cell : row)
+            out += "<td>" + html_escape(cell) + "</td>";
+        out += "</tr>\n";
+    }
+    return out + "</table>\n";
+}
+
+std::string phase_title(const PhaseTotals& p) {
+    return (p.phase < 0 ? std::string("Overall") : "Phase " + std::to_string(p.phase + 1)) + " (" +
+           format_fixed(p.duration_s, 2) + " s)";
+}
+
+std::string totals_line(const PhaseTotals& p) {
+    const auto& t = p.totals;
+    std::string s;
+    if (t.hits + t.misses > 0) s += "hit rate " + format_fixed(t.hit_rate() * 100, 2) + "%, ";
+    s += "bytes in " + format_bytes(t.bytes_in) + ", out " + format_bytes(t.bytes_out);
+    for (const auto& [code, n] : t.status_codes)
+        s += ", status " + std::to_string(code) + ": " + std::to_string(n);
+    for (const auto& [kind, n] : t.errors)
+        s += ", error " + kind + ": " + std::to_string(n);
+    return s;
+}
+
+// The header facts as (label, value) pairs, shared by every format.
+std::vector<std::pair<std::string, std::string>> facts(const RunReport& r) {
+    std::vector<std::pair<std::string, std::string>> f = {
+        {"Run", std::to_string(r.info.id)},
+        {"Kind", r.info.kind},
+        {"Status", r.info.status},
+        {"Started", format_wall(r.info.started_at_ms)},
+        {"Ended", r.info.ended_at_ms ? format_wall(r.info.ended_at_ms) : "-"},
+    };
+    if (!r.window.whole()) f.push_back({"Window", window_text(r.window)});
+    if (!r.info.tags.empty()) {
+        std::string tags;
+        for (const auto& t : r.info.tags)
+            tags += (tags.empty() ? "" : ", ") + t;
+        f.push_back({"Tags", tags});
+    }
+    if (!r.info.notes.empty()) f.push_back({"Notes", r.info.notes});
+    if (!r.info.error.empty()) f.push_back({"Error", r.info.error});
+    return f;
+}
+
+std::vector<std::pair<std::string, std::string>> profile_facts(const HardwareProfile& p) {
+    std::vector<std::pair<std::string, std::string>> f = {
+        {"Host", p.hostname},
+        {"CPU", p.cpu_model + ", " + std::to_string(p.sockets) + " socket(s), " +
+                    std::to_string(p.cores) + " cores, " + std::to_string(p.threads) +
+                    " threads, " + format_fixed(p.mhz, 0) + " MHz"},
+        {"Memory", size_text(p.memory_total_bytes) + ", swap " + size_text(p.swap_total_bytes)},
+        {"OS", p.os_name + " " + p.os_version + ", " + p.kernel},
+    };
+    std::string caches;
+    for (const auto& [level, size] : p.caches)
+        caches += (caches.empty() ? "" : ", ") + level + " " + size;
+    if (!caches.empty()) f.push_back({"Caches", caches});
+    std::string disks;
+    for (const auto& d : p.disks)
+        disks += (disks.empty() ? "" : ", ") + d.device + " " + size_text(d.size_bytes) +
+                 (d.mount.empty() ? "" : " on " + d.mount);
+    if (!disks.empty()) f.push_back({"Disks", disks});
+    if (!p.perflab_version.empty()) f.push_back({"PerfLab", p.perflab_version});
+    if (p.open_files_limit) f.push_back({"Open files", std::to_string(p.open_files_limit)});
+    std::string net;
+    for (const auto& [k, v] : p.net_settings)
+        net += (net.empty() ? "" : ", ") + k + " = " + v;
+    if (!net.empty()) f.push_back({"Network", net});
+    if (!p.server_notes.empty()) f.push_back({"Server notes", p.server_notes});
+    return f;
+}
+
+std::vector<const PhaseTotals*> all_totals(const RunSummary& s) {
+    std::vector<const PhaseTotals*> out;
+    for (const auto& p : s.phases)
+        out.push_back(&p);
+    out.push_back(&s.overall);
+    return out;
+}
+
+}  // namespace
+
+std::string format_wall(int64_t ms) {
+    const std::time_t t = std::time_t(ms / 1000);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+    return std::string(buf) + " UTC";
+}
+
+std::string profile_text(const HardwareProfile& p) {
+    std::string out;
+    for (const auto& [k, v] : profile_facts(p))
+        out += "  " + k + ": " + v + "\n";
+    return out;
+}
+
+RunReport load_report(RunStore& store, int64_t id, const Window& window) {
+    RunReport r;
+    r.info = store.info(id);
+    r.spec = store.spec(id);
+    r.summary = store.summary(id, window);
+    r.window = window;
+    r.hosts = store.hosts(id);
+    r.events = store.events(id);
+    return r;
+}
+
+std::string report_text(const RunReport& r) {
+    std::string out = "Run " + std::to_string(r.info.id) + ": " + r.info.name + "\n";
+    for (const auto& [k, v] : facts(r))
+        if (k != "Run") out += "  " + k + ": " + v + "\n";
+    for (const auto& h : r.hosts)
+        out += "Machine (" + h.role + ")\n" + profile_text(h.profile);
+    out += summary_text(r.summary);
+    if (!r.events.empty()) out += "Events\n";
+    for (const auto& e : r.events)
+        out += "  " + format_clock(e.t_ms) + " " + e.kind + ": " + e.text + "\n";
+    return out;
+}
+
+nlohmann::json report_json(const RunReport& r) {
+    nlohmann::json hosts = nlohmann::json::array();
+    for (const auto& h : r.hosts)
+        hosts.push_back({{"role", h.role}, {"profile", to_json(h.profile)}});
+    nlohmann::json events = nlohmann::json::array();
+    for (const auto& e : r.events)
+        events.push_back({{"t_ms", e.t_ms}, {"kind", e.kind}, {"text", e.text}});
+    nlohmann::json run = {{"id", r.info.id},
+                          {"name", r.info.name},
+                          {"kind", r.info.kind},
+                          {"status", r.info.status},
+                          {"started_at", format_wall(r.info.started_at_ms)},
+                          {"started_at_ms", r.info.started_at_ms},
+                          {"ended_at_ms", r.info.ended_at_ms},
+                          {"tags", r.info.tags},
+                          {"notes", r.info.notes},
+                          {"error", r.info.error}};
+    nlohmann::json window = nullptr;
+    if (!r.window.whole()) {
+        window = {{"from_ms", std::max<int64_t>(r.window.from_ms, 0)}};
+        if (r.window.to_ms != std::numeric_limits<int64_t>::max()) window["to_ms"] = r.window.to_ms;
+    }
+    nlohmann::json summary = to_json(r.summary);
+    summary["latency_us"] = latency_json(r.summary.overall.totals.latency());
+    return {{"run", run},         {"window", window}, {"spec", r.spec},
+            {"summary", summary}, {"hosts", hosts},   {"events", events}};
+}
+
+std::string report_markdown(const RunReport& r) {
+    std::string out = "# Run " + std::to_string(r.info.id) + ": " + r.info.name + "\n\n";
+    for (const auto& [k, v] : facts(r))
+        out += "- **" + k + "**: " + v + "\n";
+    for (const auto& h : r.hosts) {
+        out += "\n## Machine (" + h.role + ")\n\n";
+        for (const auto& [k, v] : profile_facts(h.profile))
+            out += "- **" + k + "**: " + v + "\n";
+    }
+    for (const auto* p : all_totals(r.summary)) {
+        out += "\n## " + phase_title(*p) + "\n\n" + markdown_table(ops_table(*p));
+        out += "\n" + totals_line(*p) + "\n";
+    }
+    if (!r.events.empty()) out += "\n## Events\n\n";
+    for (const auto& e : r.events)
+        out += "- " + format_clock(e.t_ms) + " " + e.kind + ": " + e.text + "\n";
+    return out;
+}
+
+std::string report_html(const RunReport& r) {
+    const std::string title = "Run " + std::to_string(r.info.id) + ": " + r.info.name;
+    std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
+                      html_escape(title) +
+                      "</title>\n<style>body{font-family:sans-serif}table{border-collapse:"
+                      "collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
+                      "</style></head><body>\n<h1>" +
+                      html_escape(title) + "</h1>\n<ul>\n";
+    for (const auto& [k, v] : facts(r))
+        out += "<li><b>" + html_escape(k) + "</b>: " + html_escape(v) + "</li>\n";
+    out += "</ul>\n";
+    for (const auto& h : r.hosts) {
+        out += "<h2>Machine (" + html_escape(h.role) + ")</h2>\n<ul>\n";
+        for (const auto& [k, v] : profile_facts(h.profile))
+            out += "<li><b>" + html_escape(k) + "</b>: " + html_escape(v) + "</li>\n";
+        out += "</ul>\n";
+    }
+    for (const auto* p : all_totals(r.summary)) {
+        out += "<h2>" + html_escape(phase_title(*p)) + "</h2>\n" + html_table(ops_table(*p));
+        out += "<p>" + html_escape(totals_line(*p)) + "</p>\n";
+    }
+    if (!r.events.empty()) out += "<h2>Events</h2>\n<ul>\n";
+    for (const auto& e : r.events)
+        out +=
+            "<li>" + html_escape(format_clock(e.t_ms) + " " + e.kind + ": " + e.text) + "</li>\n";
+    if (!r.events.empty()) out += "</ul>\n";
+    return out + "</body></html>\n";
+}
+
+std::string ticks_csv(const std::vector<IntervalSample>& samples) {
+    std::set<std::string> op_names;
+    for (const auto& s : samples)
+        for (const auto& [name, op] : s.ops)
+            op_names.insert(name);
+    std::string out =
+        "t_ms,interval_ms,phase,planned_rate,connections,ops,ops_per_s,errors,hits,misses,"
+        "hit_rate,bytes_in,bytes_out,sent,late,p50_us,p99_us,max_us";
+    for (const auto& name : op_names)
+        out += "," + name + "_count," + name + "_errors," + name + "_p50_us," + name + "_p99_us";
+    out += "\n";
+    for (const auto& s : samples) {
+        const Histogram all = s.latency();
+        const double secs = s.seconds() > 0 ? s.seconds() : 1.0;
+        std::ostringstream row;
+        row << s.t_ms << ',' << s.interval_ms << ',' << s.phase << ','
+            << format_fixed(s.planned_rate, 1) << ',' << s.connections << ',' << s.total_ops()
+            << ',' << format_fixed(double(s.total_ops()) / secs, 1) << ',' << s.total_errors()
+            << ',' << s.hits << ',' << s.misses << ',' << format_fixed(s.hit_rate(), 4) << ','
+            << s.bytes_in << ',' << s.bytes_out << ',' << s.sent << ',' << s.late << ','
+            << all.percentile(50) << ',' << all.percentile(99) << ',' << all.max();
+        for (const auto& name : op_names) {
+            const auto it = s.ops.find(name);
+            if (it == s.ops.end()) {
+                row << ",0,0,,";
+                continue;
+            }
+            const auto& op = it->second;
+            row << ',' << op.count << ',' << op.errors << ',' << op.latency.percentile(50) << ','
+                << op.latency.percentile(99);
+        }
+        out += row.str() + "\n";
+    }
+    return out;
+}
+
+nlohmann::json export_json(RunStore& store, int64_t id) {
+    nlohmann::json j = report_json(load_report(store, id));
+    nlohmann::json ticks = nlohmann::json::array();
+    for (const auto& s : store.samples(id)) {
+        nlohmann::json ops = nlohmann::json::object();
+        for (const auto& [name, op] : s.ops)
+            ops[name] = {{"count", op.count},
+                         {"errors", op.errors},
+                         {"latency_us", latency_json(op.latency)},
+                         {"histogram", base64(op.latency.encode())}};
+        nlohmann::json codes = nlohmann::json::object();
+        for (const auto& [code, n] : s.status_codes)
+            codes[std::to_string(code)] = n;
+        ticks.push_back({{"t_ms", s.t_ms},
+                         {"interval_ms", s.interval_ms},
+                         {"phase", s.phase},
+                         {"planned_rate", s.planned_rate},
+                         {"connections", s.connections},
+                         {"ops", ops},
+                         {"hits", s.hits},
+                         {"misses", s.misses},
+                         {"bytes_in", s.bytes_in},
+                         {"bytes_out", s.bytes_out},
+                         {"sent", s.sent},
+                         {"late", s.late},
+                         {"errors", s.errors},
+                         {"status_codes", codes}});
+    }
+    j["ticks"] = ticks;
+    nlohmann::json probes = nlohmann::json::array();
+    for (const auto& p : store.probe_samples(id))
+        probes.push_back({{"t_ms", p.t_ms},
+                          {"source", p.source},
+                          {"kind", p.kind},
+                          {"values", p.values},
+                          {"gap", p.gap}});
+    j["probe_samples"] = probes;
+    return j;
+}
+
+std::string hgrm_text(const Histogram& h) {
+    // HdrHistogram's percentile iterator: five reports per halving of the distance to 100%.
+    constexpr int kTicksPerHalfDistance = 5;
+    constexpr double kScale = 1000.0;  // µs -> ms
+    char line[128];
+    std::string out;
+    std::snprintf(line, sizeof line, "%12s %14s %10s %14s\n\n", "Value", "Percentile", "TotalCount",
+                  "1/(1-Percentile)");
+    out += line;
+    const uint64_t total = h.count();
+    double next = 0;
+    uint64_t cumulative = 0;
+    double variance_sum = 0;
+    const double mean = h.mean();
+    h.for_each_bucket([&](int64_t lowest, int64_t highest, uint64_t n) {
+        cumulative += n;
+        const double mid = (double(lowest) + double(highest)) / 2;
+        variance_sum += double(n) * (mid - mean) * (mid - mean);
+        const double reached = 100.0 * double(cumulative) / double(total);
+        const double value = double(std::min(highest, h.max())) / kScale;
+        while (next <= reached && next < 100.0) {
+            std::snprintf(line, sizeof line, "%12.3f %2.12f %10llu %14.2f\n", value, next / 100,
+                          static_cast<unsigned long long>(cumulative), 1 / (1 - next / 100));
+            out += line;
+            const int halvings = int(std::log2(100.0 / (100.0 - next))) + 1;
+            next += 100.0 / (kTicksPerHalfDistance * std::pow(2.0, halvings));
+            // Like HdrHistogram, the bucket that completes the count reports once; the
+            // 100% line follows.
+            if (cumulative == total) break;
+        }
+    });
+    if (total > 0) {
+        std::snprintf(line, sizeof line, "%12.3f %2.12f %10llu\n", double(h.max()) / kScale, 1.0,
+                      static_cast<unsigned long long>(total));
+        out += line;
+    }
+    const double stddev = total ? std::sqrt(variance_sum / double(total)) : 0;
+    int buckets = 1;
+    for (int64_t limit = 2048; limit <= Histogram::kHighest; limit *= 2)
+        ++buckets;
+    std::snprintf(line, sizeof line, "#[Mean    = %12.3f, StdDeviation   = %12.3f]\n",
+                  mean / kScale, stddev / kScale);
+    out += line;
+    std::snprintf(line, sizeof line, "#[Max     = %12.3f, Total count    = %12llu]\n",
+                  double(h.max()) / kScale, static_cast<unsigned long long>(total));
+    out += line;
+    std::snprintf(line, sizeof line, "#[Buckets = %12d, SubBuckets     = %12d]\n", buckets, 2048);
+    out += line;
+    return out;
+}
+
+}  // namespace perflab

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "run_store.h"
+
+namespace perflab {
+
+// One stored run, ready to print: what it was, where it ran, what it measured.
+struct RunReport {
+    RunInfo info;
+    nlohmann::json spec;
+    RunSummary summary;  // over the window when one was asked for
+    Window window;
+    std::vector<StoredHost> hosts;
+    std::vector<RunEvent> events;
+};
+
+RunReport load_report(RunStore& store, int64_t id, const Window& window = {});
+
+// `perflab show`: a header, the machine, then the model's summary_text.
+std::string report_text(const RunReport& report);
+// `perflab show --json`: {"run", "window", "spec", "summary", "hosts", "events"}.
+nlohmann::json report_json(const RunReport& report);
+std::string report_markdown(const RunReport& report);
+std::string report_html(const RunReport& report);
+
+// The per-tick table, one row per tick: totals, then count/errors/p50/p99 per op.
+std::string ticks_csv(const std::vector<IntervalSample>& samples);
+
+// Everything stored about a run: the report, every tick with its encoded histograms
+// (base64), every probe sample.
+nlohmann::json export_json(RunStore& store, int64_t id);
+
+// The percentile distribution in HdrHistogram's text layout (Value, Percentile, TotalCount,
+// 1/(1-Percentile), then the #[Mean ...] footer), values in milliseconds as wrk2 prints them.
+std::string hgrm_text(const Histogram& histogram);
+
+// "2026-11-30 13:31:59" (UTC).
+std::string format_wall(int64_t ms_since_epoch);
+std::string profile_text(const HardwareProfile& profile);
+
+}  // namespace perflab

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+#include "run_store.h"
+
+#include "process_stamp.h"
+
+namespace perflab {
+
+namespace {
+
+RunKind kind_of(const std::string& text) {
+    return text == "http" ? RunKind::http : RunKind::cache;
+}
+
+RunStatus status_of(const std::string& text) {
+    for (auto s : {RunStatus::running, RunStatus::completed, RunStatus::stopped, RunStatus::failed,
+                   RunStatus::interrupted})
+        if (text == to_string(s)) return s;
+    return RunStatus::interrupted;
+}
+
+}  // namespace
+
+RunStore::RunStore(const std::string& path, Access access)
+    : path_(path), db_(open_database(path, access)) {
+    mark_interrupted();
+}
+
+void RunStore::mark_interrupted() {
+    struct Orphan {
+        int64_t id;
+        RunKind kind;
+        int64_t started_at_ms;
+    };
+    std::vector<Orphan> orphans;
+    {
+        Statement q(*db_,
+                    "SELECT id, kind, started_at_ms, writer_pid, writer_start FROM runs "
+                    "WHERE status = 'running'");
+        while (q.step())
+            if (!is_alive({q.integer(3), q.integer(4)}))
+                orphans.push_back({q.integer(0), kind_of(q.text(1)), q.integer(2)});
+    }
+    for (const auto& o : orphans) {
+        SummaryBuilder builder(o.kind);
+        int64_t last_ms = 0;
+        for (const auto& s : read_samples(*db_, o.id)) {
+            builder.add(s);
+            last_ms = s.t_ms;
+        }
+        Transaction tx(*db_);
+        RunRows rows(*db_);
+        rows.finish(o.id, builder.finish(RunStatus::interrupted), o.started_at_ms + last_ms);
+        tx.commit();
+    }
+}
+
+std::vector<RunInfo> RunStore::query(const std::string& where, int64_t id,
+                                     const RunFilter& filter) {
+    const std::string sql =
+        "SELECT id, name, kind, status, error, started_at_ms, ended_at_ms, notes, duration_s, ops, "
+        "errors, throughput, p99_us, hit_rate, success FROM runs WHERE " +
+        where + " ORDER BY started_at_ms DESC, id DESC";
+    Statement q(*db_, sql.c_str());
+    // Parameters the condition does not use are ignored by SQLite.
+    q.bind(1, id).bind(2, filter.kind).bind(3, filter.tag).bind(4, filter.name);
+    std::vector<RunInfo> out;
+    while (q.step()) {
+        RunInfo r;
+        r.id = q.integer(0);
+        r.name = q.text(1);
+        r.kind = q.text(2);
+        r.status = q.text(3);
+        r.error = q.text(4);
+        r.started_at_ms = q.integer(5);
+        r.ended_at_ms = q.is_null(6) ? 0 : q.integer(6);
+        r.notes = q.text(7);
+        r.figures.duration_s = q.real(8);
+        r.figures.ops = uint64_t(q.integer(9));
+        r.figures.errors = uint64_t(q.integer(10));
+        r.figures.throughput = q.real(11);
+        r.figures.p99_us = q.integer(12);
+        r.figures.hit_rate = q.is_null(13) ? -1 : q.real(13);
+        r.figures.success = q.is_null(14) ? -1 : q.real(14);
+        out.push_back(std::move(r));
+    }
+    Statement tags(*db_, "SELECT tag FROM run_tags WHERE run_id = ?1 ORDER BY tag");
+    for (auto& r : out) {
+        tags.bind(1, r.id);
+        while (tags.step())
+            r.tags.push_back(tags.text(0));
+    }
+    return out;
+}
+
+std::vector<RunInfo> RunStore::list(const RunFilter& filter) {
+    return query(
+        "(?2 = '' OR kind = ?2) "
+        "AND (?3 = '' OR id IN (SELECT run_id FROM run_tags WHERE tag = ?3)) "
+        "AND (?4 = '' OR instr(lower(name), lower(?4)) > 0)",
+        0, filter);
+}
+
+RunInfo RunStore::info(int64_t id) {
+    auto found = query("id = ?1", id, {});
+    if (found.empty()) throw StoreError("no run " + std::to_string(id) + " in " + path_);
+    return found.front();
+}
+
+nlohmann::json RunStore::spec(int64_t id) {
+    Statement q(*db_, "SELECT spec_json FROM runs WHERE id = ?1");
+    q.bind(1, id);
+    if (!q.step()) throw StoreError("no run " + std::to_string(id) + " in " + path_);
+    auto j = nlohmann::json::parse(q.text(0), nullptr, false);
+    q.run();
+    return j.is_discarded() ? nlohmann::json::object() : j;
+}
+
+std::vector<IntervalSample> RunStore::samples(int64_t id, const Window& window) {
+    return read_samples(*db_, id, window.from_ms, window.to_ms);
+}
+
+RunSummary RunStore::summary(int64_t id, const Window& window) {
+    const RunInfo run = info(id);
+    SummaryBuilder builder(kind_of(run.kind));
+    for (const auto& s : samples(id, window))
+        builder.add(s);
+    RunSummary summary = builder.finish(status_of(run.status));
+    summary.error = run.error;
+    Statement q(*db_, "SELECT prefill_sets FROM runs WHERE id = ?1");
+    q.bind(1, id);
+    if (q.step()) summary.prefill_sets = uint64_t(q.integer(0));
+    q.run();
+    return summary;
+}
+
+std::vector<RunEvent> RunStore::events(int64_t id) {
+    Statement q(*db_, "SELECT t_ms, kind, text FROM events WHERE run_id = ?1 ORDER BY t_ms, rowid");
+    q.bind(1, id);
+    std::vector<RunEvent> out;
+    while (q.step())
+        out.push_back({q.integer(0), q.text(1), q.text(2)});
+    return out;
+}
+
+std::vector<ProbeSample> RunStore::probe_samples(int64_t id) {
+    Statement q(*db_,
+                "SELECT t_ms, source, kind, values_json, gap FROM probe_samples "
+                "WHERE run_id = ?1 ORDER BY t_ms, rowid");
+    q.bind(1, id);
+    std::vector<ProbeSample> out;
+    while (q.step()) {
+        ProbeSample p;
+        p.t_ms = q.integer(0);
+        p.source = q.text(1);
+        p.kind = q.text(2);
+        p.values = nlohmann::json::parse(q.text(3), nullptr, false);
+        if (p.values.is_discarded()) p.values = nlohmann::json::object();
+        p.gap = q.integer(4) != 0;
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+std::vector<StoredHost> RunStore::hosts(int64_t id) {
+    Statement q(*db_,
+                "SELECT run_hosts.role, hosts.profile_json FROM run_hosts JOIN hosts "
+                "ON hosts.id = run_hosts.host_id WHERE run_hosts.run_id = ?1 "
+                "ORDER BY run_hosts.role, hosts.hostname");
+    q.bind(1, id);
+    std::vector<StoredHost> out;
+    while (q.step())
+        out.push_back(
+            {q.text(0), profile_from_json(nlohmann::json::parse(q.text(1), nullptr, false))});
+    return out;
+}
+
+void RunStore::remove(int64_t id) {
+    info(id);
+    Transaction tx(*db_);
+    Statement q(*db_, "DELETE FROM runs WHERE id = ?1");
+    q.bind(1, id);
+    q.run();
+    // Hosts no run refers to any more go with their last run.
+    db_->exec("DELETE FROM hosts WHERE id NOT IN (SELECT host_id FROM run_hosts)");
+    tx.commit();
+}
+
+void RunStore::add_note(int64_t id, const std::string& text) {
+    info(id);
+    Statement q(*db_,
+                "UPDATE runs SET notes = CASE WHEN notes = '' THEN ?2 ELSE notes || char(10) || ?2 "
+                "END WHERE id = ?1");
+    q.bind(1, id).bind(2, text);
+    q.run();
+}
+
+void RunStore::add_tag(int64_t id, const std::string& tag) {
+    info(id);
+    Statement q(*db_, "INSERT OR IGNORE INTO run_tags (run_id, tag) VALUES (?1, ?2)");
+    q.bind(1, id).bind(2, tag);
+    q.run();
+}
+
+}  // namespace perflab

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "database.h"
+#include "hardware_profile.h"
+#include "model/probe_sample.h"
+#include "model/summary.h"
+#include "sample_rows.h"
+
+namespace perflab {
+
+// A run as the history lists it.
+struct RunInfo {
+    int64_t id = 0;
+    std::string name;
+    std::string kind;
+    std::string status;
+    std::string error;
+    int64_t started_at_ms = 0;  // wall clock, ms since the epoch
+    int64_t ended_at_ms = 0;    // 0 while running
+    std::vector<std::string> tags;
+    std::string notes;
+    KeyFigures figures;
+};
+
+struct StoredHost {
+    std::string role;  // "client", "server"...
+    HardwareProfile profile;
+};
+
+struct RunFilter {
+    std::string kind;
+    std::string tag;
+    std::string name;  // a substring
+};
+
+// Ticks whose end lies in (from_ms, to_ms] on the run's clock.
+struct Window {
+    int64_t from_ms = -1;
+    int64_t to_ms = std::numeric_limits<int64_t>::max();
+    bool whole() const { return from_ms < 0 && to_ms == std::numeric_limits<int64_t>::max(); }
+};
+
+// A reader (and editor) of the history on its own connection. Opening marks runs whose
+// writer process is gone as `interrupted`, with a summary rebuilt from their stored ticks.
+class RunStore {
+  public:
+    RunStore(const std::string& path, Access access);
+
+    std::vector<RunInfo> list(const RunFilter& filter = {});
+    // Throws StoreError "no run ID in PATH" for an unknown id.
+    RunInfo info(int64_t id);
+    nlohmann::json spec(int64_t id);
+    std::vector<IntervalSample> samples(int64_t id, const Window& window = {});
+    // The run's summary rebuilt from its stored ticks (SummaryBuilder), for a window or all.
+    RunSummary summary(int64_t id, const Window& window = {});
+    std::vector<RunEvent> events(int64_t id);
+    std::vector<ProbeSample> probe_samples(int64_t id);
+    std::vector<StoredHost> hosts(int64_t id);
+
+    void remove(int64_t id);
+    void add_note(int64_t id, const std::string& text);
+    void add_tag(int64_t id, const std::string& tag);
+
+    const std::string& path() const { return path_; }
+    Connection& connection() { return *db_; }
+
+  private:
+    void mark_interrupted();
+    std::vector<RunInfo> query(const std::string& where, int64_t id, const RunFilter& filter);
+
+    std::string path_;
+    std::unique_ptr<Connection> db_;
+};
+
+}  // namespace perflab

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+#include "sample_rows.h"
+
+#include <nlohmann/json.hpp>
+
+namespace perflab {
+
+namespace {
+
+std::string errors_json(const std::map<std::string, uint64_t>& errors) {
+    return nlohmann::json(errors).dump();
+}
+
+std::string status_json(const std::map<int, uint64_t>& codes) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [code, n] : codes)
+        j[std::to_string(code)] = n;
+    return j.dump();
+}
+
+void parse_errors(const std::string& text, std::map<std::string, uint64_t>& out) {
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_object())
+        for (const auto& [k, v] : j.items())
+            if (v.is_number_unsigned()) out[k] = v.get<uint64_t>();
+}
+
+void parse_status(const std::string& text, std::map<int, uint64_t>& out) {
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_object())
+        for (const auto& [k, v] : j.items())
+            if (v.is_number_unsigned()) out[std::atoi(k.c_str())] = v.get<uint64_t>();
+}
+
+int64_t i64(uint64_t v) {
+    return static_cast<int64_t>(v);
+}
+
+}  // namespace
+
+RunRows::RunRows(Connection& db)
+    : db_(db),
+      sample_(db,
+              "INSERT INTO samples (run_id, seq, t_ms, interval_ms, phase, planned_rate, "
+              "connections, hits, misses, bytes_in, bytes_out, sent, late, errors_json, "
+              "status_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+              "?14, ?15)"),
+      op_(db,
+          "INSERT INTO sample_ops (run_id, seq, op, count, errors, histogram) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"),
+      event_(db, "INSERT INTO events (run_id, t_ms, kind, text) VALUES (?1, ?2, ?3, ?4)"),
+      phase_(db,
+             "INSERT OR REPLACE INTO phases (run_id, phase, duration_s, summary_json) "
+             "VALUES (?1, ?2, ?3, ?4)"),
+      histogram_(db,
+                 "INSERT OR REPLACE INTO final_histograms (run_id, phase, op, histogram) "
+                 "VALUES (?1, ?2, ?3, ?4)") {}
+
+void RunRows::sample(int64_t run, int64_t seq, const IntervalSample& s) {
+    sample_.bind(1, run).bind(2, seq).bind(3, s.t_ms).bind(4, s.interval_ms);
+    sample_.bind(5, int64_t{s.phase}).bind(6, s.planned_rate).bind(7, int64_t{s.connections});
+    sample_.bind(8, i64(s.hits)).bind(9, i64(s.misses)).bind(10, i64(s.bytes_in));
+    sample_.bind(11, i64(s.bytes_out)).bind(12, i64(s.sent)).bind(13, i64(s.late));
+    sample_.bind(14, errors_json(s.errors)).bind(15, status_json(s.status_codes));
+    sample_.run();
+    for (const auto& [name, op] : s.ops) {
+        op_.bind(1, run).bind(2, seq).bind(3, name).bind(4, i64(op.count));
+        op_.bind(5, i64(op.errors)).bind_blob(6, op.latency.encode());
+        op_.run();
+    }
+}
+
+void RunRows::event(int64_t run, const RunEvent& e) {
+    event_.bind(1, run).bind(2, e.t_ms).bind(3, e.kind).bind(4, e.text);
+    event_.run();
+}
+
+void RunRows::phase(int64_t run, const PhaseTotals& p) {
+    phase_.bind(1, run).bind(2, int64_t{p.phase}).bind(3, p.duration_s);
+    phase_.bind(4, to_json(p).dump());
+    phase_.run();
+}
+
+void RunRows::finish(int64_t run, const RunSummary& summary, int64_t ended_at_ms) {
+    const auto histograms = [&](const PhaseTotals& p, int64_t phase) {
+        for (const auto& [name, op] : p.totals.ops) {
+            histogram_.bind(1, run).bind(2, phase).bind(3, name);
+            histogram_.bind_blob(4, op.latency.encode());
+            histogram_.run();
+        }
+    };
+    histograms(summary.overall, -1);
+    for (const auto& p : summary.phases) {
+        histograms(p, p.phase);
+        phase(run, p);
+    }
+    const KeyFigures k = key_figures(summary);
+    Statement update(
+        db_,
+        "UPDATE runs SET status = ?2, error = ?3, ended_at_ms = ?4, summary_json = ?5, "
+        "prefill_sets = ?6, duration_s = ?7, ops = ?8, errors = ?9, throughput = ?10, "
+        "p99_us = ?11, hit_rate = ?12, success = ?13, writer_pid = NULL "
+        "WHERE id = ?1");
+    update.bind(1, run).bind(2, to_string(summary.status)).bind(3, summary.error);
+    update.bind(4, ended_at_ms).bind(5, to_json(summary).dump());
+    update.bind(6, i64(summary.prefill_sets)).bind(7, k.duration_s).bind(8, i64(k.ops));
+    update.bind(9, i64(k.errors)).bind(10, k.throughput).bind(11, k.p99_us);
+    if (k.hit_rate >= 0)
+        update.bind(12, k.hit_rate);
+    else
+        update.bind_null(12);
+    if (k.success >= 0)
+        update.bind(13, k.success);
+    else
+        update.bind_null(13);
+    update.run();
+}
+
+std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t from_ms,
+                                         int64_t to_ms) {
+    Statement q(db,
+                "SELECT seq, t_ms, interval_ms, phase, planned_rate, connections, hits, misses, "
+                "bytes_in, bytes_out, sent, late, errors_json, status_json FROM samples "
+                "WHERE run_id = ?1 AND t_ms > ?2 AND t_ms <= ?3 ORDER BY seq");
+    q.bind(1, run).bind(2, from_ms).bind(3, to_ms);
+    std::vector<IntervalSample> out;
+    std::vector<int64_t> seqs;
+    while (q.step()) {
+        IntervalSample s;
+        seqs.push_back(q.integer(0));
+        s.t_ms = q.integer(1);
+        s.interval_ms = q.integer(2);
+        s.phase = int(q.integer(3));
+        s.planned_rate = q.real(4);
+        s.connections = int(q.integer(5));
+        s.hits = uint64_t(q.integer(6));
+        s.misses = uint64_t(q.integer(7));
+        s.bytes_in = uint64_t(q.integer(8));
+        s.bytes_out = uint64_t(q.integer(9));
+        s.sent = uint64_t(q.integer(10));
+        s.late = uint64_t(q.integer(11));
+        parse_errors(q.text(12), s.errors);
+        parse_status(q.text(13), s.status_codes);
+        out.push_back(std::move(s));
+    }
+    if (out.empty()) return out;
+    Statement ops(db,
+                  "SELECT seq, op, count, errors, histogram FROM sample_ops "
+                  "WHERE run_id = ?1 AND seq >= ?2 AND seq <= ?3 ORDER BY seq");
+    ops.bind(1, run).bind(2, seqs.front()).bind(3, seqs.back());
+    size_t at = 0;
+    while (ops.step()) {
+        const int64_t seq = ops.integer(0);
+        while (at < seqs.size() && seqs[at] < seq)
+            ++at;
+        if (at == seqs.size() || seqs[at] != seq) continue;
+        OpSample& op = out[at].ops[ops.text(1)];
+        op.count = uint64_t(ops.integer(2));
+        op.errors = uint64_t(ops.integer(3));
+        if (auto h = Histogram::decode(ops.blob(4)))
+            op.latency = std::move(*h);
+        else
+            throw StoreError("database " + db.path() + ": run " + std::to_string(run) + ", tick " +
+                             std::to_string(seq) + ": damaged histogram");
+    }
+    return out;
+}
+
+KeyFigures key_figures(const RunSummary& summary) {
+    const IntervalSample& t = summary.overall.totals;
+    KeyFigures k;
+    k.duration_s = summary.overall.duration_s;
+    k.ops = t.total_ops();
+    k.errors = t.total_errors();
+    k.throughput = k.duration_s > 0 ? double(k.ops) / k.duration_s : 0;
+    k.p99_us = t.latency().percentile(99);
+    if (t.hits + t.misses > 0) k.hit_rate = t.hit_rate();
+    uint64_t ok = 0, coded = 0;
+    for (const auto& [code, n] : t.status_codes) {
+        coded += n;
+        if (code >= 200 && code < 400) ok += n;
+    }
+    if (coded > 0) k.success = double(ok) / double(coded);
+    return k;
+}
+
+}  // namespace perflab

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "model/sample.h"
+#include "model/summary.h"
+#include "sqlite.h"
+
+namespace perflab {
+
+// Writes a run's rows with statements prepared once per connection.
+class RunRows {
+  public:
+    explicit RunRows(Connection& db);
+    void sample(int64_t run, int64_t seq, const IntervalSample& s);
+    void event(int64_t run, const RunEvent& e);
+    void phase(int64_t run, const PhaseTotals& p);
+    // The final histograms (per op, per phase and overall, phase -1), the summary and the
+    // key figures; the status and end time.
+    void finish(int64_t run, const RunSummary& summary, int64_t ended_at_ms);
+
+  private:
+    Connection& db_;
+    Statement sample_;
+    Statement op_;
+    Statement event_;
+    Statement phase_;
+    Statement histogram_;
+};
+
+// A run's ticks whose end lies in (from_ms, to_ms], in order.
+std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t from_ms = -1,
+                                         int64_t to_ms = std::numeric_limits<int64_t>::max());
+
+// What the history lists for a run.
+struct KeyFigures {
+    double duration_s = 0;
+    uint64_t ops = 0;
+    uint64_t errors = 0;
+    double throughput = 0;  // ops/s
+    int64_t p99_us = 0;     // every op merged
+    double hit_rate = -1;   // cache: 0..1; -1 when there were no gets
+    double success = -1;    // http: share of 2xx/3xx; -1 without status codes
+};
+KeyFigures key_figures(const RunSummary& summary);
+
+}  // namespace perflab

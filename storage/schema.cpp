@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+#include "schema.h"
+
+#include <iterator>
+#include <string>
+
+#include "database.h"
+
+namespace perflab {
+
+namespace {
+
+// Version 1. Counters are stored as integers; histograms as Histogram::encode() blobs; flat
+// or open-ended structures (spec, errors by kind, probe values, profiles) as JSON text.
+constexpr const char* kVersion1 = R"sql(
+CREATE TABLE hosts (
+    id INTEGER PRIMARY KEY,
+    identity TEXT NOT NULL UNIQUE,
+    hostname TEXT NOT NULL,
+    profile_json TEXT NOT NULL
+);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    spec_json TEXT NOT NULL,
+    notes TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL CHECK (status IN
+        ('running', 'completed', 'stopped', 'failed', 'interrupted')),
+    error TEXT NOT NULL DEFAULT '',
+    started_at_ms INTEGER NOT NULL,
+    ended_at_ms INTEGER,
+    writer_pid INTEGER,
+    writer_start INTEGER,
+    summary_json TEXT,
+    prefill_sets INTEGER NOT NULL DEFAULT 0,
+    duration_s REAL NOT NULL DEFAULT 0,
+    ops INTEGER NOT NULL DEFAULT 0,
+    errors INTEGER NOT NULL DEFAULT 0,
+    throughput REAL NOT NULL DEFAULT 0,
+    p99_us INTEGER NOT NULL DEFAULT 0,
+    hit_rate REAL,
+    success REAL
+);
+CREATE INDEX runs_started ON runs (started_at_ms);
+CREATE TABLE run_tags (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    tag TEXT NOT NULL,
+    PRIMARY KEY (run_id, tag)
+) WITHOUT ROWID;
+CREATE TABLE run_hosts (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    host_id INTEGER NOT NULL REFERENCES hosts (id),
+    role TEXT NOT NULL,
+    PRIMARY KEY (run_id, host_id, role)
+) WITHOUT ROWID;
+CREATE TABLE phases (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    phase INTEGER NOT NULL,
+    duration_s REAL NOT NULL,
+    summary_json TEXT NOT NULL,
+    PRIMARY KEY (run_id, phase)
+) WITHOUT ROWID;
+CREATE TABLE samples (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    t_ms INTEGER NOT NULL,
+    interval_ms INTEGER NOT NULL,
+    phase INTEGER NOT NULL,
+    planned_rate REAL NOT NULL,
+    connections INTEGER NOT NULL,
+    hits INTEGER NOT NULL,
+    misses INTEGER NOT NULL,
+    bytes_in INTEGER NOT NULL,
+    bytes_out INTEGER NOT NULL,
+    sent INTEGER NOT NULL,
+    late INTEGER NOT NULL,
+    errors_json TEXT NOT NULL,
+    status_json TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE sample_ops (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    op TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    errors INTEGER NOT NULL,
+    histogram BLOB NOT NULL,
+    PRIMARY KEY (run_id, seq, op)
+) WITHOUT ROWID;
+CREATE TABLE final_histograms (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    phase INTEGER NOT NULL,
+    op TEXT NOT NULL,
+    histogram BLOB NOT NULL,
+    PRIMARY KEY (run_id, phase, op)
+) WITHOUT ROWID;
+CREATE TABLE events (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    t_ms INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX events_run ON events (run_id, t_ms);
+CREATE TABLE probe_samples (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    t_ms INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    values_json TEXT NOT NULL,
+    gap INTEGER NOT NULL
+);
+CREATE INDEX probe_samples_run ON probe_samples (run_id, t_ms);
+)sql";
+
+constexpr const char* kSteps[] = {kVersion1};
+static_assert(std::size(kSteps) == kSchemaVersion);
+
+}  // namespace
+
+int pragma_int(Connection& db, const char* pragma) {
+    Statement q(db, (std::string("PRAGMA ") + pragma).c_str());
+    const int value = q.step() ? int(q.integer(0)) : 0;
+    q.run();
+    return value;
+}
+
+void migrate(Connection& db) {
+    if (pragma_int(db, "user_version") >= kSchemaVersion) return;
+    Transaction tx(db);
+    const int from = pragma_int(db, "user_version");
+    if (from >= kSchemaVersion) return;
+    for (int v = from; v < kSchemaVersion; ++v)
+        db.exec(kSteps[v]);
+    db.exec(("PRAGMA application_id = " + std::to_string(kApplicationId)).c_str());
+    db.exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
+    tx.commit();
+}
+
+}  // namespace perflab

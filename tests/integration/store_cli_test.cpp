@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+#include <gtest/gtest.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <csignal>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "memcached_server.h"
+#include "process.h"
+#include "run_store.h"
+
+namespace perflab {
+namespace {
+
+using test::Output;
+
+Output perflab(std::vector<std::string> args) {
+    args.insert(args.begin(), PERFLAB_BINARY);
+    return test::run(args, 120);
+}
+
+std::string spec_text(const test::MemcachedServer& server, double seconds,
+                      const std::string& name) {
+    const nlohmann::json j = {{"name", name},
+                              {"kind", "cache"},
+                              {"tick_ms", 200},
+                              {"tags", {"it"}},
+                              {"phases", {{{"duration_s", seconds}, {"concurrency", 2}}}},
+                              {"cache",
+                               {{"servers", {server.endpoint()}},
+                                {"keys", {{"count", 2000}}},
+                                {"value_size", {{"min", 64}, {"max", 512}}}}}};
+    return j.dump();
+}
+
+// The printed tick lines: "00:00:01 hit:..% get/s:..".
+int tick_lines(const std::string& out) {
+    std::istringstream in(out);
+    int n = 0;
+    for (std::string line; std::getline(in, line);)
+        if (line.find(" hit:") != std::string::npos && line.find(" get/s:") != std::string::npos)
+            ++n;
+    return n;
+}
+
+// Bytes and modification time: "left untouched" means both.
+struct FileState {
+    std::string bytes;
+    int64_t mtime_ns = 0;
+    bool operator==(const FileState&) const = default;
+};
+
+FileState state_of(const std::string& path) {
+    struct stat st {};
+    stat(path.c_str(), &st);
+    return {test::read_file(path), int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+}
+
+class StoreCli : public ::testing::Test {
+  protected:
+    test::MemcachedServer server;
+    test::TempDir dir;
+    std::string db = dir.file("runs.db");
+};
+
+TEST_F(StoreCli, RunStoresAndEveryCommandReadsIt) {
+    dir.write("a.json", spec_text(server, 1.0, "first"));
+    dir.write("b.json", spec_text(server, 1.0, "second"));
+    const Output a = perflab({"run", dir.file("a.json"), "--db", db, "--json"});
+    ASSERT_EQ(a.code, 0) << a.err;
+    EXPECT_NE(a.err.find("run 1 stored in " + db), std::string::npos) << a.err;
+    const auto summary = nlohmann::json::parse(a.out);
+    ASSERT_EQ(perflab({"run", dir.file("b.json"), "--db", db, "-q"}).code, 0);
+    EXPECT_EQ(perflab({"run", dir.file("b.json"), "--no-store", "--db", db, "-q"}).code, 0);
+
+    const Output runs = perflab({"runs", "--db", db, "--json"});
+    ASSERT_EQ(runs.code, 0) << runs.err;
+    const auto list = nlohmann::json::parse(runs.out);
+    ASSERT_EQ(list.size(), 2u);  // --no-store kept nothing
+    EXPECT_EQ(list[0]["name"], "second");
+    EXPECT_EQ(list[1]["status"], "completed");
+    EXPECT_EQ(list[1]["ops"], summary["ops"]["get"]["count"].get<uint64_t>() +
+                                  summary["ops"]["set"]["count"].get<uint64_t>());
+    EXPECT_NE(perflab({"runs", "--db", db}).out.find("first"), std::string::npos);
+
+    const Output show = perflab({"show", "1", "--db", db, "--json"});
+    ASSERT_EQ(show.code, 0) << show.err;
+    const auto shown = nlohmann::json::parse(show.out);
+    EXPECT_EQ(shown["summary"]["ops"]["get"]["latency_us"], summary["ops"]["get"]["latency_us"]);
+    EXPECT_EQ(shown["hosts"][0]["role"], "client");
+    const Output window = perflab({"show", "1", "--db", db, "--from", "200ms", "--to", "0.6s"});
+    ASSERT_EQ(window.code, 0) << window.err;
+    EXPECT_NE(window.out.find("Window: 0.2 s to 0.6 s"), std::string::npos) << window.out;
+    EXPECT_EQ(perflab({"show", "1", "--db", db, "--from", "soon"}).code, 2);
+
+    const Output compare = perflab({"compare", "1", "2", "--db", db});
+    ASSERT_EQ(compare.code, 0) << compare.err;
+    EXPECT_NE(compare.out.find("throughput"), std::string::npos);
+    EXPECT_EQ(compare.out.find("different machines"), std::string::npos);
+
+    for (const char* format : {"md", "html", "csv", "json", "hgrm"}) {
+        const std::string file = dir.file(std::string("export.") + format);
+        const Output e = perflab({"export", "1", "--db", db, "--format", format, "-o", file});
+        ASSERT_EQ(e.code, 0) << format << ": " << e.err;
+        EXPECT_FALSE(test::read_file(file).empty()) << format;
+    }
+    EXPECT_NE(test::read_file(dir.file("export.hgrm")).find("#[Mean"), std::string::npos);
+    EXPECT_EQ(perflab({"export", "1", "--db", db, "--format", "pdf"}).code, 2);
+
+    ASSERT_EQ(perflab({"tag", "1", "baseline", "--db", db}).code, 0);
+    ASSERT_EQ(perflab({"note", "1", "memcached -m 64", "--db", db}).code, 0);
+    const auto tagged =
+        nlohmann::json::parse(perflab({"runs", "--db", db, "--tag", "baseline", "--json"}).out);
+    ASSERT_EQ(tagged.size(), 1u);
+    EXPECT_EQ(tagged[0]["id"], 1);
+    ASSERT_EQ(perflab({"delete", "2", "--db", db}).code, 0);
+    EXPECT_EQ(nlohmann::json::parse(perflab({"runs", "--db", db, "--json"}).out).size(), 1u);
+}
+
+TEST_F(StoreCli, KilledRunIsInterruptedWithItsTicks) {
+    dir.write("long.json", spec_text(server, 60, "killed"));
+    const std::string out = dir.file("out.txt");
+    test::Process run({PERFLAB_BINARY, "run", dir.file("long.json"), "--db", db}, out,
+                      dir.file("err.txt"));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (tick_lines(test::read_file(out)) < 10 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    run.signal(SIGKILL);
+    EXPECT_EQ(run.wait(), 128 + SIGKILL);
+    const int printed = tick_lines(test::read_file(out));
+    ASSERT_GE(printed, 10) << test::read_file(dir.file("err.txt"));
+
+    // The next start of PerfLab finds the run's writer gone.
+    const Output runs = perflab({"runs", "--db", db, "--json"});
+    ASSERT_EQ(runs.code, 0) << runs.err;
+    const auto list = nlohmann::json::parse(runs.out);
+    ASSERT_EQ(list.size(), 1u);
+    EXPECT_EQ(list[0]["status"], "interrupted");
+
+    RunStore store(db, Access::read);
+    const auto samples = store.samples(1);
+    EXPECT_GE(int(samples.size()), printed - 1) << "printed " << printed;
+    EXPECT_LE(int(samples.size()), printed + 1);
+    for (size_t i = 0; i < samples.size(); ++i) {
+        EXPECT_GT(samples[i].total_ops(), 0u) << i;
+        if (i > 0) {
+            EXPECT_GT(samples[i].t_ms, samples[i - 1].t_ms);
+        }
+    }
+    Statement check(store.connection(), "PRAGMA integrity_check");
+    ASSERT_TRUE(check.step());
+    EXPECT_EQ(check.text(0), "ok");
+}
+
+TEST_F(StoreCli, NotADatabaseIsRefusedUntouched) {
+    dir.write("notes.db", "my notes\n");
+    dir.write("a.json", spec_text(server, 0.4, "x"));
+    const auto before = state_of(dir.file("notes.db"));
+    for (auto args : std::vector<std::vector<std::string>>{
+             {"runs"}, {"show", "1"}, {"run", dir.file("a.json")}, {"tag", "1", "x"}}) {
+        args.insert(args.end(), {"--db", dir.file("notes.db")});
+        const Output o = perflab(args);
+        EXPECT_EQ(o.code, 2) << args[0];
+        EXPECT_NE(o.err.find("is not a PerfLab database"), std::string::npos) << o.err;
+    }
+    EXPECT_TRUE(state_of(dir.file("notes.db")) == before);
+}
+
+TEST_F(StoreCli, NewerSchemaIsRefusedUntouched) {
+    dir.write("a.json", spec_text(server, 0.4, "x"));
+    ASSERT_EQ(perflab({"run", dir.file("a.json"), "--db", db, "-q"}).code, 0);
+    {
+        Connection raw(db, Connection::Mode::read_write);
+        raw.exec("PRAGMA user_version = 7");
+        raw.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    }
+    const auto before = state_of(db);
+    for (auto args : std::vector<std::vector<std::string>>{
+             {"runs"}, {"show", "1"}, {"run", dir.file("a.json")}, {"delete", "1"}}) {
+        args.insert(args.end(), {"--db", db});
+        const Output o = perflab(args);
+        EXPECT_EQ(o.code, 2) << args[0];
+        EXPECT_NE(o.err.find("newer PerfLab"), std::string::npos) << o.err;
+    }
+    EXPECT_TRUE(state_of(db) == before);
+}
+
+TEST_F(StoreCli, MissingRunIdIsNamed) {
+    dir.write("a.json", spec_text(server, 0.4, "x"));
+    ASSERT_EQ(perflab({"run", dir.file("a.json"), "--db", db, "-q"}).code, 0);
+    const auto before = state_of(db);
+    for (auto args : std::vector<std::vector<std::string>>{{"show", "42"},
+                                                           {"export", "42", "--format", "csv"},
+                                                           {"compare", "1", "42"},
+                                                           {"delete", "42"},
+                                                           {"note", "42", "text"},
+                                                           {"tag", "42", "t"}}) {
+        args.insert(args.end(), {"--db", db});
+        const Output o = perflab(args);
+        EXPECT_EQ(o.code, 2) << args[0];
+        EXPECT_NE(o.err.find("no run 42 in " + db), std::string::npos) << o.err;
+    }
+    EXPECT_EQ(state_of(db).bytes, before.bytes);
+    EXPECT_EQ(perflab({"show", "abc", "--db", db}).code, 2);
+    EXPECT_EQ(perflab({"show", "1", "--db", dir.file("absent.db")}).code, 2);
+}
+
+TEST_F(StoreCli, ReadOnlyLocationIsRefused) {
+    dir.write("a.json", spec_text(server, 0.4, "x"));
+    const Output o = perflab({"run", dir.file("a.json"), "--db", "/sys/perflab/runs.db"});
+    EXPECT_EQ(o.code, 2);
+    EXPECT_NE(o.err.find("/sys/perflab"), std::string::npos) << o.err;
+    EXPECT_EQ(tick_lines(o.out), 0);  // nothing was run
+
+    // An existing database on a read-only mount (needs the right to mount).
+    ASSERT_EQ(perflab({"run", dir.file("a.json"), "--db", db, "-q"}).code, 0);
+    const std::string ro = dir.file("ro");
+    mkdir(ro.c_str(), 0755);
+    if (mount(dir.path().c_str(), ro.c_str(), nullptr, MS_BIND, nullptr) != 0)
+        GTEST_SKIP() << "cannot bind-mount here";
+    struct Unmount {
+        std::string path;
+        ~Unmount() { umount2(path.c_str(), MNT_DETACH); }
+    } unmount{ro};
+    ASSERT_EQ(mount(nullptr, ro.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY, nullptr), 0);
+    const auto before = state_of(db);
+    for (auto args : std::vector<std::vector<std::string>>{{"runs"}, {"run", dir.file("a.json")}}) {
+        args.insert(args.end(), {"--db", ro + "/runs.db"});
+        const Output r = perflab(args);
+        EXPECT_EQ(r.code, 2) << args[0];
+        EXPECT_NE(r.err.find(ro + "/runs.db"), std::string::npos) << r.err;
+    }
+    EXPECT_TRUE(state_of(db) == before);
+}
+
+}  // namespace
+}  // namespace perflab

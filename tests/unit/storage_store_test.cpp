@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <nlohmann/json.hpp>
+
+#include "process.h"
+#include "run_compare.h"
+#include "run_report.h"
+#include "run_store.h"
+#include "storage_samples.h"
+#include "store_writer.h"
+
+namespace perflab {
+namespace {
+
+RunSpec cache_spec(const std::string& name = "stored run", int64_t keys = 1000) {
+    const nlohmann::json j = {
+        {"name", name},
+        {"kind", "cache"},
+        {"tick_ms", 1000},
+        {"tags", {"nightly"}},
+        {"notes", "from the spec"},
+        {"phases", {{{"duration_s", 60}, {"concurrency", 4}}, {{"duration_s", 60}, {"rate", 500}}}},
+        {"cache", {{"servers", {"127.0.0.1:11211"}}, {"keys", {{"count", keys}}}}}};
+    auto parsed = parse_spec(j);
+    EXPECT_TRUE(parsed) << parsed.error_text();
+    return *parsed.spec;
+}
+
+HardwareProfile profile(const std::string& host = "loadgen") {
+    HardwareProfile p;
+    p.hostname = host;
+    p.cpu_model = "Test CPU";
+    p.sockets = 1;
+    p.cores = 4;
+    p.threads = 8;
+    p.memory_total_bytes = 16ull << 30;
+    return p;
+}
+
+// A run written through the observer interface, as the controller would.
+struct WrittenRun {
+    int64_t id = 0;
+    std::vector<IntervalSample> samples;
+    RunSummary summary;
+};
+
+WrittenRun write_run(const std::string& db, int ticks, const HardwareProfile& host = profile(),
+                     const RunSpec& spec = cache_spec()) {
+    WrittenRun run;
+    StoreWriter writer(db, spec, host);
+    run.id = writer.run_id();
+    SummaryBuilder builder(RunKind::cache);
+    writer.on_start(spec);
+    writer.on_event({0, "phase", "phase 1: concurrency 4"});
+    for (int i = 0; i < ticks; ++i) {
+        const int phase = i < ticks / 2 ? 0 : 1;
+        if (i == ticks / 2) {
+            writer.on_phase_end(builder.phase(0));
+            writer.on_event({int64_t(i) * 1000, "phase", "phase 2: rate 500/s"});
+        }
+        auto s = test::synthetic_tick(i, 1000, phase, 2000);
+        builder.add(s);
+        writer.on_sample(s);
+        ProbeSample p;
+        p.t_ms = s.t_ms;
+        p.source = "local";
+        p.kind = "host";
+        p.values = {{"cpu_user", 12.5 + i}, {"load1", 0.5}};
+        writer.on_probe_sample(p);
+        run.samples.push_back(std::move(s));
+    }
+    writer.on_phase_end(builder.phase(1));
+    run.summary = builder.finish(RunStatus::completed);
+    writer.on_end(run.summary);
+    EXPECT_EQ(writer.finish(), "");
+    return run;
+}
+
+void expect_same(const IntervalSample& a, const IntervalSample& b) {
+    EXPECT_EQ(a.t_ms, b.t_ms);
+    EXPECT_EQ(a.interval_ms, b.interval_ms);
+    EXPECT_EQ(a.phase, b.phase);
+    EXPECT_EQ(a.connections, b.connections);
+    EXPECT_EQ(a.hits, b.hits);
+    EXPECT_EQ(a.misses, b.misses);
+    EXPECT_EQ(a.bytes_in, b.bytes_in);
+    EXPECT_EQ(a.bytes_out, b.bytes_out);
+    EXPECT_EQ(a.sent, b.sent);
+    EXPECT_EQ(a.errors, b.errors);
+    EXPECT_EQ(a.status_codes, b.status_codes);
+    ASSERT_EQ(a.ops.size(), b.ops.size());
+    for (const auto& [name, op] : a.ops) {
+        ASSERT_TRUE(b.ops.count(name)) << name;
+        EXPECT_EQ(op.count, b.ops.at(name).count);
+        EXPECT_EQ(op.errors, b.ops.at(name).errors);
+        EXPECT_TRUE(op.latency == b.ops.at(name).latency) << name << " at " << a.t_ms;
+    }
+}
+
+std::string bytes_of(const std::string& path) {
+    return test::read_file(path);
+}
+
+TEST(RunStore, SamplesEventsAndProbesRoundTrip) {
+    test::TempDir dir;
+    const auto written = write_run(dir.file("runs.db"), 20);
+    RunStore store(dir.file("runs.db"), Access::read);
+    const auto samples = store.samples(written.id);
+    ASSERT_EQ(samples.size(), written.samples.size());
+    for (size_t i = 0; i < samples.size(); ++i)
+        expect_same(samples[i], written.samples[i]);
+
+    const RunInfo info = store.info(written.id);
+    EXPECT_EQ(info.status, "completed");
+    EXPECT_EQ(info.name, "stored run");
+    EXPECT_EQ(info.tags, std::vector<std::string>{"nightly"});
+    EXPECT_EQ(info.notes, "from the spec");
+    EXPECT_GT(info.ended_at_ms, 0);
+    EXPECT_EQ(info.figures.ops, written.summary.overall.totals.total_ops());
+    EXPECT_EQ(info.figures.p99_us, written.summary.overall.totals.latency().percentile(99));
+    EXPECT_EQ(to_json(store.summary(written.id)).dump(), to_json(written.summary).dump());
+    EXPECT_EQ(parse_spec(store.spec(written.id)).spec->name, "stored run");
+
+    const auto events = store.events(written.id);
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_EQ(events[1].text, "phase 2: rate 500/s");
+    const auto probes = store.probe_samples(written.id);
+    ASSERT_EQ(probes.size(), 20u);
+    EXPECT_EQ(probes[3].values["cpu_user"], 15.5);
+    const auto hosts = store.hosts(written.id);
+    ASSERT_EQ(hosts.size(), 1u);
+    EXPECT_EQ(hosts[0].role, "client");
+    EXPECT_EQ(hosts[0].profile.cpu_model, "Test CPU");
+}
+
+TEST(RunStore, FinalHistogramsEqualTheRunsTotals) {
+    test::TempDir dir;
+    const auto written = write_run(dir.file("runs.db"), 10);
+    RunStore store(dir.file("runs.db"), Access::read);
+    Statement q(store.connection(),
+                "SELECT phase, op, histogram FROM final_histograms WHERE run_id = ?1");
+    q.bind(1, written.id);
+    int rows = 0;
+    while (q.step()) {
+        ++rows;
+        const auto h = Histogram::decode(q.blob(2));
+        ASSERT_TRUE(h);
+        const int phase = int(q.integer(0));
+        const auto& totals =
+            phase < 0 ? written.summary.overall : written.summary.phases[size_t(phase)];
+        EXPECT_TRUE(*h == totals.totals.ops.at(q.text(1)).latency);
+    }
+    EXPECT_EQ(rows, 6);  // get and set, overall and two phases
+}
+
+TEST(RunStore, WindowPercentilesEqualAHistogramOfTheSameTicks) {
+    test::TempDir dir;
+    const auto written = write_run(dir.file("runs.db"), 120);
+    RunStore store(dir.file("runs.db"), Access::read);
+    const RunSummary window = store.summary(written.id, {10'000, 60'000});
+    Histogram get, all;
+    uint64_t ops = 0;
+    for (const auto& s : written.samples)
+        if (s.t_ms > 10'000 && s.t_ms <= 60'000) {
+            get.merge(s.ops.at("get").latency);
+            all.merge(s.latency());
+            ops += s.total_ops();
+        }
+    const auto& totals = window.overall.totals;
+    EXPECT_EQ(totals.total_ops(), ops);
+    EXPECT_DOUBLE_EQ(window.overall.duration_s, 50.0);
+    for (double p : {50.0, 90.0, 99.0, 99.9, 100.0}) {
+        EXPECT_EQ(totals.ops.at("get").latency.percentile(p), get.percentile(p)) << p;
+        EXPECT_EQ(totals.latency().percentile(p), all.percentile(p)) << p;
+    }
+}
+
+TEST(RunStore, HostsAreStoredOncePerMachine) {
+    test::TempDir dir;
+    const auto db = dir.file("runs.db");
+    write_run(db, 2);
+    write_run(db, 2);
+    write_run(db, 2, profile("other-box"));
+    RunStore store(db, Access::read);
+    Statement q(store.connection(), "SELECT count(*) FROM hosts");
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.integer(0), 2);
+}
+
+TEST(RunStore, ARunWhoseWriterDiedBecomesInterrupted) {
+    test::TempDir dir;
+    const auto db = dir.file("runs.db");
+    const auto spec = cache_spec();
+    StoreWriter writer(db, spec, profile());
+    for (int i = 0; i < 5; ++i)
+        writer.on_sample(test::synthetic_tick(i, 1000, 0, 500));
+    {
+        // Our own writer is alive: a reader must leave its run alone.
+        RunStore store(db, Access::read);
+        EXPECT_EQ(store.info(writer.run_id()).status, "running");
+    }
+    writer.finish();
+    {
+        // Now pretend the writer was a process that is gone.
+        Connection raw(db, Connection::Mode::read_write);
+        Statement q(raw, "UPDATE runs SET writer_pid = 999999999 WHERE id = ?1");
+        q.bind(1, writer.run_id());
+        q.run();
+    }
+    RunStore store(db, Access::read);
+    const RunInfo info = store.info(writer.run_id());
+    EXPECT_EQ(info.status, "interrupted");
+    EXPECT_EQ(info.ended_at_ms, info.started_at_ms + 5000);
+    EXPECT_EQ(info.figures.ops, 2500u);
+    EXPECT_EQ(store.samples(writer.run_id()).size(), 5u);
+}
+
+TEST(RunStore, NotesTagsListAndDelete) {
+    test::TempDir dir;
+    const auto db = dir.file("runs.db");
+    const auto a = write_run(db, 2);
+    const auto b = write_run(db, 2, profile(), cache_spec("cold keys", 1'000'000));
+    RunStore store(db, Access::write);
+    store.add_note(a.id, "server had 2 GB");
+    store.add_tag(a.id, "baseline");
+    EXPECT_EQ(store.info(a.id).notes, "from the spec\nserver had 2 GB");
+    EXPECT_EQ(store.info(a.id).tags, (std::vector<std::string>{"baseline", "nightly"}));
+    EXPECT_EQ(store.list().size(), 2u);
+    EXPECT_EQ(store.list().front().id, b.id);  // newest first
+    EXPECT_EQ(store.list({"", "baseline", ""}).size(), 1u);
+    EXPECT_EQ(store.list({"", "", "COLD"}).front().id, b.id);
+    EXPECT_EQ(store.list({"http", "", ""}).size(), 0u);
+    store.remove(a.id);
+    EXPECT_THROW(store.info(a.id), StoreError);
+    Statement q(store.connection(), "SELECT count(*) FROM samples WHERE run_id = ?1");
+    q.bind(1, a.id);
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.integer(0), 0);
+}
+
+TEST(RunStore, AMissingRunIsNamed) {
+    test::TempDir dir;
+    write_run(dir.file("runs.db"), 1);
+    RunStore store(dir.file("runs.db"), Access::read);
+    try {
+        store.info(42);
+        FAIL() << "no error";
+    } catch (const StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find("no run 42"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(store.remove(42), StoreError);
+    EXPECT_THROW(store.add_tag(42, "x"), StoreError);
+}
+
+TEST(OpenDatabase, RefusesAFileThatIsNotSqliteAndLeavesItAlone) {
+    test::TempDir dir;
+    dir.write("notes.db", "these are my notes, not a database\n");
+    const auto before = bytes_of(dir.file("notes.db"));
+    try {
+        open_database(dir.file("notes.db"), Access::write);
+        FAIL() << "no error";
+    } catch (const StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find("not an SQLite file"), std::string::npos);
+    }
+    EXPECT_EQ(bytes_of(dir.file("notes.db")), before);
+}
+
+TEST(OpenDatabase, RefusesANewerSchemaAndAnotherProgramsDatabase) {
+    test::TempDir dir;
+    const auto db = dir.file("runs.db");
+    write_run(db, 1);
+    {
+        Connection raw(db, Connection::Mode::read_write);
+        raw.exec("PRAGMA user_version = 99");
+    }
+    const auto before = bytes_of(db);
+    try {
+        RunStore store(db, Access::read);
+        FAIL() << "no error";
+    } catch (const StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find("newer PerfLab"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(bytes_of(db), before);
+
+    const auto other = dir.file("other.db");
+    {
+        Connection raw(other, Connection::Mode::create);
+        raw.exec("CREATE TABLE contacts (name TEXT)");
+    }
+    EXPECT_THROW(open_database(other, Access::write), StoreError);
+}
+
+TEST(OpenDatabase, ReadingNeverCreatesAFile) {
+    test::TempDir dir;
+    EXPECT_THROW(RunStore(dir.file("none.db"), Access::read), StoreError);
+    struct stat st {};
+    EXPECT_NE(stat(dir.file("none.db").c_str(), &st), 0);
+}
+
+TEST(OpenDatabase, ReadOnlyLocationIsAClearError) {
+    // sysfs refuses new files even to root.
+    try {
+        open_database("/sys/perflab-test/runs.db", Access::write);
+        FAIL() << "no error";
+    } catch (const StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find("/sys/perflab-test"), std::string::npos) << e.what();
+    }
+}
+
+TEST(OpenDatabase, DefaultPathFollowsXdg) {
+    const char* old = std::getenv("XDG_DATA_HOME");
+    const std::string saved = old ? old : "";
+    setenv("XDG_DATA_HOME", "/data/x", 1);
+    EXPECT_EQ(default_database_path(), "/data/x/perflab/perflab.db");
+    unsetenv("XDG_DATA_HOME");
+    EXPECT_NE(default_database_path().find("/.local/share/perflab/perflab.db"), std::string::npos);
+    if (old) setenv("XDG_DATA_HOME", saved.c_str(), 1);
+}
+
+TEST(Reports, HgrmHasHdrHistogramsLayout) {
+    Histogram h;  // 1..1000 µs: every value in a bucket of its own
+    for (int i = 1; i <= 1000; ++i)
+        h.record(i);
+    const std::string text = hgrm_text(h);
+    EXPECT_EQ(text.rfind("       Value     Percentile TotalCount 1/(1-Percentile)\n\n", 0), 0u);
+    EXPECT_NE(text.find("       0.001 0.000000000000          1           1.00\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("       0.500 0.500000000000        500           2.00\n"),
+              std::string::npos);
+    EXPECT_NE(text.find("       0.900 0.900000000000        900          10.00\n"),
+              std::string::npos);
+    EXPECT_NE(text.find("       0.550 0.550000000000        550           2.22\n"),
+              std::string::npos);
+    EXPECT_NE(text.find("       1.000 1.000000000000       1000\n#[Mean    = "), std::string::npos);
+    EXPECT_NE(text.find(", StdDeviation   =        0.289]\n"), std::string::npos);
+    EXPECT_NE(text.find("#[Max     =        1.000, Total count    =         1000]\n"),
+              std::string::npos);
+    EXPECT_NE(text.find("#[Buckets =           22, SubBuckets     =         2048]\n"),
+              std::string::npos);
+}
+
+TEST(Reports, CompareShowsDeltasAndWarnsAboutOtherMachines) {
+    test::TempDir dir;
+    const auto db = dir.file("runs.db");
+    const auto a = write_run(db, 4);
+    const auto b = write_run(db, 8, profile("other-box"), cache_spec("wider keys", 5000));
+    RunStore store(db, Access::read);
+    const Comparison c = compare_runs(store, {a.id, b.id});
+    EXPECT_TRUE(c.different_machines);
+    const auto ops = std::find_if(c.figures.begin(), c.figures.end(),
+                                  [](const auto& f) { return f.name == "ops"; });
+    ASSERT_NE(ops, c.figures.end());
+    EXPECT_DOUBLE_EQ(ops->delta_pct[1], 100.0);
+    ASSERT_EQ(c.spec_differences.size(), 1u);
+    EXPECT_EQ(c.spec_differences[0].field, "/cache/keys/count");
+    ASSERT_EQ(c.hardware_differences.size(), 1u);
+    EXPECT_EQ(c.hardware_differences[0].field, "/hostname");
+    EXPECT_NE(comparison_text(c).find("different machines"), std::string::npos);
+    EXPECT_EQ(to_json(c)["figures"]["ops"]["delta_pct"][1], 100.0);
+}
+
+TEST(Reports, MarkdownHtmlAndCsvCarryTheRun) {
+    test::TempDir dir;
+    const auto db = dir.file("runs.db");
+    const auto a = write_run(db, 4);
+    RunStore store(db, Access::read);
+    const RunReport report = load_report(store, a.id);
+    EXPECT_NE(report_markdown(report).find("| get |"), std::string::npos);
+    EXPECT_NE(report_markdown(report).find("Test CPU"), std::string::npos);
+    EXPECT_NE(report_html(report).find("<td>get</td>"), std::string::npos);
+    const std::string csv = ticks_csv(store.samples(a.id));
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
+    EXPECT_EQ(csv.rfind("t_ms,interval_ms,phase,", 0), 0u);
+    const auto j = export_json(store, a.id);
+    EXPECT_EQ(j["ticks"].size(), 4u);
+    EXPECT_EQ(j["probe_samples"].size(), 4u);
+    EXPECT_EQ(j["run"]["id"], a.id);
+}
+
+}  // namespace
+}  // namespace perflab
