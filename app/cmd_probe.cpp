@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
+#include <termios.h>
+#include <unistd.h>
+
 #include <condition_variable>
 #include <cstdio>
+#include <iostream>
 #include <mutex>
 
 #include "commands.h"
@@ -8,6 +12,7 @@
 #include "probe_line.h"
 #include "probe_runner.h"
 #include "signal_watch.h"
+#include "ssh_session.h"
 
 namespace perflab {
 
@@ -95,6 +100,40 @@ std::optional<ProbeSpec> probe_target(const ProbeCommandOptions& o) {
     return spec;
 }
 
+// Asks on the terminal, echo off; the answer stays in memory only.
+std::string ask_passphrase(const std::string& key) {
+    if (!isatty(STDIN_FILENO)) return {};
+    std::fprintf(stderr, "Passphrase for %s: ", key.c_str());
+    termios saved{};
+    tcgetattr(STDIN_FILENO, &saved);
+    termios quiet = saved;
+    quiet.c_lflag &= ~tcflag_t(ECHO);
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+    std::string answer;
+    std::getline(std::cin, answer);
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+    std::fprintf(stderr, "\n");
+    return answer;
+}
+
+std::unique_ptr<Probe> open_probe(const ProbeSpec& spec, const ProbeCommandOptions& o) {
+    ProbeOptions options{o.known_hosts, {}};
+    for (;;) {
+        auto probe = make_probe(spec, options, o.interval_ms);
+        try {
+            probe->open();
+            return probe;
+        } catch (const SshError& e) {
+            // A key that needs a passphrase reads as unreadable: ask once, then give up.
+            const bool unreadable_key =
+                e.kind() == SshError::Kind::key && options.passphrase.empty();
+            if (!unreadable_key) throw;
+            options.passphrase = ask_passphrase(spec.key);
+            if (options.passphrase.empty()) throw;
+        }
+    }
+}
+
 }  // namespace
 
 int probe_command(const ProbeCommandOptions& o) {
@@ -110,8 +149,7 @@ int probe_command(const ProbeCommandOptions& o) {
     SignalWatch signals([&printer] { printer.stop(); });
     std::vector<std::unique_ptr<Probe>> probes;
     try {
-        probes.push_back(make_probe(*spec, {o.known_hosts, {}}, o.interval_ms));
-        probes.back()->open();
+        probes.push_back(open_probe(*spec, o));
     } catch (const ProbeError& e) {
         std::fprintf(stderr, "perflab probe: %s\n", e.what());
         return kExitBadInput;

@@ -11,6 +11,7 @@
 #include "http/http_engine.h"
 #include "model/http_report.h"
 #include "run_controller.h"
+#include "run_probes.h"
 #include "signal_watch.h"
 #include "store_access.h"
 #include "store_writer.h"
@@ -28,6 +29,11 @@ int run_spec(const RunSpec& spec, const RunOptions& options) {
     // The wait after the last send is the HTTP engine's to measure; the report shows it.
     const auto* http = dynamic_cast<const HttpEngine*>(engine.get());
     RunController controller(spec, std::move(engine));
+    RunProbes probes(spec);
+    if (const std::string error = probes.open(); !error.empty()) {
+        std::fprintf(stderr, "perflab: %s\n", error.c_str());
+        return kExitBadInput;
+    }
     // Added first, so a tick is queued for the database before the console prints it.
     std::unique_ptr<StoreWriter> store;
     if (!options.no_store) {
@@ -41,9 +47,13 @@ int run_spec(const RunSpec& spec, const RunOptions& options) {
                      static_cast<long long>(store->run_id()), path.c_str());
         std::fflush(options.json ? stderr : stdout);
         controller.add_observer(store.get());
+        for (const auto& [source, profile] : probes.profiles())
+            store->add_host(profile, source);
     }
     ConsoleObserver console(options.json ? stderr : stdout);
     if (!options.quiet) controller.add_observer(&console);
+    probes.attach(controller, {store.get(), options.quiet ? nullptr : &console},
+                  options.quiet ? nullptr : (options.json ? stderr : stdout));
     SignalWatch signals([&controller] { controller.request_stop(); });
     RunSummary summary = controller.run();
     if (store) {

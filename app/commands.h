@@ -32,6 +32,26 @@ struct DemoOptions {
 
 int demo_command(const DemoOptions& options);
 
+// `perflab probe TARGET`: probes alone, one line per tick.
+struct ProbeCommandOptions {
+    std::string target;  // local, user@host[:port], memcached:host:port, jvm:PID|PATTERN
+    int count = 0;       // samples to print; 0: until interrupted
+    bool json = false;
+    int interval_ms = 1000;
+    bool per_core = false;
+    std::string key;          // ssh private key; empty: ssh-agent
+    std::string known_hosts;  // empty: PerfLab's own file
+    std::string via;          // jvm: user@host[:port] to reach it over SSH
+};
+int probe_command(const ProbeCommandOptions& options);
+
+// `perflab hosts trust user@host[:port]`: shows the host key's fingerprint and records it.
+struct HostsTrustOptions {
+    std::string target;
+    std::string known_hosts;
+};
+int hosts_trust_command(const HostsTrustOptions& options);
+
 // The run store's commands; every one takes --db PATH (empty: the default database).
 struct RunsOptions {
     std::string db, kind, tag, name;

@@ -23,6 +23,29 @@ int main(int argc, char** argv) {
     demo_cmd->add_option("--seconds", demo.seconds, "Length of the demo")
         ->check(CLI::Range(2, 3600));
 
+    ProbeCommandOptions probe;
+    auto* probe_cmd = app.add_subcommand("probe", "Sample a host, memcached or JVM, nmon-like");
+    probe_cmd
+        ->add_option("target", probe.target,
+                     "local, user@host[:port], memcached:host:port, jvm:PID or jvm:PATTERN")
+        ->required();
+    probe_cmd->add_option("--count", probe.count, "Stop after N samples")
+        ->check(CLI::Range(1, 1000000));
+    probe_cmd->add_flag("--json", probe.json, "One JSON object per sample");
+    probe_cmd->add_option("--interval-ms", probe.interval_ms, "Tick")
+        ->check(CLI::Range(100, 600000));
+    probe_cmd->add_flag("--per-core", probe.per_core, "CPU per core as well");
+    probe_cmd->add_option("--key", probe.key, "SSH private key (default: ssh-agent)");
+    probe_cmd->add_option("--known-hosts", probe.known_hosts, "Known hosts file");
+    probe_cmd->add_option("--via", probe.via, "jvm: reach it over SSH at user@host[:port]");
+
+    HostsTrustOptions trust;
+    auto* hosts_cmd = app.add_subcommand("hosts", "SSH hosts PerfLab probes");
+    hosts_cmd->require_subcommand(1);
+    auto* trust_cmd = hosts_cmd->add_subcommand("trust", "Show a host's key and trust it");
+    trust_cmd->add_option("target", trust.target, "user@host[:port]")->required();
+    trust_cmd->add_option("--known-hosts", trust.known_hosts, "Known hosts file");
+
     const StoreCommands store = add_store_commands(app);
 
     try {
@@ -37,6 +60,8 @@ int main(int argc, char** argv) {
     }
     if (*run_cmd) return run_command(run);
     if (*demo_cmd) return demo_command(demo);
+    if (*probe_cmd) return probe_command(probe);
+    if (*trust_cmd) return hosts_trust_command(trust);
     if (const int code = store.dispatch(); code >= 0) return code;
     return kExitBadInput;
 }

@@ -24,6 +24,10 @@ std::string RunProbes::open() {
     return {};
 }
 
+std::map<std::string, HardwareProfile> RunProbes::profiles() const {
+    return runner_ ? runner_->profiles() : std::map<std::string, HardwareProfile>{};
+}
+
 void RunProbes::LinePrinter::on_probe_sample(const ProbeSample& sample) {
     std::fprintf(out_, "%s\n", probe_line(sample).c_str());
     std::fflush(out_);

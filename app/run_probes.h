@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@ class RunProbes : public RunObserver {
     std::string open();
     // Probe samples and probe events go to `observers`, and a line per sample to `lines` unless
     // null; polling starts with the first phase.
+    // The hosts (and JVM notes) the probes read, keyed by probe source; after open().
+    std::map<std::string, HardwareProfile> profiles() const;
     void attach(RunController& controller, const std::vector<RunObserver*>& observers,
                 std::FILE* lines);
     void on_event(const RunEvent& event) override;

@@ -195,7 +195,7 @@ void SshSession::authenticate() {
         const char* pass = options_.passphrase.empty() ? nullptr : options_.passphrase.c_str();
         if (ssh_pki_import_privkey_file(options_.key_file.c_str(), pass, nullptr, nullptr, &key) !=
             SSH_OK)
-            throw SshError(SshError::Kind::auth,
+            throw SshError(SshError::Kind::key,
                            "ssh " + target_.text() + ": cannot read key " + options_.key_file +
                                " (missing, not a private key, or needs a passphrase)");
         rc = ssh_userauth_publickey(session_, nullptr, key);

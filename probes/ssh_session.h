@@ -37,7 +37,8 @@ std::string default_known_hosts_path();
 // changed one, ask for another key.
 class SshError : public ProbeError {
   public:
-    enum class Kind { connect, unknown_host, changed_host, auth, channel };
+    // key: the key file cannot be read (missing, or needs a passphrase); auth: refused.
+    enum class Kind { connect, unknown_host, changed_host, key, auth, channel };
     SshError(Kind kind, const std::string& message, std::string fingerprint = {})
         : ProbeError(message), kind_(kind), fingerprint_(std::move(fingerprint)) {}
     Kind kind() const { return kind_; }

@@ -95,7 +95,7 @@ TEST(SshSession, WrongClientKeyIsAnAuthenticationError) {
     EXPECT_EQ(connect_error(server, o, &message), SshError::Kind::auth);
     EXPECT_NE(message.find("authentication refused"), std::string::npos) << message;
     o.key_file = server.dir().file("no_such_key");
-    EXPECT_EQ(connect_error(server, o, &message), SshError::Kind::auth);
+    EXPECT_EQ(connect_error(server, o, &message), SshError::Kind::key);
     EXPECT_NE(message.find("cannot read key"), std::string::npos) << message;
 }
 
