@@ -75,6 +75,7 @@ class RunStore {
 
   private:
     void mark_interrupted();
+    bool final_histograms(int64_t id, RunSummary& summary);
     std::vector<RunInfo> query(const std::string& where, int64_t id, const RunFilter& filter);
 
     std::string path_;

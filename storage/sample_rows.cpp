@@ -18,7 +18,9 @@ std::string status_json(const std::map<int, uint64_t>& codes) {
     return j.dump();
 }
 
+// Most ticks have no errors and no status codes: "{}" needs no JSON parser.
 void parse_errors(const std::string& text, std::map<std::string, uint64_t>& out) {
+    if (text == "{}") return;
     const auto j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_object())
         for (const auto& [k, v] : j.items())
@@ -26,6 +28,7 @@ void parse_errors(const std::string& text, std::map<std::string, uint64_t>& out)
 }
 
 void parse_status(const std::string& text, std::map<int, uint64_t>& out) {
+    if (text == "{}") return;
     const auto j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_object())
         for (const auto& [k, v] : j.items())
@@ -117,7 +120,7 @@ void RunRows::finish(int64_t run, const RunSummary& summary, int64_t ended_at_ms
 }
 
 std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t from_ms,
-                                         int64_t to_ms) {
+                                         int64_t to_ms, bool histograms) {
     Statement q(db,
                 "SELECT seq, t_ms, interval_ms, phase, planned_rate, connections, hits, misses, "
                 "bytes_in, bytes_out, sent, late, errors_json, status_json FROM samples "
@@ -157,6 +160,7 @@ std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t fr
         OpSample& op = out[at].ops[ops.text(1)];
         op.count = uint64_t(ops.integer(2));
         op.errors = uint64_t(ops.integer(3));
+        if (!histograms) continue;
         if (auto h = Histogram::decode(ops.blob(4)))
             op.latency = std::move(*h);
         else

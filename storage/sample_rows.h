@@ -31,9 +31,11 @@ class RunRows {
     Statement histogram_;
 };
 
-// A run's ticks whose end lies in (from_ms, to_ms], in order.
+// A run's ticks whose end lies in (from_ms, to_ms], in order; without their latency
+// histograms when `histograms` is false (the counters alone are cheap to read).
 std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t from_ms = -1,
-                                         int64_t to_ms = std::numeric_limits<int64_t>::max());
+                                         int64_t to_ms = std::numeric_limits<int64_t>::max(),
+                                         bool histograms = true);
 
 // What the history lists for a run.
 struct KeyFigures {

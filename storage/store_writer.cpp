@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "store_writer.h"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <nlohmann/json.hpp>
 
@@ -140,9 +142,13 @@ void StoreWriter::loop() {
         batch.clear();
         if (last) {
             std::lock_guard lock(mutex_);
-            if (queue_.empty()) return;
+            if (queue_.empty()) break;
         }
     }
+    rusage usage{};
+    getrusage(RUSAGE_THREAD, &usage);
+    writer_cpu_s_ = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                    double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
 void StoreWriter::write(const std::vector<Item>& batch) {

@@ -43,6 +43,8 @@ class StoreWriter : public RunObserver {
     // Writes what is queued and stops the writer thread; returns the first write error, or
     // an empty string. Called by the destructor too.
     std::string finish();
+    // CPU seconds the writer thread used, known once finish() returned.
+    double writer_cpu_seconds() const { return writer_cpu_s_; }
 
   private:
     struct Start {
@@ -70,6 +72,7 @@ class StoreWriter : public RunObserver {
     std::vector<Item> queue_;
     bool stopping_ = false;
     std::string error_;
+    double writer_cpu_s_ = 0;
     std::thread thread_;
 };
 

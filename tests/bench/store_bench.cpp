@@ -3,7 +3,6 @@
 //   1. Storing an hour of 1 s ticks: the writer thread's CPU time against the hour it stores.
 //   2. show and compare of two one-hour runs: wall time per answer.
 // Usage: store_bench [DIR]   (default: a fresh directory under /tmp)
-#include <dirent.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -32,30 +31,6 @@ using Seconds = std::chrono::duration<double>;
 
 constexpr int kTicks = 3600;
 constexpr int kPatterns = 60;  // distinct tick shapes, cycled: generating 3600 costs minutes
-
-// CPU seconds of every thread of this process but the calling one (the writer's).
-double other_threads_cpu_s() {
-    const long hz = sysconf(_SC_CLK_TCK);
-    const std::string self = std::to_string(gettid());
-    double total = 0;
-    for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) {
-        if (entry.path().filename() == self) continue;
-        std::ifstream in(entry.path() / "stat");
-        std::string text;
-        std::getline(in, text);
-        const auto close = text.rfind(')');
-        if (close == std::string::npos) continue;
-        std::istringstream fields(text.substr(close + 2));
-        std::string field;
-        long long utime = 0, stime = 0;
-        for (int i = 3; i <= 15 && fields >> field; ++i) {
-            if (i == 14) utime = std::stoll(field);
-            if (i == 15) stime = std::stoll(field);
-        }
-        total += double(utime + stime) / double(hz);
-    }
-    return total;
-}
 
 double thread_cpu_s() {
     rusage u{};
@@ -93,7 +68,7 @@ int64_t store_hour(const std::string& db, const std::vector<IntervalSample>& pat
     }
     writer.on_end(builder.finish(RunStatus::completed));
     writer.finish();
-    const double writer_cpu = other_threads_cpu_s();
+    const double writer_cpu = writer.writer_cpu_seconds();
     const double wall = Seconds(std::chrono::steady_clock::now() - wall0).count();
     if (report) {
         std::printf("store: %d ticks of %llu ops (2 ops, histograms) in %.2f s wall\n", kTicks,
