@@ -8,14 +8,11 @@
 #include "console_observer.h"
 #include "engine.h"
 #include "hardware_profile.h"
-#include "hardware_profile.h"
 #include "http/http_engine.h"
 #include "model/http_report.h"
 #include "run_controller.h"
 #include "run_probes.h"
 #include "signal_watch.h"
-#include "store_access.h"
-#include "store_writer.h"
 #include "store_access.h"
 #include "store_writer.h"
 
@@ -32,20 +29,6 @@ int run_spec(const RunSpec& spec, const RunOptions& options) {
     // The wait after the last send is the HTTP engine's to measure; the report shows it.
     const auto* http = dynamic_cast<const HttpEngine*>(engine.get());
     RunController controller(spec, std::move(engine));
-    // Added first, so a tick is queued for the database before the console prints it.
-    std::unique_ptr<StoreWriter> store;
-    if (!options.no_store) {
-        const std::string path = database_path(options.db);
-        try {
-            store = std::make_unique<StoreWriter>(path, spec, local_hardware_profile());
-        } catch (const StoreError& e) {
-            return bad_input(e.what());
-        }
-        std::fprintf(options.json ? stderr : stdout, "run %lld stored in %s\n",
-                     static_cast<long long>(store->run_id()), path.c_str());
-        std::fflush(options.json ? stderr : stdout);
-        controller.add_observer(store.get());
-    }
     RunProbes probes(spec);
     if (const std::string error = probes.open(); !error.empty()) {
         std::fprintf(stderr, "perflab: %s\n", error.c_str());
@@ -73,10 +56,6 @@ int run_spec(const RunSpec& spec, const RunOptions& options) {
                   options.quiet ? nullptr : (options.json ? stderr : stdout));
     SignalWatch signals([&controller] { controller.request_stop(); });
     RunSummary summary = controller.run();
-    if (store) {
-        if (const std::string error = store->finish(); !error.empty())
-            std::fprintf(stderr, "perflab: the run was not fully stored: %s\n", error.c_str());
-    }
     if (store) {
         if (const std::string error = store->finish(); !error.empty())
             std::fprintf(stderr, "perflab: the run was not fully stored: %s\n", error.c_str());

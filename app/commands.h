@@ -2,9 +2,7 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdint>
 #include <string>
-#include <vector>
 #include <vector>
 
 #include "model/spec.h"
@@ -33,42 +31,6 @@ struct DemoOptions {
 };
 
 int demo_command(const DemoOptions& options);
-
-// The run store's commands; every one takes --db PATH (empty: the default database).
-struct RunsOptions {
-    std::string db, kind, tag, name;
-    bool json = false;
-};
-struct ShowOptions {
-    std::string db;
-    int64_t id = 0;
-    std::string from, to;  // a window: "10s", "1m"
-    bool json = false;
-};
-struct CompareOptions {
-    std::string db;
-    std::vector<int64_t> ids;
-    bool json = false;
-};
-struct ExportOptions {
-    std::string db;
-    int64_t id = 0;
-    std::string format;  // md, html, csv, json, hgrm
-    std::string output;  // empty: stdout
-};
-struct EditOptions {  // delete, note, tag
-    std::string db;
-    int64_t id = 0;
-    std::string text;
-};
-
-int runs_command(const RunsOptions& options);
-int show_command(const ShowOptions& options);
-int compare_command(const CompareOptions& options);
-int export_command(const ExportOptions& options);
-int delete_command(const EditOptions& options);
-int note_command(const EditOptions& options);
-int tag_command(const EditOptions& options);
 
 // `perflab probe TARGET`: probes alone, one line per tick.
 struct ProbeCommandOptions {

@@ -3,7 +3,6 @@
 
 #include "commands.h"
 #include "store_cli.h"
-#include "store_cli.h"
 
 int main(int argc, char** argv) {
     using namespace perflab;
@@ -15,8 +14,6 @@ int main(int argc, char** argv) {
     run_cmd->add_option("spec", run.spec_path, "Run spec (JSON)")->required();
     run_cmd->add_flag("--json", run.json, "Print the summary as JSON on stdout (ticks on stderr)");
     run_cmd->add_flag("-q,--quiet", run.quiet, "No per-tick lines");
-    run_cmd->add_option("--db", run.db, "Run database (default: the user's PerfLab database)");
-    run_cmd->add_flag("--no-store", run.no_store, "Do not store the run");
     run_cmd->add_option("--db", run.db, "Run database (default: the user's PerfLab database)");
     run_cmd->add_flag("--no-store", run.no_store, "Do not store the run");
 
@@ -51,8 +48,6 @@ int main(int argc, char** argv) {
 
     const StoreCommands store = add_store_commands(app);
 
-    const StoreCommands store = add_store_commands(app);
-
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -65,7 +60,6 @@ int main(int argc, char** argv) {
     }
     if (*run_cmd) return run_command(run);
     if (*demo_cmd) return demo_command(demo);
-    if (const int code = store.dispatch(); code >= 0) return code;
     if (*probe_cmd) return probe_command(probe);
     if (*trust_cmd) return hosts_trust_command(trust);
     if (const int code = store.dispatch(); code >= 0) return code;
