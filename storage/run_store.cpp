@@ -139,9 +139,10 @@ bool RunStore::final_histograms(int64_t id, RunSummary& summary) {
 
 RunSummary RunStore::summary(int64_t id, const Window& window) {
     const RunInfo run = info(id);
-    const auto build = [&](bool with_histograms) {
+    const auto build = [&](bool from_ticks) {
         SummaryBuilder builder(kind_of(run.kind));
-        for (const auto& s : read_samples(*db_, id, window.from_ms, window.to_ms, with_histograms))
+        for (const auto& s : from_ticks ? read_samples(*db_, id, window.from_ms, window.to_ms)
+                                        : read_phase_sums(*db_, id))
             builder.add(s);
         return builder.finish(status_of(run.status));
     };

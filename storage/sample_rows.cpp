@@ -120,7 +120,7 @@ void RunRows::finish(int64_t run, const RunSummary& summary, int64_t ended_at_ms
 }
 
 std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t from_ms,
-                                         int64_t to_ms, bool histograms) {
+                                         int64_t to_ms) {
     Statement q(db,
                 "SELECT seq, t_ms, interval_ms, phase, planned_rate, connections, hits, misses, "
                 "bytes_in, bytes_out, sent, late, errors_json, status_json FROM samples "
@@ -160,12 +160,62 @@ std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t fr
         OpSample& op = out[at].ops[ops.text(1)];
         op.count = uint64_t(ops.integer(2));
         op.errors = uint64_t(ops.integer(3));
-        if (!histograms) continue;
         if (auto h = Histogram::decode(ops.blob(4)))
             op.latency = std::move(*h);
         else
             throw StoreError("database " + db.path() + ": run " + std::to_string(run) + ", tick " +
                              std::to_string(seq) + ": damaged histogram");
+    }
+    return out;
+}
+
+std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
+    Statement q(db,
+                "SELECT phase, max(t_ms), sum(interval_ms), sum(hits), sum(misses), sum(bytes_in), "
+                "sum(bytes_out), sum(sent), sum(late) FROM samples WHERE run_id = ?1 "
+                "GROUP BY phase ORDER BY phase");
+    q.bind(1, run);
+    std::vector<IntervalSample> out;
+    std::map<int, size_t> at;
+    while (q.step()) {
+        IntervalSample s;
+        s.phase = int(q.integer(0));
+        s.t_ms = q.integer(1);
+        s.interval_ms = q.integer(2);
+        s.hits = uint64_t(q.integer(3));
+        s.misses = uint64_t(q.integer(4));
+        s.bytes_in = uint64_t(q.integer(5));
+        s.bytes_out = uint64_t(q.integer(6));
+        s.sent = uint64_t(q.integer(7));
+        s.late = uint64_t(q.integer(8));
+        at[s.phase] = out.size();
+        out.push_back(std::move(s));
+    }
+    Statement maps(db,
+                   "SELECT phase, errors_json, status_json FROM samples WHERE run_id = ?1 AND "
+                   "(errors_json <> '{}' OR status_json <> '{}')");
+    maps.bind(1, run);
+    while (maps.step()) {
+        auto& s = out[at[int(maps.integer(0))]];
+        std::map<std::string, uint64_t> errors;
+        std::map<int, uint64_t> codes;
+        parse_errors(maps.text(1), errors);
+        parse_status(maps.text(2), codes);
+        for (const auto& [k, n] : errors)
+            s.errors[k] += n;
+        for (const auto& [k, n] : codes)
+            s.status_codes[k] += n;
+    }
+    Statement ops(db,
+                  "SELECT samples.phase, sample_ops.op, sum(sample_ops.count), "
+                  "sum(sample_ops.errors) FROM sample_ops JOIN samples ON samples.run_id = "
+                  "sample_ops.run_id AND samples.seq = sample_ops.seq WHERE sample_ops.run_id = ?1 "
+                  "GROUP BY samples.phase, sample_ops.op");
+    ops.bind(1, run);
+    while (ops.step()) {
+        OpSample& op = out[at[int(ops.integer(0))]].ops[ops.text(1)];
+        op.count = uint64_t(ops.integer(2));
+        op.errors = uint64_t(ops.integer(3));
     }
     return out;
 }

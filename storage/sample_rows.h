@@ -31,11 +31,13 @@ class RunRows {
     Statement histogram_;
 };
 
-// A run's ticks whose end lies in (from_ms, to_ms], in order; without their latency
-// histograms when `histograms` is false (the counters alone are cheap to read).
+// A run's ticks whose end lies in (from_ms, to_ms], in order.
 std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t from_ms = -1,
-                                         int64_t to_ms = std::numeric_limits<int64_t>::max(),
-                                         bool histograms = true);
+                                         int64_t to_ms = std::numeric_limits<int64_t>::max());
+
+// A run's ticks summed per phase in SQL (one IntervalSample per phase, without histograms):
+// the counters of a whole run without building one sample per tick.
+std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run);
 
 // What the history lists for a run.
 struct KeyFigures {
