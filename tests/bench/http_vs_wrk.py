@@ -121,7 +121,7 @@ def pinned(args, argv):
 
 def wrk_round(args, url):
     out, cpu = run_measured(pinned(args, [args.wrk, f"-t{args.threads}",
-                                          f"-c{args.connections}", f"-d{args.duration}s", url]))
+                                          f"-c{args.connections}", f"-d{args.duration:g}s", url]))
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     total = int(re.search(r"(\d+) requests in", out).group(1))
     return rps, cpu / total, total
@@ -133,11 +133,19 @@ def perflab_spec(args, url, phase):
                      "max_connections": args.connections, "timeout_ms": 30000}}
 
 
+def no_store_flag(perflab):
+    help_text = subprocess.run([perflab, "run", "--help"], capture_output=True, text=True)
+    return "--no-store" in help_text.stdout
+
+
 def perflab_run(args, workdir, spec):
     path = os.path.join(workdir, "spec.json")
     with open(path, "w") as f:
         json.dump(spec, f)
-    out, cpu = run_measured(pinned(args, [args.perflab, "run", path, "--json", "-q"]))
+    argv = [args.perflab, "run", path, "--json", "-q"]
+    if no_store_flag(args.perflab):
+        argv.append("--no-store")  # the run store's writer is not part of the comparison
+    out, cpu = run_measured(pinned(args, argv))
     return json.loads(out), cpu
 
 
@@ -170,10 +178,12 @@ def fixed_rate(args, workdir, url, best):
     rate = round(best * args.fixed_rate)
     phase = {"rate": rate, "duration_s": args.duration}
     report, cpu = perflab_run(args, workdir, perflab_spec(args, url, phase))
-    held = report["requests"] / report["attack_s"]
+    # Every request of the schedule is sent; a late one still counts from its intended time.
+    held = report["requests"] / args.duration
     lat = report["latency_us"]
-    print(f"fixed rate {rate}/s ({args.fixed_rate:.0%} of {best:.0f}): held {held:.0f}/s "
-          f"({(held / rate - 1) * 100:+.2f}%), p50 {lat['p50'] / 1000:.2f} ms, "
+    print(f"fixed rate {rate}/s ({args.fixed_rate:.0%} of {best:.0f}): sent {report['requests']} "
+          f"of {round(rate * args.duration)} intended ({(held / rate - 1) * 100:+.2f}%), "
+          f"attack {report['attack_s']:.2f} s, p50 {lat['p50'] / 1000:.2f} ms, "
           f"p99 {lat['p99'] / 1000:.2f} ms (from intended times), late sends "
           f"{report['late_sends']} of {report['requests']}, errors {sum(report['errors'].values())}")
 

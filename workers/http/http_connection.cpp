@@ -65,6 +65,8 @@ HttpError classify(const error_code& ec, bool handshaking) {
     return HttpError::other;
 }
 
+constexpr size_t kReadBuffer = 16 * 1024;
+
 HttpClock::time_point after_ms(int ms) {
     return HttpClock::now() + std::chrono::milliseconds(ms);
 }
@@ -77,7 +79,11 @@ struct HttpConnection::Parser {
 };
 
 HttpConnection::HttpConnection(const Context& context, int id)
-    : ctx_(context), id_(id), parser_(std::make_unique<Parser>()) {}
+    : ctx_(context), id_(id), parser_(std::make_unique<Parser>()) {
+    // Beast reads at most the buffer's free capacity (512 bytes when empty): room for a
+    // typical response makes it one read instead of a dozen.
+    parser_->buffer.reserve(kReadBuffer);
+}
 
 HttpConnection::~HttpConnection() {
     close();
