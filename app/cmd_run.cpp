@@ -7,8 +7,6 @@
 #include "commands.h"
 #include "console_observer.h"
 #include "engine.h"
-#include "http/http_engine.h"
-#include "model/http_report.h"
 #include "hardware_profile.h"
 #include "http/http_engine.h"
 #include "model/http_report.h"
