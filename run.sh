@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs what is missing, builds PerfLab and launches it. Arguments go to perflab; with
-# none, a short demo run against a memcached that PerfLab starts on a free loopback port.
+# none, the desktop app (its Quick start runs a demo against a memcached it starts itself).
 set -euo pipefail
 cd "$(dirname "$0")"
 .ci/install-deps.sh
 cmake --preset release >/dev/null
 cmake --build --preset release
-if [ $# -eq 0 ]; then
+# With no arguments, the desktop app; without a display, the headless demo instead.
+if [ $# -eq 0 ] && [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  echo "run.sh: no display; running the headless demo (./run.sh gui needs one)" >&2
   set -- demo
 fi
 exec build/release/app/perflab "$@"

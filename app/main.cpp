@@ -2,12 +2,15 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "gui_main.h"
 #include "store_cli.h"
 
 int main(int argc, char** argv) {
     using namespace perflab;
     CLI::App app{"PerfLab: load tests for caches and HTTP services, with every run kept"};
-    app.require_subcommand(1);
+    app.require_subcommand(0, 1);
+    auto* gui_cmd = app.add_subcommand("gui", "Open the desktop app (the default)");
+    gui_cmd->allow_extras();
 
     RunOptions run;
     auto* run_cmd = app.add_subcommand("run", "Run a spec file headless");
@@ -63,5 +66,5 @@ int main(int argc, char** argv) {
     if (*probe_cmd) return probe_command(probe);
     if (*trust_cmd) return hosts_trust_command(trust);
     if (const int code = store.dispatch(); code >= 0) return code;
-    return kExitBadInput;
+    return gui_main(argc, argv);
 }

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+// Real cache runs against a real memcached, driven through the main window: the live charts
+// get one point per tick, Stop ends a run early, late sends raise the generator banner.
+#include <qcustomplot.h>
+
+#include <QSignalSpy>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+#include "live_view.h"
+#include "main_window.h"
+#include "memcached_server.h"
+#include "run_bridge.h"
+#include "run_session.h"
+#include "time_chart.h"
+#include "ui_tests.h"
+
+using namespace perflab;
+
+namespace {
+
+RunSpec cache_spec(const std::string& server, double seconds) {
+    const nlohmann::json j = {{"name", "ui test"},
+                              {"kind", "cache"},
+                              {"tick_ms", 250},
+                              {"phases", {{{"duration_s", seconds}, {"concurrency", 2}}}},
+                              {"cache",
+                               {{"servers", {server}},
+                                {"keys", {{"count", 1000}}},
+                                {"value_size", {{"min", 64}, {"max", 256}}}}}};
+    SpecResult r = parse_spec(j);
+    if (!r) qFatal("%s", r.error_text().c_str());
+    return *r.spec;
+}
+
+QCPGraph* graph(const TimeChart* chart, const QString& name) {
+    for (int i = 0; i < chart->plot()->graphCount(); ++i)
+        if (chart->plot()->graph(i)->name() == name) return chart->plot()->graph(i);
+    return nullptr;
+}
+
+}  // namespace
+
+class LiveRunTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void cacheRunFillsChartsOnePointPerTick();
+    void stopButtonEndsTheRun();
+    void lateSendsRaiseTheBanner();
+};
+
+void LiveRunTest::cacheRunFillsChartsOnePointPerTick() {
+    test::MemcachedServer server;
+    MainWindow window;
+    int samples = 0;
+    connect(window.session()->bridge(), &RunBridge::sampled, &window,
+            [&samples](const IntervalSample& s) { samples += s.interval_ms > 0; });
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QString error;
+    QVERIFY2(window.startRun(cache_spec(server.endpoint(), 2.0), &error), qPrintable(error));
+    QVERIFY(window.session()->running());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    const auto summary = finished.at(0).at(0).value<RunSummary>();
+    QCOMPARE(summary.status, RunStatus::completed);
+    QVERIFY(!window.session()->running());
+    QVERIFY2(samples >= 6, qPrintable(QString::number(samples)));
+    QCOMPARE(window.liveView()->ticks(), samples);
+    const TimeChart* chart = window.liveView()->chart();
+    for (const char* name : {"get", "errors/s", "p99", "hit rate"}) {
+        QCPGraph* g = graph(chart, QString::fromLatin1(name));
+        QVERIFY2(g, name);
+        QCOMPARE(g->dataCount(), samples);
+    }
+    QVERIFY(chart->markerCount() >= 1);  // the phase's start
+    QVERIFY(summary.overall.totals.total_ops() > 0);
+}
+
+void LiveRunTest::stopButtonEndsTheRun() {
+    test::MemcachedServer server;
+    MainWindow window;
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QSignalSpy sampled(window.session()->bridge(), &RunBridge::sampled);
+    QString error;
+    QVERIFY2(window.startRun(cache_spec(server.endpoint(), 60.0), &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(sampled.count() >= 1, 10000);
+    auto* stop = window.liveView()->findChild<QPushButton*>(QStringLiteral("stopButton"));
+    QVERIFY(stop && stop->isEnabled());
+    stop->click();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    QCOMPARE(finished.at(0).at(0).value<RunSummary>().status, RunStatus::stopped);
+}
+
+void LiveRunTest::lateSendsRaiseTheBanner() {
+    LiveView view;
+    view.begin(cache_spec("127.0.0.1:1", 10));
+    IntervalSample s;
+    s.t_ms = 1000;
+    s.interval_ms = 1000;
+    s.ops["get"].count = 10;
+    view.addSample(s);
+    QVERIFY(!view.generatorLimited());
+    s.t_ms = 2000;
+    s.late = 3;
+    view.addSample(s);
+    QVERIFY(view.generatorLimited());
+}
+
+int run_live_run_test(int argc, char** argv) {
+    LiveRunTest t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "live_run_test.moc"

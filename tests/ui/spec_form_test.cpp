@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+// The set-up form against the real validator: shipped templates load valid, an invalid
+// field is highlighted with its message and blocks Start, a saved spec is what `perflab run`
+// takes.
+#include "spec_form.h"
+
+#include <QFile>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "row_table.h"
+#include "ui_tests.h"
+
+using namespace perflab;
+
+class SpecFormTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void templateLoadsValid_data();
+    void templateLoadsValid();
+    void invalidFieldBlocksStart_data();
+    void invalidFieldBlocksStart();
+    void invalidPhaseCellIsMarked();
+    void savedSpecIsWhatRunTakes();
+
+  private:
+    static void loadHot(SpecForm& form) {
+        QString error;
+        QVERIFY2(form.loadTemplate(QStringLiteral(":/specs/cache-aside-hot.json"), &error),
+                 qPrintable(error));
+        QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    }
+};
+
+void SpecFormTest::templateLoadsValid_data() {
+    QTest::addColumn<QString>("resource");
+    const QStringList templates = SpecForm::templates();
+    QVERIFY(templates.size() >= 4);
+    for (const QString& t : templates)
+        QTest::newRow(qPrintable(t)) << t;
+}
+
+void SpecFormTest::templateLoadsValid() {
+    QFETCH(QString, resource);
+    SpecForm form;
+    QString error;
+    QVERIFY2(form.loadTemplate(resource, &error), qPrintable(error));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QVERIFY(form.startButton()->isEnabled());
+    // The form loses nothing: what it builds is the template, normalised.
+    QFile file(resource);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const SpecResult original = parse_spec_text(file.readAll().toStdString());
+    QVERIFY(original);
+    QCOMPARE(QString::fromStdString(to_json(*form.spec()).dump()),
+             QString::fromStdString(to_json(*original.spec).dump()));
+}
+
+void SpecFormTest::invalidFieldBlocksStart_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("key count not a number") << "cache.keys.count"
+                                            << "many";
+    QTest::newRow("negative tick") << "tick_ms"
+                                   << "-5";
+    QTest::newRow("server without port") << "cache.servers"
+                                         << "nohost";
+    QTest::newRow("value min above max") << "cache.value_size.min"
+                                         << "999999999";
+}
+
+void SpecFormTest::invalidFieldBlocksStart() {
+    QFETCH(QString, path);
+    QFETCH(QString, text);
+    SpecForm form;
+    loadHot(form);
+    auto* edit = form.findChild<QLineEdit*>(path);
+    QVERIFY(edit);
+    const QString good = edit->text();
+    edit->setText(text);
+    QVERIFY(!form.isValid());
+    QVERIFY(!form.startButton()->isEnabled());
+    QVERIFY2(form.errorText().contains(path.section(QLatin1Char('.'), 0, 0)),
+             qPrintable(form.errorText()));
+    QVERIFY2(!edit->toolTip().isEmpty() && !edit->styleSheet().isEmpty(),
+             "the field the validator names is highlighted with its message");
+    QVERIFY(form.errorText().contains(edit->toolTip()));
+    edit->setText(good);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QVERIFY(form.startButton()->isEnabled());
+    QVERIFY(edit->toolTip().isEmpty());
+}
+
+void SpecFormTest::invalidPhaseCellIsMarked() {
+    SpecForm form;
+    loadHot(form);
+    auto* phases = form.findChild<RowTable*>(QStringLiteral("phases"));
+    QVERIFY(phases);
+    phases->table()->item(0, 0)->setText(QStringLiteral("-1"));
+    QVERIFY(!form.startButton()->isEnabled());
+    QVERIFY2(form.errorText().contains(QStringLiteral("phases[0].duration_s")),
+             qPrintable(form.errorText()));
+    QVERIFY(phases->table()->item(0, 0)->background() != QBrush());
+    QVERIFY(phases->table()->item(0, 1)->background() == QBrush());
+}
+
+void SpecFormTest::savedSpecIsWhatRunTakes() {
+    SpecForm form;
+    loadHot(form);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("spec.json"));
+    QString error;
+    QVERIFY2(form.saveFile(path, &error), qPrintable(error));
+    const SpecResult saved = load_spec_file(path.toStdString());
+    QVERIFY2(saved, saved.error_text().c_str());
+    QCOMPARE(saved.spec->name, form.spec()->name);
+    SpecForm reopened;
+    QVERIFY2(reopened.loadFile(path, &error), qPrintable(error));
+    QVERIFY(reopened.isValid());
+}
+
+int run_spec_form_test(int argc, char** argv) {
+    SpecFormTest t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "spec_form_test.moc"

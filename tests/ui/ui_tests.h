@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Each QTest class runs as its own ctest test: `ui_tests <class>`.
+int run_spec_form_test(int argc, char** argv);
+int run_live_run_test(int argc, char** argv);
+int run_chart_export_test(int argc, char** argv);

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#include <QApplication>
+#include <QStandardPaths>
+#include <cstdio>
+#include <cstring>
+
+#include "metatypes.h"
+#include "resources.h"
+#include "ui_tests.h"
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("PerfLabTest"));
+    QStandardPaths::setTestModeEnabled(true);  // QSettings away from the user's own
+    perflab::register_metatypes();
+    perflab::init_resources();
+    const struct {
+        const char* name;
+        int (*run)(int, char**);
+    } tests[] = {{"SpecFormTest", run_spec_form_test},
+                 {"LiveRunTest", run_live_run_test},
+                 {"ChartExportTest", run_chart_export_test}};
+    // QTest sees the arguments after the class name (a test function, -v2...).
+    for (const auto& t : tests)
+        if (argc > 1 && std::strcmp(argv[1], t.name) == 0) {
+            argv[1] = argv[0];
+            return t.run(argc - 1, argv + 1);
+        }
+    std::fprintf(stderr, "usage: ui_tests SpecFormTest|LiveRunTest|ChartExportTest [QTest args]\n");
+    return 2;
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+#include "live_view.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "live_charts.h"
+#include "model/format.h"
+#include "stat_tile.h"
+#include "time_chart.h"
+
+namespace perflab {
+
+namespace {
+
+constexpr double kGeneratorCpuLimit = 90.0;  // % of one process' cores, from the local probe
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString rateText(double v) {
+    return QLocale().toString(v, 'f', v < 100 ? 1 : 0);
+}
+
+}  // namespace
+
+LiveView::LiveView(QWidget* parent)
+    : QWidget(parent), chart_(new TimeChart(this)), charts_(std::make_unique<LiveCharts>(chart_)) {
+    auto* layout = new QVBoxLayout(this);
+    setupBanner();
+    setupProgress();
+    setupTiles();
+    layout->addWidget(chart_, 1);
+}
+
+LiveView::~LiveView() = default;
+
+void LiveView::setupBanner() {
+    banner_ = new QLabel(this);
+    banner_->setObjectName(QStringLiteral("generatorBanner"));
+    banner_->setWordWrap(true);
+    banner_->setStyleSheet(QStringLiteral(
+        "background: #fff3cd; color: #664d03; border: 1px solid #ffe69c; padding: 6px;"));
+    banner_->hide();
+    layout()->addWidget(banner_);
+}
+
+void LiveView::setupProgress() {
+    auto* row = new QHBoxLayout;
+    title_ = new QLabel(this);
+    title_->setStyleSheet(QStringLiteral("font-weight: 600;"));
+    phase_ = new QLabel(this);
+    progress_ = new QProgressBar(this);
+    progress_->setTextVisible(true);
+    stop_ = new QPushButton(tr("Stop"), this);
+    stop_->setObjectName(QStringLiteral("stopButton"));
+    stop_->setEnabled(false);
+    connect(stop_, &QPushButton::clicked, this, [this] {
+        stop_->setEnabled(false);
+        emit stopRequested();
+    });
+    row->addWidget(title_);
+    row->addWidget(phase_);
+    row->addWidget(progress_, 1);
+    row->addWidget(stop_);
+    static_cast<QVBoxLayout*>(layout())->addLayout(row);
+}
+
+void LiveView::setupTiles() {
+    auto* row = new QHBoxLayout;
+    rate_ = new StatTile(tr("ops/s"), this);
+    hitRate_ = new StatTile(tr("hit rate"), this);
+    p50_ = new StatTile(tr("p50 latency"), this);
+    p99_ = new StatTile(tr("p99 latency"), this);
+    errors_ = new StatTile(tr("errors/s"), this);
+    connections_ = new StatTile(tr("connections"), this);
+    for (auto* t : {rate_, hitRate_, p50_, p99_, errors_, connections_})
+        row->addWidget(t);
+    static_cast<QVBoxLayout*>(layout())->addLayout(row);
+}
+
+void LiveView::begin(const RunSpec& spec) {
+    spec_ = spec;
+    title_->setText(qs(spec.name));
+    phase_->setText(tr("starting…"));
+    banner_->hide();
+    progress_->setRange(0, std::max(1, int(spec.planned_duration_s())));
+    progress_->setValue(0);
+    progress_->setFormat(QStringLiteral("%v / %m s"));
+    stop_->setEnabled(true);
+    for (auto* t : {rate_, hitRate_, p50_, p99_, errors_, connections_})
+        t->setValue(QStringLiteral("–"));
+    hitRate_->setVisible(spec.kind == RunKind::cache);
+    charts_->begin(spec);
+}
+
+void LiveView::addSample(const IntervalSample& s) {
+    charts_->addSample(s);
+    updateTiles(s);
+    updateProgress(s);
+    if (s.late > 0)
+        warnGenerator(tr("%1 sends in the last tick started over 1 ms late: the open-model "
+                         "schedule is not being kept.")
+                          .arg(s.late));
+    charts_->refresh();
+}
+
+void LiveView::updateTiles(const IntervalSample& s) {
+    const double secs = s.seconds();
+    if (secs <= 0) return;
+    const Histogram h = s.latency();
+    rate_->setValue(rateText(double(s.total_ops()) / secs));
+    hitRate_->setValue(QStringLiteral("%1 %").arg(100.0 * s.hit_rate(), 0, 'f', 2));
+    p50_->setValue(qs(format_latency_us(h.percentile(50))));
+    p99_->setValue(qs(format_latency_us(h.percentile(99))));
+    errors_->setValue(rateText(double(s.total_errors()) / secs));
+    connections_->setValue(QString::number(s.connections));
+}
+
+void LiveView::updateProgress(const IntervalSample& s) {
+    progress_->setValue(std::min(progress_->maximum(), int(s.t_ms / 1000)));
+    const int phases = int(spec_.phases.size());
+    QString text = tr("phase %1/%2").arg(s.phase + 1).arg(phases);
+    if (s.planned_rate > 0) text += tr(" · %1/s planned").arg(rateText(s.planned_rate));
+    phase_->setText(text);
+}
+
+void LiveView::addEvent(const RunEvent& e) {
+    charts_->addEvent(e);
+    charts_->refresh();
+}
+
+void LiveView::addProbeSample(const ProbeSample& s) {
+    charts_->addProbeSample(s);
+    if (s.source == "local") {
+        const auto it = s.values.find("self_cpu_pct");
+        if (it != s.values.end() && it->is_number() && it->get<double>() > kGeneratorCpuLimit)
+            warnGenerator(tr("PerfLab itself uses %1% CPU: the load generator may be the limit, "
+                             "not the server.")
+                              .arg(it->get<double>(), 0, 'f', 0));
+    }
+}
+
+void LiveView::warnGenerator(const QString& why) {
+    banner_->setText(tr("⚠ Load generator limit — ") + why);
+    banner_->show();
+}
+
+void LiveView::finish(const RunSummary& summary) {
+    stop_->setEnabled(false);
+    QString text = tr("%1 · %2").arg(qs(to_string(summary.status)), phase_->text());
+    if (summary.status == RunStatus::failed) text = tr("failed: %1").arg(qs(summary.error));
+    phase_->setText(text);
+    charts_->refresh();
+}
+
+int LiveView::ticks() const {
+    return charts_->ticks();
+}
+
+bool LiveView::generatorLimited() const {
+    return !banner_->isHidden();
+}
+
+}  // namespace perflab

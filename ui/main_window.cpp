@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+#include "main_window.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "chart_export.h"
+#include "live_view.h"
+#include "local_memcached.h"
+#include "quick_start.h"
+#include "run_bridge.h"
+#include "run_session.h"
+#include "spec_form.h"
+#include "time_chart.h"
+
+namespace perflab {
+
+namespace {
+
+constexpr int kQuickStartSeconds = 30;
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      tabs_(new QTabWidget(this)),
+      form_(new SpecForm(this)),
+      live_(new LiveView(this)),
+      session_(new RunSession(this)) {
+    setWindowTitle(tr("PerfLab"));
+    register_metatypes();
+    setupViews();
+    setupMenus();
+    setupSession();
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::setupViews() {
+    auto* setup = new QWidget(this);
+    auto* layout = new QVBoxLayout(setup);
+    layout->addWidget(setupWelcome());
+    auto* scroll = new QScrollArea(setup);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(form_);
+    scroll->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(scroll, 1);
+    tabs_->addTab(setup, tr("Set up"));
+    tabs_->addTab(live_, tr("Live"));
+    setCentralWidget(tabs_);
+    connect(form_, &SpecForm::startRequested, this, [this](const RunSpec& spec) {
+        QString error;
+        if (!startRun(spec, &error)) report(tr("Cannot start the run"), error);
+    });
+}
+
+QWidget* MainWindow::setupWelcome() {
+    welcome_ = new QFrame(this);
+    welcome_->setObjectName(QStringLiteral("welcome"));
+    welcome_->setStyleSheet(
+        QStringLiteral("#welcome { background: #e3f2fd; border: 1px solid #90caf9; }"));
+    auto* row = new QHBoxLayout(welcome_);
+    auto* text = new QLabel(tr("<b>New to PerfLab?</b> Quick start runs a %1-second cache demo "
+                               "against a memcached PerfLab starts on this machine, so you see "
+                               "live charts right away.")
+                                .arg(kQuickStartSeconds),
+                            welcome_);
+    text->setWordWrap(true);
+    auto* button = new QPushButton(tr("Quick start"), welcome_);
+    button->setObjectName(QStringLiteral("quickStartButton"));
+    connect(button, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!quickStart(kQuickStartSeconds, &error)) report(tr("Quick start failed"), error);
+    });
+    row->addWidget(text, 1);
+    row->addWidget(button);
+    return welcome_;
+}
+
+void MainWindow::setupMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open spec…"), QKeySequence::Open, this, &MainWindow::openSpec);
+    file->addAction(tr("&Save spec as…"), QKeySequence::SaveAs, this, &MainWindow::saveSpec);
+    file->addSeparator();
+    file->addAction(tr("&Export live chart…"), this, &MainWindow::exportChart);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Quick start"), this, [this] {
+        QString error;
+        if (!quickStart(kQuickStartSeconds, &error)) report(tr("Quick start failed"), error);
+    });
+    run->addAction(tr("S&top"), this, [this] { session_->stop(); });
+    statusBar()->showMessage(tr("Ready"));
+}
+
+void MainWindow::setupSession() {
+    const RunBridge* bridge = session_->bridge();
+    constexpr auto queued = Qt::QueuedConnection;
+    connect(bridge, &RunBridge::started, live_, &LiveView::begin, queued);
+    connect(bridge, &RunBridge::sampled, live_, &LiveView::addSample, queued);
+    connect(bridge, &RunBridge::event, live_, &LiveView::addEvent, queued);
+    connect(bridge, &RunBridge::probeSampled, live_, &LiveView::addProbeSample, queued);
+    connect(session_, &RunSession::finished, this, &MainWindow::onFinished);
+    connect(live_, &LiveView::stopRequested, session_, &RunSession::stop);
+    connect(form_, &SpecForm::validityChanged, this, [this](bool valid) {
+        form_->startButton()->setEnabled(valid && !session_->running());
+    });
+}
+
+void MainWindow::showView(View view) {
+    tabs_->setCurrentIndex(view == View::setup ? 0 : 1);
+}
+
+bool MainWindow::startRun(const RunSpec& spec, QString* error) {
+    if (!session_->start(spec, error)) return false;
+    form_->startButton()->setEnabled(false);
+    showView(View::live);
+    statusBar()->showMessage(tr("Running %1").arg(qs(spec.name)));
+    return true;
+}
+
+bool MainWindow::quickStart(int seconds, QString* error) {
+    std::unique_ptr<LocalMemcached> server;
+    try {
+        server = std::make_unique<LocalMemcached>();
+    } catch (const std::exception& e) {
+        *error = tr("could not start a local memcached (is it installed?): %1").arg(qs(e.what()));
+        return false;
+    }
+    if (!startRun(quick_start_spec(server->endpoint(), seconds), error)) return false;
+    session_->adopt(std::move(server));
+    welcome_->hide();
+    return true;
+}
+
+void MainWindow::onFinished(const RunSummary& summary) {
+    live_->finish(summary);
+    form_->startButton()->setEnabled(form_->isValid());
+    statusBar()->showMessage(tr("Run %1").arg(qs(to_string(summary.status))));
+    emit runFinished(summary);
+    if (closeAfterRun_) close();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (session_->running()) {
+        event->ignore();
+        if (closeAfterRun_) return;
+        const auto answer =
+            QMessageBox::question(this, tr("A run is going"), tr("Stop the run and close PerfLab?"),
+                                  QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+        if (answer != QMessageBox::Yes) return;
+        closeAfterRun_ = true;
+        statusBar()->showMessage(tr("Stopping the run…"));
+        session_->stop();
+        return;
+    }
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1500, 950);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const QByteArray last = settings.value(QStringLiteral("spec/last")).toByteArray();
+    const auto j = nlohmann::json::parse(last.begin(), last.end(), nullptr, false);
+    if (!last.isEmpty() && j.is_object()) {
+        form_->setJson(j);
+        welcome_->setVisible(!settings.value(QStringLiteral("welcome/done")).toBool());
+    } else if (const QStringList t = SpecForm::templates(); !t.isEmpty()) {
+        QString error;
+        form_->loadTemplate(t.front(), &error);
+    }
+    tabs_->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
+}
+
+void MainWindow::saveSettings() const {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/tab"), tabs_->currentIndex());
+    settings.setValue(QStringLiteral("spec/last"), QByteArray::fromStdString(form_->json().dump()));
+    settings.setValue(QStringLiteral("welcome/done"), welcome_->isHidden());
+}
+
+void MainWindow::openSpec() {
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open run spec"), settings.value(QStringLiteral("spec/dir")).toString(),
+        tr("Run specs (*.json)"));
+    if (path.isEmpty()) return;
+    settings.setValue(QStringLiteral("spec/dir"), QFileInfo(path).absolutePath());
+    QString error;
+    if (!form_->loadFile(path, &error)) return report(tr("Cannot open the spec"), error);
+    showView(View::setup);
+}
+
+void MainWindow::saveSpec() {
+    QSettings settings;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save run spec"), settings.value(QStringLiteral("spec/dir")).toString(),
+        tr("Run specs (*.json)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!form_->saveFile(path, &error)) report(tr("Cannot save the spec"), error);
+}
+
+void MainWindow::exportChart() {
+    QSettings settings;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), settings.value(QStringLiteral("export/dir")).toString(),
+        tr("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"));
+    if (path.isEmpty()) return;
+    settings.setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
+    bool ok = false;
+    const QString size = QInputDialog::getText(
+        this, tr("Chart size"), tr("Width × height in pixels:"), QLineEdit::Normal,
+        settings.value(QStringLiteral("export/size"), QStringLiteral("1600x1000")).toString(), &ok);
+    if (!ok) return;
+    const QStringList wh = size.split(QLatin1Char('x'));
+    const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
+    if (w < 100 || h < 100 || w > 10000 || h > 10000)
+        return report(tr("Cannot export"), tr("size \"%1\": expected e.g. 1600x1000").arg(size));
+    settings.setValue(QStringLiteral("export/size"), size);
+    QString error;
+    if (!export_chart(live_->chart()->plot(), path, w, h, &error))
+        report(tr("Cannot export"), error);
+}
+
+void MainWindow::report(const QString& title, const QString& error) {
+    statusBar()->showMessage(title % QStringLiteral(": ") % error);
+    QMessageBox::warning(this, title, error);
+}
+
+}  // namespace perflab

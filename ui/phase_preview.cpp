@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#include "phase_preview.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+#include <nlohmann/json.hpp>
+
+namespace perflab {
+
+namespace {
+
+double number(const nlohmann::json& o, const char* key) {
+    const auto it = o.find(key);
+    return it != o.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+}  // namespace
+
+PhasePreview::PhasePreview(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+    setupPlot();
+}
+
+void PhasePreview::setupPlot() {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    setMinimumHeight(140);
+    plot_->addGraph(plot_->xAxis, plot_->yAxis);
+    plot_->graph(0)->setName(tr("rate/s"));
+    plot_->graph(0)->setPen(QPen(QColor(31, 119, 180), 2));
+    plot_->graph(0)->setBrush(QColor(31, 119, 180, 40));
+    plot_->addGraph(plot_->xAxis, plot_->yAxis2);
+    plot_->graph(1)->setName(tr("connections"));
+    plot_->graph(1)->setPen(QPen(QColor(255, 127, 14), 2, Qt::DashLine));
+    plot_->xAxis->setLabel(tr("s"));
+    plot_->yAxis->setLabel(tr("rate/s"));
+    plot_->yAxis2->setLabel(tr("connections"));
+    plot_->yAxis2->setVisible(true);
+    plot_->legend->setVisible(true);
+    plot_->legend->setFont(QFont(font().family(), 8));
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+}
+
+void PhasePreview::show(const nlohmann::json& phases) {
+    QVector<double> t, rate, tc, conns;
+    double start = 0;
+    if (phases.is_array())
+        for (const auto& p : phases) {
+            if (!p.is_object()) continue;
+            const double d = std::max(number(p, "duration_s"), 0.0);
+            const double r = number(p, "rate");
+            const double to = p.contains("rate_to") ? number(p, "rate_to") : r;
+            const bool open = r > 0;
+            t << start << start + d;
+            rate << (open ? r : 0) << (open ? to : 0);
+            tc << start << start + d;
+            const double c = number(p, "concurrency");
+            conns << (open ? qQNaN() : c) << (open ? qQNaN() : c);
+            start += d;
+        }
+    plot_->graph(0)->setData(t, rate, true);
+    plot_->graph(1)->setData(tc, conns, true);
+    plot_->xAxis->setRange(0, std::max(start, 1.0));
+    bool ok = false;
+    const QCPRange r = plot_->graph(0)->getValueRange(ok);
+    plot_->yAxis->setRange(0, ok ? std::max(r.upper * 1.15, 1.0) : 1.0);
+    const QCPRange c = plot_->graph(1)->getValueRange(ok);
+    plot_->yAxis2->setRange(0, ok ? std::max(c.upper * 1.15, 1.0) : 1.0);
+    plot_->replot(QCustomPlot::rpQueuedRefresh);
+}
+
+}  // namespace perflab

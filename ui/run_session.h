@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <thread>
+
+#include "metatypes.h"
+
+namespace perflab {
+
+class LocalMemcached;
+class RunBridge;
+class RunController;
+
+// One run at a time on a worker thread: the RunController runs there, its callbacks reach
+// the GUI through the bridge's queued signals. Owned and driven by the GUI thread.
+class RunSession : public QObject {
+    Q_OBJECT
+  public:
+    explicit RunSession(QObject* parent = nullptr);
+    ~RunSession() override;  // stops a run still going and waits for its thread
+
+    // Starts `spec`; false with `error` set when no engine can be made for it.
+    bool start(const RunSpec& spec, QString* error);
+    // Keeps `server` alive until the run ends (the quick start's own memcached).
+    void adopt(std::unique_ptr<LocalMemcached> server);
+    void stop();
+    bool running() const { return thread_.joinable(); }
+    const RunBridge* bridge() const { return bridge_; }
+
+  signals:
+    // After the bridge's ended(): the worker thread is gone by then.
+    void finished(const perflab::RunSummary& summary);
+
+  private:
+    void onEnded(const RunSummary& summary);
+
+    RunBridge* bridge_;
+    std::unique_ptr<RunController> controller_;
+    std::unique_ptr<LocalMemcached> server_;
+    std::thread thread_;
+};
+
+}  // namespace perflab

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: MIT
+#include "spec_form.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include "phase_preview.h"
+#include "row_table.h"
+#include "spec_tables.h"
+
+namespace perflab {
+
+namespace {
+
+using Type = JsonFields::Type;
+
+const char* const kErrorStyle = "background: #ffcdd2;";
+
+template <class E, int N>
+QStringList names() {
+    QStringList out;
+    for (int i = 0; i < N; ++i)
+        out << QString::fromLatin1(to_string(E(i)));
+    return out;
+}
+
+// Error paths into a table: "phases[2].rate" → row 2, ".rate".
+bool table_path(const std::string& path, const std::string& prefix, int* row, std::string* rest) {
+    if (path.rfind(prefix + "[", 0) != 0) return false;
+    const auto close = path.find(']', prefix.size());
+    if (close == std::string::npos) return false;
+    *row = std::atoi(path.c_str() + prefix.size() + 1);
+    *rest = path.substr(close + 1);
+    return true;
+}
+
+}  // namespace
+
+SpecForm::SpecForm(QWidget* parent) : QWidget(parent) {
+    auto* outer = new QVBoxLayout(this);
+    setupTemplates(outer);
+    auto* columns = new QHBoxLayout;
+    auto* left = new QVBoxLayout;
+    left->addWidget(setupRunGroup());
+    left->addWidget(setupScheduleGroup(), 1);
+    auto* right = new QVBoxLayout;
+    right->addWidget(setupCacheGroup());
+    right->addWidget(setupHttpGroup());
+    right->addWidget(setupProbesGroup(), 1);
+    columns->addLayout(left, 1);
+    columns->addLayout(right, 1);
+    outer->addLayout(columns, 1);
+    outer->addWidget(setupActions());
+    updateKind();
+    phases_->addRow({QStringLiteral("10"), {}, {}, {}, QStringLiteral("4")});
+    validate();
+}
+
+SpecForm::~SpecForm() = default;
+
+template <class W>
+W* SpecForm::add(QFormLayout* form, const QString& label, const std::string& path,
+                 JsonFields::Type type, W* widget) {
+    widget->setObjectName(QString::fromStdString(path));
+    fields_.bind(path, widget, type);
+    form->addRow(label, widget);
+    if constexpr (std::is_base_of_v<QLineEdit, W>)
+        connect(widget, &QLineEdit::textChanged, this, &SpecForm::validate);
+    else if constexpr (std::is_base_of_v<QPlainTextEdit, W>)
+        connect(widget, &QPlainTextEdit::textChanged, this, &SpecForm::validate);
+    else if constexpr (std::is_base_of_v<QComboBox, W>)
+        connect(widget, &QComboBox::currentTextChanged, this, &SpecForm::validate);
+    else
+        connect(widget, &QCheckBox::toggled, this, &SpecForm::validate);
+    return widget;
+}
+
+QWidget* SpecForm::addNumber(QFormLayout* form, const QString& label, const std::string& path,
+                             const QString& placeholder) {
+    auto* edit = new QLineEdit(this);
+    edit->setPlaceholderText(placeholder);
+    return add(form, label, path, Type::number, edit);
+}
+
+QComboBox* SpecForm::addChoice(QFormLayout* form, const QString& label, const std::string& path,
+                               const QStringList& choices) {
+    auto* combo = new QComboBox(this);
+    combo->addItems(choices);
+    return add(form, label, path, Type::choice, combo);
+}
+
+void SpecForm::setupTemplates(QLayout* layout) {
+    auto* row = new QHBoxLayout;
+    auto* combo = new QComboBox(this);
+    combo->setObjectName(QStringLiteral("templates"));
+    combo->addItem(tr("New from template…"));
+    for (const QString& t : templates())
+        combo->addItem(QFileInfo(t).completeBaseName(), t);
+    connect(combo, &QComboBox::activated, this, [this, combo](int index) {
+        if (index <= 0) return;
+        QString error;
+        loadTemplate(combo->itemData(index).toString(), &error);
+        combo->setCurrentIndex(0);
+    });
+    row->addWidget(combo);
+    row->addStretch();
+    static_cast<QBoxLayout*>(layout)->addLayout(row);
+}
+
+QGroupBox* SpecForm::setupRunGroup() {
+    auto* box = new QGroupBox(tr("Run"), this);
+    auto* form = new QFormLayout(box);
+    add(form, tr("Name"), "name", Type::text, new QLineEdit(this));
+    kind_ = addChoice(form, tr("Kind"), "kind", names<RunKind, 2>());
+    connect(kind_, &QComboBox::currentTextChanged, this, &SpecForm::updateKind);
+    addNumber(form, tr("Tick (ms)"), "tick_ms", QStringLiteral("1000"));
+    auto* tags = add(form, tr("Tags"), "tags", Type::list, new QLineEdit(this));
+    tags->setPlaceholderText(tr("comma separated"));
+    auto* notes = add(form, tr("Notes"), "notes", Type::text, new QPlainTextEdit(this));
+    notes->setMaximumHeight(60);
+    return box;
+}
+
+QGroupBox* SpecForm::setupScheduleGroup() {
+    auto* box = new QGroupBox(tr("Phases"), this);
+    auto* layout = new QVBoxLayout(box);
+    phases_ = make_phase_table(this);
+    phases_->setObjectName(QStringLiteral("phases"));
+    preview_ = new PhasePreview(this);
+    connect(phases_, &RowTable::changed, this, &SpecForm::validate);
+    layout->addWidget(phases_, 1);
+    layout->addWidget(preview_, 1);
+    return box;
+}
+
+QGroupBox* SpecForm::setupCacheGroup() {
+    cache_ = new QGroupBox(tr("Cache (memcached)"), this);
+    auto* form = new QFormLayout(cache_);
+    auto* servers = add(form, tr("Servers"), "cache.servers", Type::list, new QLineEdit(this));
+    servers->setPlaceholderText(QStringLiteral("127.0.0.1:11211, …"));
+    addChoice(form, tr("Protocol"), "cache.protocol", names<CacheProtocol, 3>());
+    addChoice(form, tr("Workload"), "cache.workload", names<CacheWorkload, 4>());
+    addNumber(form, tr("Get ratio"), "cache.get_ratio", QStringLiteral("10"));
+    addNumber(form, tr("Set ratio"), "cache.set_ratio", QStringLiteral("1"));
+    addNumber(form, tr("Keys"), "cache.keys.count", QStringLiteral("1000000"));
+    auto* prefix =
+        add(form, tr("Key prefix"), "cache.keys.prefix", Type::text, new QLineEdit(this));
+    prefix->setPlaceholderText(QStringLiteral("key:"));
+    addChoice(form, tr("Key distribution"), "cache.keys.distribution", names<KeyDistribution, 2>());
+    addNumber(form, tr("Zipf s"), "cache.keys.zipf_s", QStringLiteral("0.99"));
+    addNumber(form, tr("Value min (B)"), "cache.value_size.min", QStringLiteral("128"));
+    addNumber(form, tr("Value max (B)"), "cache.value_size.max", QStringLiteral("10240"));
+    addNumber(form, tr("TTL (s)"), "cache.ttl_s", tr("0: never expires"));
+    add(form, tr("Prefill"), "cache.prefill", Type::flag, new QCheckBox(this));
+    addChoice(form, tr("Driver"), "cache.driver", names<CacheDriver, 2>());
+    addNumber(form, tr("Threads"), "cache.threads", tr("async driver; 0: one per core"));
+    addNumber(form, tr("Pipeline"), "cache.pipeline", tr("async driver: requests in flight"));
+    addNumber(form, tr("Timeout (ms)"), "cache.timeout_ms", QStringLiteral("1000"));
+    return cache_;
+}
+
+QGroupBox* SpecForm::setupHttpGroup() {
+    http_ = new QGroupBox(tr("HTTP"), this);
+    auto* form = new QFormLayout(http_);
+    targets_ = make_target_table(this);
+    targets_->setObjectName(QStringLiteral("http.targets"));
+    connect(targets_, &RowTable::changed, this, &SpecForm::validate);
+    form->addRow(tr("Targets"), targets_);
+    addNumber(form, tr("Threads"), "http.threads", QStringLiteral("2"));
+    addNumber(form, tr("Max connections"), "http.max_connections", QStringLiteral("10000"));
+    addNumber(form, tr("Timeout (ms)"), "http.timeout_ms", QStringLiteral("30000"));
+    addNumber(form, tr("Connect timeout (ms)"), "http.connect_timeout_ms", QStringLiteral("5000"));
+    add(form, tr("Keep-alive"), "http.keepalive", Type::flag, new QCheckBox(this))
+        ->setChecked(true);
+    add(form, tr("Verify TLS"), "http.tls_verify", Type::flag, new QCheckBox(this))
+        ->setChecked(true);
+    return http_;
+}
+
+QGroupBox* SpecForm::setupProbesGroup() {
+    auto* box = new QGroupBox(tr("Hosts to probe"), this);
+    auto* layout = new QVBoxLayout(box);
+    probes_ = make_probe_table(this);
+    probes_->setObjectName(QStringLiteral("probes"));
+    connect(probes_, &RowTable::changed, this, &SpecForm::validate);
+    layout->addWidget(probes_);
+    return box;
+}
+
+QWidget* SpecForm::setupActions() {
+    auto* box = new QWidget(this);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    errors_ = new QLabel(box);
+    errors_->setObjectName(QStringLiteral("specErrors"));
+    errors_->setStyleSheet(QStringLiteral("color: #b71c1c;"));
+    errors_->setWordWrap(true);
+    errors_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    start_ = new QPushButton(tr("Start run"), box);
+    start_->setObjectName(QStringLiteral("startButton"));
+    start_->setDefault(true);
+    connect(start_, &QPushButton::clicked, this, [this] {
+        if (spec_) emit startRequested(*spec_);
+    });
+    row->addWidget(errors_, 1);
+    row->addWidget(start_);
+    return box;
+}
+
+void SpecForm::updateKind() {
+    const bool cache = kind_->currentText() == QLatin1String(to_string(RunKind::cache));
+    cache_->setVisible(cache);
+    http_->setVisible(!cache);
+    validate();
+}
+
+nlohmann::json SpecForm::json() const {
+    nlohmann::json j = nlohmann::json::object();
+    const std::string kind = kind_->currentText().toStdString();
+    fields_.write(j, {kind});
+    j["phases"] = phases_->toJson();
+    if (kind == "http") j["http"]["targets"] = targets_->toJson();
+    if (const auto probes = probes_->toJson(); !probes.empty()) j["probes"] = probes;
+    return j;
+}
+
+void SpecForm::setJson(const nlohmann::json& spec) {
+    const SpecResult parsed = parse_spec(spec);
+    const nlohmann::json j = parsed ? to_json(*parsed.spec) : spec;
+    filling_ = true;
+    fields_.read(j);
+    phases_->setJson(j.value("phases", nlohmann::json::array()));
+    targets_->setJson(j.contains("http") ? j["http"].value("targets", nlohmann::json::array())
+                                         : nlohmann::json::array());
+    probes_->setJson(j.value("probes", nlohmann::json::array()));
+    filling_ = false;
+    updateKind();
+}
+
+void SpecForm::validate() {
+    if (filling_ || !start_) return;
+    const nlohmann::json j = json();
+    preview_->show(j["phases"]);
+    SpecResult result = parse_spec(j);
+    const bool was = spec_.has_value();
+    spec_ = std::move(result.spec);
+    showErrors(result.errors);
+    start_->setEnabled(spec_.has_value());
+    if (was != spec_.has_value()) emit validityChanged(spec_.has_value());
+}
+
+void SpecForm::clearErrors() {
+    for (QWidget* w : fields_.widgets()) {
+        w->setStyleSheet(QString());
+        w->setToolTip(QString());
+    }
+    for (RowTable* t : {phases_, targets_, probes_})
+        t->clearErrors();
+}
+
+void SpecForm::showErrors(const std::vector<SpecError>& errors) {
+    clearErrors();
+    errorList_ = errors;
+    QStringList lines;
+    for (const SpecError& e : errors) {
+        const QString message = QString::fromStdString(e.text());
+        lines << message;
+        int row = 0;
+        std::string rest;
+        if (table_path(e.path, "phases", &row, &rest))
+            phases_->markError(row, rest, message);
+        else if (table_path(e.path, "http.targets", &row, &rest))
+            targets_->markError(row, rest, message);
+        else if (table_path(e.path, "probes", &row, &rest))
+            probes_->markError(row, rest, message);
+        else if (QWidget* w = fields_.find(e.path)) {
+            w->setStyleSheet(QString::fromLatin1(kErrorStyle));
+            w->setToolTip(message);
+        }
+    }
+    errors_->setText(lines.join(QLatin1Char('\n')));
+}
+
+QString SpecForm::errorText() const {
+    return errors_->text();
+}
+
+bool SpecForm::loadFile(const QString& path, QString* error) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = tr("cannot read %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    const QByteArray bytes = file.readAll();
+    const nlohmann::json j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+        *error = tr("%1 is not a JSON object").arg(path);
+        return false;
+    }
+    setJson(j);
+    return true;
+}
+
+bool SpecForm::saveFile(const QString& path, QString* error) const {
+    QSaveFile file(path);
+    const std::string text = (spec_ ? to_json(*spec_) : json()).dump(2) + "\n";
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) < 0 ||
+        !file.commit()) {
+        *error = tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+QStringList SpecForm::templates() {
+    QStringList out;
+    const QDir dir(QStringLiteral(":/specs"));
+    const auto names = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    for (const QString& name : names)
+        out << dir.filePath(name);
+    return out;
+}
+
+bool SpecForm::loadTemplate(const QString& resource, QString* error) {
+    return loadFile(resource, error);
+}
+
+}  // namespace perflab

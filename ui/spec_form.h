@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "json_fields.h"
+#include "metatypes.h"
+
+class QComboBox;
+class QFormLayout;
+class QGroupBox;
+class QLabel;
+class QPushButton;
+
+namespace perflab {
+
+class PhasePreview;
+class RowTable;
+
+// Sets up a run: every spec field of cache and HTTP runs, the phases with a preview, the
+// probes. The form's JSON goes through parse_spec on every edit: the fields it names are
+// highlighted with its message and Start stays disabled until the spec is valid. Files are
+// the same JSON `perflab run` takes.
+class SpecForm : public QWidget {
+    Q_OBJECT
+  public:
+    explicit SpecForm(QWidget* parent = nullptr);
+    ~SpecForm() override;
+
+    nlohmann::json json() const;
+    // Fills the form from a spec's JSON (normalised first when it is valid).
+    void setJson(const nlohmann::json& spec);
+    bool loadFile(const QString& path, QString* error);
+    bool saveFile(const QString& path, QString* error) const;
+    // Templates shipped in the resources (":/specs/*.json").
+    static QStringList templates();
+    bool loadTemplate(const QString& resource, QString* error);
+
+    bool isValid() const { return spec_.has_value(); }
+    const std::optional<RunSpec>& spec() const { return spec_; }
+    QString errorText() const;
+    QPushButton* startButton() const { return start_; }
+    // The widget a spec path names (also its objectName), for tests and focus.
+    QWidget* field(const std::string& path) const { return fields_.find(path); }
+
+  public slots:
+    void validate();
+
+  signals:
+    void startRequested(const perflab::RunSpec& spec);
+    void validityChanged(bool valid);
+
+  private:
+    QGroupBox* setupRunGroup();
+    QGroupBox* setupScheduleGroup();
+    QGroupBox* setupCacheGroup();
+    QGroupBox* setupHttpGroup();
+    QGroupBox* setupProbesGroup();
+    QWidget* setupActions();
+    void setupTemplates(QLayout* layout);
+    template <class W>
+    W* add(QFormLayout* form, const QString& label, const std::string& path, JsonFields::Type type,
+           W* widget);
+    QWidget* addNumber(QFormLayout* form, const QString& label, const std::string& path,
+                       const QString& placeholder);
+    QComboBox* addChoice(QFormLayout* form, const QString& label, const std::string& path,
+                         const QStringList& names);
+    void updateKind();
+    void showErrors(const std::vector<SpecError>& errors);
+    void clearErrors();
+
+    JsonFields fields_;
+    QComboBox* kind_ = nullptr;
+    QGroupBox* cache_ = nullptr;
+    QGroupBox* http_ = nullptr;
+    RowTable* phases_ = nullptr;
+    RowTable* targets_ = nullptr;
+    RowTable* probes_ = nullptr;
+    PhasePreview* preview_ = nullptr;
+    QLabel* errors_ = nullptr;
+    QPushButton* start_ = nullptr;
+    std::optional<RunSpec> spec_;
+    std::vector<SpecError> errorList_;
+    bool filling_ = false;
+};
+
+}  // namespace perflab

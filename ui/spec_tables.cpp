@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+#include "spec_tables.h"
+
+#include "json_fields.h"
+#include "row_table.h"
+
+namespace perflab {
+
+namespace {
+
+QString field(const nlohmann::json& o, const char* key) {
+    const auto it = o.find(key);
+    return it == o.end() ? QString() : JsonFields::text(*it);
+}
+
+// "Accept: text/html; X-Id: 7" ↔ {"Accept": "text/html", "X-Id": "7"}
+nlohmann::json headers_json(const QString& text) {
+    nlohmann::json h = nlohmann::json::object();
+    const auto parts = text.split(QLatin1Char(';'), Qt::SkipEmptyParts);
+    for (const QString& part : parts) {
+        const qsizetype colon = part.indexOf(QLatin1Char(':'));
+        const QString name = part.left(colon).trimmed();
+        if (!name.isEmpty())
+            h[name.toStdString()] =
+                colon < 0 ? std::string() : part.mid(colon + 1).trimmed().toStdString();
+    }
+    return h;
+}
+
+QString headers_text(const nlohmann::json& o) {
+    QStringList parts;
+    if (const auto it = o.find("headers"); it != o.end() && it->is_object())
+        for (const auto& [k, v] : it->items())
+            parts << QString::fromStdString(k) % QStringLiteral(": ") % JsonFields::text(v);
+    return parts.join(QStringLiteral("; "));
+}
+
+nlohmann::json probe_json(const QStringList& c) {
+    const std::string type = c[0].isEmpty() ? "local" : c[0].toStdString();
+    nlohmann::json j = nlohmann::json::object();
+    if (type == "jvm") {
+        nlohmann::json jvm = nlohmann::json::object();
+        if (!c[1].isEmpty()) jvm["ssh"] = c[1].toStdString();
+        if (!c[2].isEmpty()) jvm["key"] = c[2].toStdString();
+        const nlohmann::json process = JsonFields::scalar(c[4]);
+        if (process.is_number_integer())
+            jvm["pid"] = process;
+        else if (!c[4].isEmpty())
+            jvm["match"] = c[4].toStdString();
+        j["jvm"] = jvm;
+        return j;
+    }
+    j[type] = type == "local" ? nlohmann::json(true) : nlohmann::json(c[1].toStdString());
+    if (!c[2].isEmpty()) j["key"] = c[2].toStdString();
+    if (c[3] == QLatin1String("true")) j["per_core"] = true;
+    return j;
+}
+
+QStringList probe_cells(const nlohmann::json& o) {
+    if (const auto it = o.find("jvm"); it != o.end()) {
+        const QString process = it->contains("pid") ? field(*it, "pid") : field(*it, "match");
+        return {QStringLiteral("jvm"), field(*it, "ssh"), field(*it, "key"), QString(), process};
+    }
+    for (const char* type : {"ssh", "memcached"})
+        if (o.contains(type))
+            return {QString::fromLatin1(type), field(o, type), field(o, "key"),
+                    field(o, "per_core"), QString()};
+    return {QStringLiteral("local"), QString(), QString(), field(o, "per_core"), QString()};
+}
+
+}  // namespace
+
+RowTable* make_phase_table(QWidget* parent) {
+    static const char* keys[] = {"duration_s", "ops", "rate", "rate_to", "concurrency"};
+    std::vector<RowTable::Column> columns = {
+        {QObject::tr("duration s"), "duration_s", QObject::tr("seconds; empty: until ops")},
+        {QObject::tr("ops"), "ops", QObject::tr("operations; empty: until duration")},
+        {QObject::tr("rate/s"), "rate", QObject::tr("open model; empty: closed model")},
+        {QObject::tr("ramp to/s"), "rate_to", QObject::tr("linear ramp from rate")},
+        {QObject::tr("connections"), "concurrency", QObject::tr("connections")}};
+    auto to_json = [](const QStringList& c) {
+        nlohmann::json j = nlohmann::json::object();
+        for (int i = 0; i < c.size(); ++i)
+            if (!c[i].isEmpty()) j[keys[i]] = JsonFields::scalar(c[i]);
+        return j;
+    };
+    auto from_json = [](const nlohmann::json& o) {
+        QStringList c;
+        for (const char* k : keys)
+            c << field(o, k);
+        return c;
+    };
+    return new RowTable(std::move(columns), to_json, from_json, parent);
+}
+
+RowTable* make_target_table(QWidget* parent) {
+    std::vector<RowTable::Column> columns = {
+        {QObject::tr("method"), "method", QStringLiteral("GET")},
+        {QObject::tr("URL"), "url", QStringLiteral("http://127.0.0.1:8080/")},
+        {QObject::tr("headers"), "headers", QObject::tr("Name: value; Name2: value")},
+        {QObject::tr("body"), "body", QObject::tr("request body")},
+        {QObject::tr("body file"), "body_file", QObject::tr("file with the request body")}};
+    auto to_json = [](const QStringList& c) {
+        nlohmann::json j = {{"url", c[1].toStdString()}};
+        if (!c[0].isEmpty()) j["method"] = c[0].toStdString();
+        if (!c[2].isEmpty()) j["headers"] = headers_json(c[2]);
+        if (!c[3].isEmpty()) j["body"] = c[3].toStdString();
+        if (!c[4].isEmpty()) j["body_file"] = c[4].toStdString();
+        return j;
+    };
+    auto from_json = [](const nlohmann::json& o) {
+        return QStringList{field(o, "method"), field(o, "url"), headers_text(o), field(o, "body"),
+                           field(o, "body_file")};
+    };
+    return new RowTable(std::move(columns), to_json, from_json, parent);
+}
+
+RowTable* make_probe_table(QWidget* parent) {
+    std::vector<RowTable::Column> columns = {
+        {QObject::tr("type"), "type", QObject::tr("local, ssh, memcached or jvm")},
+        {QObject::tr("target"), "target", QObject::tr("ssh: user@host:port; memcached: host:port")},
+        {QObject::tr("key file"), "key", QObject::tr("SSH private key; empty: ssh-agent")},
+        {QObject::tr("per core"), "per_core", QObject::tr("true: CPU per core as well")},
+        {QObject::tr("JVM pid / match"), "jvm", QObject::tr("process id or pgrep -f pattern")}};
+    return new RowTable(std::move(columns), probe_json, probe_cells, parent);
+}
+
+}  // namespace perflab

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+#include "time_chart.h"
+
+#include <qcustomplot.h>
+
+#include <QLocale>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace perflab {
+
+namespace {
+
+constexpr int kMaxMarkers = 300;  // full GCs can come every second; keep the plot light
+
+QString valueText(double v) {
+    if (v != 0 && std::abs(v) < 10) return QString::number(v, 'g', 3);
+    return QLocale().toString(v, 'f', 0);
+}
+
+}  // namespace
+
+TimeChart::TimeChart(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)), margins_(new QCPMarginGroup(plot_)) {
+    setupPlot();
+}
+
+TimeChart::~TimeChart() = default;
+
+void TimeChart::setupPlot() {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    plot_->plotLayout()->clear();
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->setNoAntialiasingOnDrag(true);
+    plot_->setMouseTracking(true);
+    connect(plot_, &QCustomPlot::mouseMove, this, &TimeChart::showTooltip);
+    connect(plot_, &QCustomPlot::mousePress, this, [this] { follow_ = false; });
+    connect(plot_, &QCustomPlot::mouseWheel, this, [this] { follow_ = false; });
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] {
+        follow_ = true;
+        refresh();
+    });
+}
+
+int TimeChart::addPanel(const QString& title, Scale scale) {
+    auto* rect = new QCPAxisRect(plot_);
+    rect->setRangeDrag(Qt::Horizontal);
+    rect->setRangeZoom(Qt::Horizontal);
+    rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins_);
+    rect->axis(QCPAxis::atLeft)->setLabel(title);
+    if (scale == Scale::log) {
+        rect->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
+        rect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        rect->axis(QCPAxis::atLeft)->setNumberFormat(QStringLiteral("gb"));
+    }
+    auto time = QSharedPointer<QCPAxisTickerTime>::create();
+    time->setTimeFormat(QStringLiteral("%h:%m:%s"));
+    rect->axis(QCPAxis::atBottom)->setTicker(time);
+    auto* legend = new QCPLegend;
+    rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
+    legend->setLayer(QStringLiteral("legend"));
+    legend->setBrush(QColor(255, 255, 255, 200));
+    legend->setFont(QFont(font().family(), 8));
+    legend->setRowSpacing(-3);
+    // Only the bottom panel labels the shared time axis.
+    for (auto& p : panels_)
+        p.rect->axis(QCPAxis::atBottom)->setTickLabels(false);
+    plot_->plotLayout()->addElement(int(panels_.size()), 0, rect);
+    panels_.push_back({rect, scale});
+    linkTimeAxes(rect);
+    return int(panels_.size()) - 1;
+}
+
+void TimeChart::linkTimeAxes(QCPAxisRect* rect) {
+    QCPAxis* axis = rect->axis(QCPAxis::atBottom);
+    if (panels_.size() > 1) axis->setRange(panels_.front().rect->axis(QCPAxis::atBottom)->range());
+    connect(axis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            [this, axis](const QCPRange& range) {
+                for (auto& p : panels_) {
+                    QCPAxis* other = p.rect->axis(QCPAxis::atBottom);
+                    if (other != axis && other->range() != range) other->setRange(range);
+                }
+            });
+}
+
+QCPGraph* TimeChart::addSeries(int panel, const QString& name, const QColor& color,
+                               Qt::PenStyle style) {
+    QCPAxisRect* rect = panels_.at(size_t(panel)).rect;
+    auto* graph = plot_->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    graph->setName(name);
+    graph->setPen(QPen(color, 1.5, style));
+    graph->setAdaptiveSampling(true);
+    auto* legend = qobject_cast<QCPLegend*>(rect->insetLayout()->elementAt(0));
+    if (legend) graph->addToLegend(legend);
+    return graph;
+}
+
+void TimeChart::fillBelow(QCPGraph* graph, QCPGraph* below) {
+    QColor fill = graph->pen().color();
+    fill.setAlpha(110);
+    graph->setBrush(fill);
+    graph->setChannelFillGraph(below);
+}
+
+void TimeChart::append(QCPGraph* graph, double t_s, double value) {
+    graph->addData(t_s, value);
+    latest_s_ = std::max(latest_s_, t_s);
+    if (graph->dataCount() > kMaxPoints) thin(graph);
+}
+
+void TimeChart::thin(QCPGraph* graph) {
+    QVector<double> keys, values;
+    const auto data = graph->data();
+    keys.reserve(data->size() / 2 + 1);
+    values.reserve(data->size() / 2 + 1);
+    int i = 0;
+    for (auto it = data->constBegin(); it != data->constEnd(); ++it, ++i)
+        if (i % 2 == 0 || it + 1 == data->constEnd()) {
+            keys.push_back(it->key);
+            values.push_back(it->value);
+        }
+    graph->setData(keys, values, true);
+}
+
+void TimeChart::addMarker(double t_s, const QString& label, const QColor& color) {
+    if (markers_ >= kMaxMarkers || panels_.empty()) return;
+    ++markers_;
+    for (auto& p : panels_) {
+        auto* line = new QCPItemStraightLine(plot_);
+        line->setClipAxisRect(p.rect);
+        line->setPen(QPen(color, 1, Qt::DashLine));
+        for (auto* pos : {line->point1, line->point2}) {
+            pos->setAxes(p.rect->axis(QCPAxis::atBottom), p.rect->axis(QCPAxis::atLeft));
+            pos->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            pos->setAxisRect(p.rect);
+        }
+        line->point1->setCoords(t_s, 0);
+        line->point2->setCoords(t_s, 1);
+    }
+    auto* text = new QCPItemText(plot_);
+    QCPAxisRect* top = panels_.front().rect;
+    text->setClipAxisRect(top);
+    text->position->setAxes(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
+    text->position->setAxisRect(top);
+    text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(t_s, 0);
+    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    text->setText(label);
+    text->setColor(color);
+    text->setFont(QFont(font().family(), 8));
+}
+
+void TimeChart::clear() {
+    plot_->clearGraphs();
+    plot_->clearItems();
+    plot_->plotLayout()->clear();
+    panels_.clear();
+    margins_ = new QCPMarginGroup(plot_);
+    latest_s_ = 0;
+    planned_s_ = 0;
+    markers_ = 0;
+    follow_ = true;
+    plot_->replot(QCustomPlot::rpQueuedRefresh);
+}
+
+void TimeChart::rescalePanels() {
+    for (auto& p : panels_) {
+        QCPAxis* y = p.rect->axis(QCPAxis::atLeft);
+        bool found = false;
+        QCPRange range;
+        for (QCPGraph* g : p.rect->graphs()) {
+            bool ok = false;
+            const QCPRange r =
+                g->getValueRange(ok, QCP::sdBoth, p.rect->axis(QCPAxis::atBottom)->range());
+            if (!ok) continue;
+            range = found ? QCPRange(std::min(range.lower, r.lower), std::max(range.upper, r.upper))
+                          : r;
+            found = true;
+        }
+        if (!found) continue;
+        if (p.scale == Scale::log)
+            y->setRange(std::max(range.lower / 1.5, 1e-3), std::max(range.upper * 1.5, 1e-2));
+        else
+            y->setRange(std::min(0.0, range.lower), std::max(range.upper * 1.1, 1e-9));
+    }
+}
+
+void TimeChart::refresh() {
+    if (follow_ && !panels_.empty())
+        panels_.front()
+            .rect->axis(QCPAxis::atBottom)
+            ->setRange(0, std::max({planned_s_, latest_s_, 1.0}));
+    rescalePanels();
+    plot_->replot(QCustomPlot::rpQueuedRefresh);
+}
+
+void TimeChart::showTooltip(QMouseEvent* event) {
+    QCPAxisRect* rect = plot_->axisRectAt(event->pos());
+    if (!rect) return QToolTip::hideText();
+    const double t = rect->axis(QCPAxis::atBottom)->pixelToCoord(event->pos().x());
+    QStringList lines{QStringLiteral("t = %1 s").arg(t, 0, 'f', 1)};
+    for (QCPGraph* g : rect->graphs()) {
+        if (g->data()->isEmpty()) continue;
+        auto it = g->data()->findBegin(t, true);
+        if (it == g->data()->constEnd()) continue;
+        lines << g->name() % QStringLiteral(": ") % valueText(it->value);
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), lines.join(QLatin1Char('\n')), plot_);
+}
+
+}  // namespace perflab
