@@ -33,6 +33,8 @@ void TimeChart::setupPlot() {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
     plot_->plotLayout()->clear();
+    // Each panel has its own legend; the plot-wide one went with the layout.
+    plot_->setAutoAddPlottableToLegend(false);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setNoAntialiasingOnDrag(true);
     plot_->setMouseTracking(true);
@@ -184,7 +186,7 @@ void TimeChart::rescalePanels() {
         if (p.scale == Scale::log)
             y->setRange(std::max(range.lower / 1.5, 1e-3), std::max(range.upper * 1.5, 1e-2));
         else
-            y->setRange(std::min(0.0, range.lower), std::max(range.upper * 1.1, 1e-9));
+            y->setRange(std::min(0.0, range.lower), std::max(range.upper * 1.1, 1.0));
     }
 }
 
