@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <atomic>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -8,7 +9,6 @@
 #include "console_observer.h"
 #include "engine.h"
 #include "hardware_profile.h"
-#include "http/http_engine.h"
 #include "model/http_report.h"
 #include "run_controller.h"
 #include "run_probes.h"
@@ -19,6 +19,12 @@
 namespace perflab {
 
 int run_spec(const RunSpec& spec, const RunOptions& options) {
+    // First, before the store's and the probes' threads start, so that every thread inherits
+    // the blocked signals and Ctrl-C reaches the watcher instead of killing the process.
+    std::atomic<RunController*> running{nullptr};
+    SignalWatch signals([&running] {
+        if (auto* controller = running.load()) controller->request_stop();
+    });
     std::unique_ptr<LoadEngine> engine;
     try {
         engine = make_engine(spec);
@@ -26,9 +32,9 @@ int run_spec(const RunSpec& spec, const RunOptions& options) {
         std::fprintf(stderr, "perflab: %s\n", e.what());
         return kExitBadInput;
     }
-    // The wait after the last send is the HTTP engine's to measure; the report shows it.
-    const auto* http = dynamic_cast<const HttpEngine*>(engine.get());
+    const bool http = spec.kind == RunKind::http;
     RunController controller(spec, std::move(engine));
+    running = &controller;
     RunProbes probes(spec);
     if (const std::string error = probes.open(); !error.empty()) {
         std::fprintf(stderr, "perflab: %s\n", error.c_str());
@@ -54,13 +60,11 @@ int run_spec(const RunSpec& spec, const RunOptions& options) {
     if (!options.quiet) controller.add_observer(&console);
     probes.attach(controller, {store.get(), options.quiet ? nullptr : &console},
                   options.quiet ? nullptr : (options.json ? stderr : stdout));
-    SignalWatch signals([&controller] { controller.request_stop(); });
-    RunSummary summary = controller.run();
+    const RunSummary summary = controller.run();
     if (store) {
         if (const std::string error = store->finish(); !error.empty())
             std::fprintf(stderr, "perflab: the run was not fully stored: %s\n", error.c_str());
     }
-    if (http) summary.wait_s = http->wait_s();
     if (options.json)
         std::cout << (http ? http_report_json(summary) : to_json(summary)).dump(2) << std::endl;
     else

@@ -37,6 +37,8 @@ class LoadEngine {
     // Stops sending, waits for operations in flight, joins the threads.
     virtual void stop() = 0;
     virtual uint64_t prefill_sets() const { return 0; }
+    // After stop(): seconds from the last send to the last reply (vegeta's "wait").
+    virtual double wait_s() const { return 0; }
     // Safe from any thread: abandon start-up work (a prefill) so a stop is quick.
     virtual void cancel() noexcept {}
 };

@@ -152,6 +152,7 @@ RunSummary RunController::run() {
     if (!completed) emit_event({ms_since_start(Clock::now()), "stop", "stopped by request"});
     RunSummary summary = summary_.finish(completed ? RunStatus::completed : RunStatus::stopped);
     summary.prefill_sets = engine_->prefill_sets();
+    summary.wait_s = engine_->wait_s();
     for (auto* o : observers_)
         o->on_end(summary);
     return summary;

@@ -77,8 +77,9 @@ TEST(CliRun, InterruptStopsCleanlyAndStillReports) {
     MemcachedServer server;
     TempDir dir;
     dir.write("spec.json", spec_for(server, {{{"duration_s", 60}, {"concurrency", 2}}}).dump());
-    Process p({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store"}, dir.file("out"),
-              dir.file("err"));
+    // With the store on: its writer thread must not take the signal's default action.
+    Process p({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", dir.file("runs.db")},
+              dir.file("out"), dir.file("err"));
     std::this_thread::sleep_for(std::chrono::milliseconds(1200));
     const auto started = std::chrono::steady_clock::now();
     p.signal(SIGINT);

@@ -15,7 +15,7 @@ using nlohmann::json;
 
 Output perflab_run(const TempDir& dir, const json& spec, std::vector<std::string> flags = {}) {
     dir.write("spec.json", spec.dump());
-    std::vector<std::string> argv = {PERFLAB_BINARY, "run", dir.file("spec.json")};
+    std::vector<std::string> argv = {PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store"};
     argv.insert(argv.end(), flags.begin(), flags.end());
     return run(argv, 60);
 }

@@ -37,7 +37,9 @@ TEST(Templates, EveryShippedTemplateParses) {
     for (const auto& path : shipped_templates()) {
         const perflab::SpecResult r = perflab::load_spec_file(path.string());
         EXPECT_TRUE(r) << path << ":\n" << r.error_text();
-        if (r) EXPECT_FALSE(r.spec->phases.empty()) << path;
+        if (r) {
+            EXPECT_FALSE(r.spec->phases.empty()) << path;
+        }
     }
 }
 

@@ -31,7 +31,7 @@ class HttpEngine final : public LoadEngine {
     void cancel() noexcept override { cancel_.store(true); }
 
     // After stop(): from the last request sent to the last reply (vegeta's "wait").
-    double wait_s() const { return wait_s_; }
+    double wait_s() const override { return wait_s_; }
 
   private:
     RunSpec spec_;

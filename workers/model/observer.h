@@ -8,7 +8,8 @@
 
 namespace perflab {
 
-// Receives a run as it happens, on the controller's thread (probe samples on the probes'): keep each call short (hand the
+// Receives a run as it happens, on the controller's thread; probe samples and probe events
+// ("gc", probe errors) arrive on the probes' threads: keep each call short (hand the
 // value to your own thread or queue). Every method has a do-nothing default.
 class RunObserver {
   public:
