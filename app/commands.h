@@ -16,8 +16,8 @@ constexpr int kExitBadInput = 2;  // a bad spec, option, file or id: nothing was
 
 struct RunOptions {
     std::string spec_path;
-    bool json = false;   // summary as JSON on stdout; ticks go to stderr
-    bool quiet = false;  // no tick lines
+    bool json = false;      // summary as JSON on stdout; ticks go to stderr
+    bool quiet = false;     // no tick lines
     std::string db;         // --db PATH; empty: the default database
     bool no_store = false;  // --no-store: keep nothing
 };

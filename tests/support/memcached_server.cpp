@@ -16,11 +16,22 @@ MemcachedServer::MemcachedServer(int memory_mb, std::vector<std::string> extra_a
     start();
 }
 
-MemcachedServer::~MemcachedServer() { stop(); }
+MemcachedServer::~MemcachedServer() {
+    stop();
+}
 
 void MemcachedServer::start() {
-    std::vector<std::string> argv = {"memcached", "-l", "127.0.0.1", "-p", std::to_string(port_),
-                                     "-U", "0", "-m", std::to_string(memory_mb_), "-t", "1"};
+    std::vector<std::string> argv = {"memcached",
+                                     "-l",
+                                     "127.0.0.1",
+                                     "-p",
+                                     std::to_string(port_),
+                                     "-U",
+                                     "0",
+                                     "-m",
+                                     std::to_string(memory_mb_),
+                                     "-t",
+                                     "1"};
     if (geteuid() == 0) argv.insert(argv.end(), {"-u", "root"});
     argv.insert(argv.end(), extra_args_.begin(), extra_args_.end());
     process_ = Process(argv);
@@ -28,7 +39,9 @@ void MemcachedServer::start() {
         throw std::runtime_error("memcached did not start on port " + std::to_string(port_));
 }
 
-void MemcachedServer::stop() { process_.stop(); }
+void MemcachedServer::stop() {
+    process_.stop();
+}
 
 std::map<std::string, std::string> MemcachedServer::stats() const {
     const int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -56,7 +69,8 @@ std::map<std::string, std::string> MemcachedServer::stats() const {
     std::map<std::string, std::string> out;
     std::istringstream lines(reply);
     std::string stat, name, value;
-    while (lines >> stat && stat == "STAT" && lines >> name >> value) out[name] = value;
+    while (lines >> stat && stat == "STAT" && lines >> name >> value)
+        out[name] = value;
     return out;
 }
 

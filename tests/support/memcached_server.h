@@ -12,7 +12,7 @@ namespace perflab::test {
 
 // A real memcached on a free loopback port, one thread, started and stopped by the test.
 class MemcachedServer {
-public:
+  public:
     explicit MemcachedServer(int memory_mb = 64, std::vector<std::string> extra_args = {});
     ~MemcachedServer();
 
@@ -26,7 +26,7 @@ public:
     std::map<std::string, std::string> stats() const;
     uint64_t stat(const std::string& name) const;
 
-private:
+  private:
     int memory_mb_;
     std::vector<std::string> extra_args_;
     uint16_t port_;

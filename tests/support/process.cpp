@@ -50,16 +50,21 @@ Process::Process(std::vector<std::string> argv, const std::string& stdout_path,
         posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(),
                                          O_WRONLY | O_CREAT | O_TRUNC, 0644);
     std::vector<char*> args;
-    for (auto& a : argv) args.push_back(a.data());
+    for (auto& a : argv)
+        args.push_back(a.data());
     args.push_back(nullptr);
     const int rc = posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) throw std::runtime_error("cannot start " + argv[0]);
 }
 
-Process::~Process() { stop(); }
+Process::~Process() {
+    stop();
+}
 
-Process::Process(Process&& other) noexcept { *this = std::move(other); }
+Process::Process(Process&& other) noexcept {
+    *this = std::move(other);
+}
 
 Process& Process::operator=(Process&& other) noexcept {
     std::swap(pid_, other.pid_);

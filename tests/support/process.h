@@ -11,7 +11,7 @@ namespace perflab::test {
 
 // A child process started by a test; killed (SIGTERM, then waited for) when destroyed.
 class Process {
-public:
+  public:
     Process() = default;
     // stdout/stderr go to the given files when non-empty.
     explicit Process(std::vector<std::string> argv, const std::string& stdout_path = "",
@@ -27,7 +27,7 @@ public:
     int wait();
     void stop();  // SIGTERM and wait, if still running
 
-private:
+  private:
     pid_t pid_ = -1;
     int status_ = -1;
 };
@@ -45,7 +45,7 @@ bool wait_for_port(uint16_t port, int timeout_ms = 5000);
 
 // A fresh directory under /tmp, removed with its contents when destroyed.
 class TempDir {
-public:
+  public:
     TempDir();
     ~TempDir();
     TempDir(const TempDir&) = delete;
@@ -54,7 +54,7 @@ public:
     std::string file(const std::string& name) const { return path_ + "/" + name; }
     void write(const std::string& name, const std::string& text) const;
 
-private:
+  private:
     std::string path_;
 };
 
