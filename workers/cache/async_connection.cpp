@@ -206,7 +206,8 @@ AsyncConnection::AsyncConnection(AsyncWorker& worker, int index)
     : worker_(worker),
       index_(index),
       pipeline_(std::max(1, worker.cache().pipeline)),
-      due_timer_(worker.io()) {
+      due_timer_(worker.io()),
+      mix_(worker.cache()) {
     const size_t out = size_t(pipeline_) * (worker.cache().value_size.max + kRequestOverhead);
     for (const auto& server : worker.servers())
         links_.push_back(std::make_unique<Link>(*this, server, out));
@@ -259,21 +260,6 @@ void AsyncConnection::close_now() {
     worker_.on_connection_closed();
 }
 
-CacheOp AsyncConnection::choose() noexcept {
-    const auto& cache = worker_.cache();
-    switch (cache.workload) {
-        case CacheWorkload::get_only:
-        case CacheWorkload::cache_aside:
-            return CacheOp::get;
-        case CacheWorkload::set_only:
-            return CacheOp::set;
-        case CacheWorkload::ratio:
-            break;
-    }
-    const uint64_t cycle = uint64_t(cache.get_ratio) + cache.set_ratio;
-    return ratio_counter_++ % cycle < cache.get_ratio ? CacheOp::get : CacheOp::set;
-}
-
 // The next request this connection owes, if one is due now.
 bool AsyncConnection::next_op(Pending& p, Clock::time_point now) {
     if (mode_ == Mode::prefill) {
@@ -294,7 +280,7 @@ bool AsyncConnection::next_op(Pending& p, Clock::time_point now) {
         p.from = due;
         p.late = now - due > kLate;
     }
-    p.op = choose();
+    p.op = mix_.next();
     p.key = worker_.keys().draw();
     pacer_.advance();
     return true;

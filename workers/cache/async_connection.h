@@ -12,6 +12,7 @@
 #include "cache_stats.h"
 #include "engine.h"
 #include "memcache_codec.h"
+#include "op_mix.h"
 #include "phase_board.h"
 
 namespace perflab {
@@ -59,7 +60,6 @@ class AsyncConnection {
     void arm_due_timer(Clock::time_point due);
     void check_finished();
     void close_now();
-    CacheOp choose() noexcept;
 
     AsyncWorker& worker_;
     const int index_;
@@ -76,7 +76,7 @@ class AsyncConnection {
     bool reported_ = false;
     bool closed_ = false;
     int inflight_ = 0;
-    uint64_t ratio_counter_ = 0;
+    OpMix mix_;
     std::vector<uint64_t> follow_ups_;  // cache-aside: keys to set after their miss
     uint64_t prefill_next_ = 0;
     uint64_t prefill_stride_ = 1;

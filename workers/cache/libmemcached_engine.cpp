@@ -10,6 +10,7 @@
 #include "cache_stats.h"
 #include "key_chooser.h"
 #include "model/double_buffer.h"
+#include "op_mix.h"
 #include "value_source.h"
 
 namespace perflab {
@@ -83,7 +84,8 @@ class LibmemcachedEngine::Worker {
           index_(index),
           mc_(connect(cache_)),
           keys_(cache_.keys, 0x5eed0000ULL + uint64_t(index)),
-          values_(cache_.value_size) {
+          values_(cache_.value_size),
+          mix_(cache_) {
         if (!memcached_result_create(mc_.get(), &result_))
             throw std::runtime_error("libmemcached: cannot create a result");
     }
@@ -149,27 +151,13 @@ class LibmemcachedEngine::Worker {
         board_.sleep_until(Clock::now() + pause, seen);
     }
 
-    CacheOp choose() noexcept {
-        switch (cache_.workload) {
-            case CacheWorkload::get_only:
-            case CacheWorkload::cache_aside:
-                return CacheOp::get;
-            case CacheWorkload::set_only:
-                return CacheOp::set;
-            case CacheWorkload::ratio:
-                break;
-        }
-        const uint64_t cycle = uint64_t(cache_.get_ratio) + cache_.set_ratio;
-        return ratio_counter_++ % cycle < cache_.get_ratio ? CacheOp::get : CacheOp::set;
-    }
-
     // One operation (and the set after a cache-aside miss); false on a connection failure.
     bool operate(Clock::time_point due) {
         const auto key = keys_.next();
         const auto started = Clock::now();
         const auto from = pacer_.open() ? due : started;
         const bool late = pacer_.open() && started - due > kLate;
-        if (choose() == CacheOp::set) return timed_set(key, from, late);
+        if (mix_.next() == CacheOp::set) return timed_set(key, from, late);
         const auto rc = get(key);
         const auto done = Clock::now();
         const bool hit = rc == MEMCACHED_SUCCESS;
@@ -240,7 +228,7 @@ class LibmemcachedEngine::Worker {
     ValueSource values_;
     OpPacer pacer_;
     DoubleBuffer<CacheStats> stats_;
-    uint64_t ratio_counter_ = 0;
+    OpMix mix_;
     size_t last_value_size_ = 0;
     size_t last_value_in_ = 0;
     int failures_ = 0;
