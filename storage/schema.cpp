@@ -113,7 +113,19 @@ CREATE TABLE probe_samples (
 CREATE INDEX probe_samples_run ON probe_samples (run_id, t_ms);
 )sql";
 
-constexpr const char* kSteps[] = {kVersion1};
+// Version 2: the SSH hosts the desktop offers for probing. Never a password or passphrase.
+constexpr const char* kVersion2 = R"sql(
+CREATE TABLE saved_hosts (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    target TEXT NOT NULL,
+    key_file TEXT NOT NULL DEFAULT '',
+    per_core INTEGER NOT NULL DEFAULT 0 CHECK (per_core IN (0, 1)),
+    notes TEXT NOT NULL DEFAULT ''
+);
+)sql";
+
+constexpr const char* kSteps[] = {kVersion1, kVersion2};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace
