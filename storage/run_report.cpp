@@ -263,7 +263,7 @@ nlohmann::json report_json(const RunReport& r) {
             {"summary", summary}, {"hosts", hosts},   {"events", events}};
 }
 
-std::string report_markdown(const RunReport& r) {
+std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& images) {
     std::string out = "# Run " + std::to_string(r.info.id) + ": " + r.info.name + "\n\n";
     for (const auto& [k, v] : facts(r))
         out += "- **" + k + "**: " + v + "\n";
@@ -276,13 +276,16 @@ std::string report_markdown(const RunReport& r) {
         out += "\n## " + phase_title(*p) + "\n\n" + markdown_table(ops_table(*p));
         out += "\n" + totals_line(*p) + "\n";
     }
+    if (!images.empty()) out += "\n## Charts\n";
+    for (const auto& image : images)
+        out += "\n![" + image.title + "](" + image.path + ")\n";
     if (!r.events.empty()) out += "\n## Events\n\n";
     for (const auto& e : r.events)
         out += "- " + format_clock(e.t_ms) + " " + e.kind + ": " + e.text + "\n";
     return out;
 }
 
-std::string report_html(const RunReport& r) {
+std::string report_html(const RunReport& r, const std::vector<ReportChart>& images) {
     const std::string title = "Run " + std::to_string(r.info.id) + ": " + r.info.name;
     std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
                       html_escape(title) +
@@ -303,6 +306,10 @@ std::string report_html(const RunReport& r) {
         out += "<h2>" + html_escape(phase_title(*p)) + "</h2>\n" + html_table(ops_table(*p));
         out += "<p>" + html_escape(totals_line(*p)) + "</p>\n";
     }
+    if (!images.empty()) out += "<h2>Charts</h2>\n";
+    for (const auto& image : images)
+        out += "<p><img src=\"" + html_escape(image.path) + "\" alt=\"" + html_escape(image.title) +
+               "\"></p>\n";
     if (!r.events.empty()) out += "<h2>Events</h2>\n<ul>\n";
     for (const auto& e : r.events)
         out +=

@@ -25,8 +25,13 @@ RunReport load_report(RunStore& store, int64_t id, const Window& window = {});
 std::string report_text(const RunReport& report);
 // `perflab show --json`: {"run", "window", "spec", "summary", "hosts", "events"}.
 nlohmann::json report_json(const RunReport& report);
-std::string report_markdown(const RunReport& report);
-std::string report_html(const RunReport& report);
+// A chart the report shows: an image file at `path`, relative to the report.
+struct ReportChart {
+    std::string title;
+    std::string path;
+};
+std::string report_markdown(const RunReport& report, const std::vector<ReportChart>& images = {});
+std::string report_html(const RunReport& report, const std::vector<ReportChart>& images = {});
 
 // The per-tick table, one row per tick: totals, then count/errors/p50/p99 per op.
 std::string ticks_csv(const std::vector<IntervalSample>& samples);

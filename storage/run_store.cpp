@@ -226,4 +226,18 @@ void RunStore::add_tag(int64_t id, const std::string& tag) {
     q.run();
 }
 
+void RunStore::set_notes(int64_t id, const std::string& text) {
+    info(id);
+    Statement q(*db_, "UPDATE runs SET notes = ?2 WHERE id = ?1");
+    q.bind(1, id).bind(2, text);
+    q.run();
+}
+
+void RunStore::remove_tag(int64_t id, const std::string& tag) {
+    info(id);
+    Statement q(*db_, "DELETE FROM run_tags WHERE run_id = ?1 AND tag = ?2");
+    q.bind(1, id).bind(2, tag);
+    q.run();
+}
+
 }  // namespace perflab

@@ -69,6 +69,9 @@ class RunStore {
     void remove(int64_t id);
     void add_note(int64_t id, const std::string& text);
     void add_tag(int64_t id, const std::string& tag);
+    // The GUI edits notes as one text (add_note appends a line) and takes tags away.
+    void set_notes(int64_t id, const std::string& text);
+    void remove_tag(int64_t id, const std::string& tag);
 
     const std::string& path() const { return path_; }
     Connection& connection() { return *db_; }

@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
         int (*run)(int, char**);
     } tests[] = {{"SpecFormTest", run_spec_form_test},
                  {"LiveRunTest", run_live_run_test},
-                 {"ChartExportTest", run_chart_export_test}};
+                 {"ChartExportTest", run_chart_export_test},
+                 {"HistoryTest", run_history_test}};
     // QTest sees the arguments after the class name (a test function, -v2...).
     for (const auto& t : tests)
         if (argc > 1 && std::strcmp(argv[1], t.name) == 0) {

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+// The History tab against runs the real CLI stored from a real memcached: the list and its
+// figures, the filters, a run opened in the live view's charts, notes and tags written to the
+// store, delete after confirmation, and a report exported with its chart images.
+#include <qcustomplot.h>
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QUrl>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "history_view.h"
+#include "memcached_server.h"
+#include "model/format.h"
+#include "process.h"
+#include "run_list_model.h"
+#include "run_notes_editor.h"
+#include "run_store.h"
+#include "stored_run.h"
+#include "stored_run_view.h"
+#include "time_chart.h"
+#include "ui_tests.h"
+
+using namespace perflab;
+
+namespace {
+
+constexpr int kWaitMs = 20000;
+
+std::string spec_text(const std::string& server, const std::string& name,
+                      const std::vector<std::string>& tags) {
+    const nlohmann::json j = {{"name", name},
+                              {"kind", "cache"},
+                              {"tick_ms", 250},
+                              {"tags", tags},
+                              {"phases", {{{"duration_s", 2.0}, {"concurrency", 2}}}},
+                              {"cache",
+                               {{"servers", {server}},
+                                {"keys", {{"count", 1000}}},
+                                {"value_size", {{"min", 64}, {"max", 256}}}}}};
+    return j.dump();
+}
+
+// A history whose delete confirmation answers as the test says, counting the questions.
+class ConfirmingHistory : public HistoryView {
+  public:
+    using HistoryView::HistoryView;
+    bool answer = false;
+    int asked = 0;
+    QString question;
+
+  protected:
+    bool confirmDelete(const QString& q) override {
+        ++asked;
+        question = q;
+        return answer;
+    }
+};
+
+QCPGraph* graph(const TimeChart* chart, const QString& name) {
+    for (int i = 0; i < chart->plot()->graphCount(); ++i)
+        if (chart->plot()->graph(i)->name() == name) return chart->plot()->graph(i);
+    return nullptr;
+}
+
+QString cell(const HistoryView& view, int row, int column) {
+    return view.table()->model()->index(row, column).data().toString();
+}
+
+QStringList names(const HistoryView& view) {
+    QStringList out;
+    for (int row = 0; row < view.table()->model()->rowCount(); ++row)
+        out << cell(view, row, RunListModel::Name);
+    return out;
+}
+
+void select(HistoryView& view, const QStringList& wanted) {
+    view.table()->clearSelection();
+    for (int row = 0; row < view.table()->model()->rowCount(); ++row)
+        if (wanted.contains(cell(view, row, RunListModel::Name)))
+            view.table()->selectionModel()->select(
+                view.table()->model()->index(row, 0),
+                QItemSelectionModel::Select | QItemSelectionModel::Rows);
+}
+
+int ticks_with_time(const std::vector<IntervalSample>& samples) {
+    int n = 0;
+    for (const auto& s : samples)
+        n += s.interval_ms > 0;
+    return n;
+}
+
+// The image references of a report; kept out of macros, which moc cannot read raw strings in.
+QString markdown_image() {
+    return QString::fromLatin1("!\\[[^\\]]*\\]\\(([^)]+)\\)");
+}
+
+QString html_image() {
+    return QString::fromLatin1("<img src=\"([^\"]+)\"");
+}
+
+QByteArray read(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+}  // namespace
+
+class HistoryTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void listsStoredRunsWithTheirFigures();
+    void filtersNarrowTheList();
+    void compareNeedsTwoRuns();
+    void openedRunFillsChartsOnePointPerTick();
+    void notesAndTagsLandInTheStore();
+    void exportWritesReportWithChartImagesAndCsv();
+    void deleteAsksFirstThenRemoves();
+
+  private:
+    int64_t idOf(const std::string& name);
+    bool waitForList(HistoryView& view);
+
+    std::unique_ptr<test::MemcachedServer> server_;
+    std::unique_ptr<test::TempDir> dir_;
+    std::string db_;
+};
+
+void HistoryTest::initTestCase() {
+    server_ = std::make_unique<test::MemcachedServer>();
+    dir_ = std::make_unique<test::TempDir>();
+    db_ = dir_->file("runs.db");
+    const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
+        {"alpha", {"smoke"}}, {"beta", {"smoke", "baseline"}}, {"gamma", {}}};
+    for (const auto& [name, tags] : runs) {
+        dir_->write(name + ".json", spec_text(server_->endpoint(), name, tags));
+        const test::Output o =
+            test::run({PERFLAB_BINARY, "run", dir_->file(name + ".json"), "--db", db_, "-q"});
+        QVERIFY2(o.code == 0, o.err.c_str());
+    }
+}
+
+int64_t HistoryTest::idOf(const std::string& name) {
+    for (const auto& run : RunStore(db_, Access::read).list())
+        if (run.name == name) return run.id;
+    return 0;
+}
+
+bool HistoryTest::waitForList(HistoryView& view) {
+    QSignalSpy refreshed(&view, &HistoryView::refreshed);
+    return refreshed.wait(kWaitMs);
+}
+
+void HistoryTest::listsStoredRunsWithTheirFigures() {
+    HistoryView view(db_);
+    QAbstractItemModelTester tester(view.model());
+    QVERIFY(waitForList(view));
+    QCOMPARE(names(view), (QStringList{"gamma", "beta", "alpha"}));  // newest first
+    const auto stored = RunStore(db_, Access::read).list();
+    QCOMPARE(int(stored.size()), 3);
+    for (int row = 0; row < 3; ++row) {
+        const RunInfo& run = stored[size_t(row)];
+        QVERIFY(run.figures.throughput > 0);
+        QCOMPARE(cell(view, row, RunListModel::Id), QString::number(run.id));
+        QCOMPARE(cell(view, row, RunListModel::Kind), QStringLiteral("cache"));
+        QCOMPARE(cell(view, row, RunListModel::Status), QStringLiteral("completed"));
+        QCOMPARE(cell(view, row, RunListModel::Throughput),
+                 QStringLiteral("%1/s").arg(run.figures.throughput, 0, 'f', 0));
+        QCOMPARE(cell(view, row, RunListModel::P99),
+                 QString::fromStdString(format_latency_us(run.figures.p99_us)));
+        QCOMPARE(cell(view, row, RunListModel::Ratio),
+                 QStringLiteral("hit %1%").arg(run.figures.hit_rate * 100, 0, 'f', 2));
+        QCOMPARE(cell(view, row, RunListModel::Errors), QString::number(run.figures.errors));
+        QVERIFY(cell(view, row, RunListModel::Duration).endsWith(QStringLiteral(" s")));
+    }
+    QCOMPARE(cell(view, 1, RunListModel::Tags), QStringLiteral("baseline, smoke"));
+}
+
+void HistoryTest::filtersNarrowTheList() {
+    HistoryView view(db_);
+    QVERIFY(waitForList(view));
+    QSignalSpy refreshed(&view, &HistoryView::refreshed);
+    view.nameFilter()->setText(QStringLiteral("ALP"));  // a substring, any case
+    QVERIFY(refreshed.wait(kWaitMs));
+    QCOMPARE(names(view), QStringList{"alpha"});
+
+    view.nameFilter()->clear();
+    QVERIFY(refreshed.wait(kWaitMs));
+    QCOMPARE(view.model()->rowCount(), 3);
+    const int baseline = view.tagFilter()->findData(QStringLiteral("baseline"));
+    QVERIFY(baseline > 0);
+    view.tagFilter()->setCurrentIndex(baseline);
+    QVERIFY(refreshed.wait(kWaitMs));
+    QCOMPARE(names(view), QStringList{"beta"});
+    view.tagFilter()->setCurrentIndex(view.tagFilter()->findData(QStringLiteral("smoke")));
+    QVERIFY(refreshed.wait(kWaitMs));
+    QCOMPARE(names(view), (QStringList{"beta", "alpha"}));
+
+    view.kindFilter()->setCurrentIndex(view.kindFilter()->findData(QStringLiteral("http")));
+    QVERIFY(refreshed.wait(kWaitMs));
+    QCOMPARE(view.model()->rowCount(), 0);
+    view.kindFilter()->setCurrentIndex(view.kindFilter()->findData(QStringLiteral("cache")));
+    QVERIFY(refreshed.wait(kWaitMs));
+    QCOMPARE(view.model()->rowCount(), 2);
+    const RunFilter f = view.filter();
+    QCOMPARE(f.kind, std::string("cache"));
+    QCOMPARE(f.tag, std::string("smoke"));
+    QCOMPARE(int(RunStore(db_, Access::read).list(f).size()), view.model()->rowCount());
+}
+
+void HistoryTest::compareNeedsTwoRuns() {
+    HistoryView view(db_);
+    QVERIFY(waitForList(view));
+    QSignalSpy compare(&view, &HistoryView::compareRequested);
+    select(view, {QStringLiteral("alpha")});
+    QVERIFY(!view.compareButton()->isEnabled());
+    QVERIFY(view.openButton()->isEnabled());
+    select(view, {QStringLiteral("alpha"), QStringLiteral("beta")});
+    QVERIFY(view.compareButton()->isEnabled());
+    QVERIFY(!view.openButton()->isEnabled());
+    QTest::mouseClick(view.compareButton(), Qt::LeftButton);
+    QCOMPARE(compare.count(), 1);
+    QCOMPARE(compare.at(0).at(0).value<QList<qint64>>(),
+             (QList<qint64>{idOf("beta"), idOf("alpha")}));
+}
+
+void HistoryTest::openedRunFillsChartsOnePointPerTick() {
+    HistoryView view(db_);
+    QVERIFY(waitForList(view));
+    select(view, {QStringLiteral("alpha")});
+    QSignalSpy loaded(view.runView(), &StoredRunView::runLoaded);
+    QTest::mouseClick(view.openButton(), Qt::LeftButton);
+    QVERIFY(view.showingRun());
+    QVERIFY(loaded.wait(kWaitMs));
+    const int64_t id = idOf("alpha");
+    QCOMPARE(loaded.at(0).at(0).toLongLong(), id);
+    const int ticks = ticks_with_time(RunStore(db_, Access::read).samples(id));
+    QVERIFY2(ticks >= 6, qPrintable(QString::number(ticks)));
+    QCOMPARE(view.runView()->ticks(), ticks);
+    for (const char* name : {"get", "p99", "hit rate", "errors/s"}) {
+        QCPGraph* g = graph(view.runView()->chart(), QString::fromLatin1(name));
+        QVERIFY2(g, name);
+        QCOMPARE(g->dataCount(), ticks);
+    }
+    QVERIFY(view.runView()->chart()->markerCount() >= 1);  // the phase's start
+    QVERIFY(view.runView()->reportText().contains(QStringLiteral("alpha")));
+    QVERIFY(view.runView()->reportText().contains(QStringLiteral("hit")));
+    emit view.runView()->backRequested();
+    QVERIFY(!view.showingRun());
+}
+
+void HistoryTest::notesAndTagsLandInTheStore() {
+    HistoryView view(db_);
+    QVERIFY(waitForList(view));
+    select(view, {QStringLiteral("beta")});
+    RunNotesEditor* editor = view.notesEditor();
+    QCOMPARE(editor->runId(), idOf("beta"));
+    QCOMPARE(editor->tagsEdit()->text(), QStringLiteral("baseline, smoke"));
+    editor->notesEdit()->setPlainText(QStringLiteral("memcached -m 64\nsecond client idle"));
+    editor->tagsEdit()->setText(QStringLiteral("baseline tuned,  tuned"));
+    QSignalSpy changed(&view, &HistoryView::runsChanged);
+    QSignalSpy refreshed(&view, &HistoryView::refreshed);
+    QTest::mouseClick(editor->saveButton(), Qt::LeftButton);
+    QVERIFY(changed.wait(kWaitMs));
+    const RunInfo stored = RunStore(db_, Access::read).info(idOf("beta"));
+    QCOMPARE(stored.notes, std::string("memcached -m 64\nsecond client idle"));
+    QCOMPARE(stored.tags, (std::vector<std::string>{"baseline", "tuned"}));
+    QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= 1, kWaitMs);
+    QCOMPARE(cell(view, 1, RunListModel::Tags), QStringLiteral("baseline, tuned"));
+    QVERIFY(view.tagFilter()->findData(QStringLiteral("tuned")) > 0);
+}
+
+void HistoryTest::exportWritesReportWithChartImagesAndCsv() {
+    StoredRunView view(db_);
+    QSignalSpy loaded(&view, &StoredRunView::runLoaded);
+    const int64_t id = idOf("alpha");
+    view.open(id);
+    QVERIFY(loaded.wait(kWaitMs));
+    const QString dir = QString::fromStdString(dir_->path());
+    const struct {
+        QString file;
+        QRegularExpression image;
+    } formats[] = {{QStringLiteral("/report.md"), QRegularExpression(markdown_image())},
+                   {QStringLiteral("/report.html"), QRegularExpression(html_image())}};
+    for (const auto& format : formats) {
+        QString error;
+        QVERIFY2(view.exportReport(dir + format.file, &error), qPrintable(error));
+        const QString text = QString::fromUtf8(read(dir + format.file));
+        QVERIFY(text.contains(QStringLiteral("alpha")));
+        int images = 0;
+        for (auto it = format.image.globalMatch(text); it.hasNext(); ++images) {
+            const QString image =
+                dir + QLatin1Char('/') + QUrl::fromPercentEncoding(it.next().captured(1).toUtf8());
+            const QByteArray png = read(image);
+            QVERIFY2(png.size() > 1000, qPrintable(image));
+            QVERIFY(png.startsWith("\x89PNG\r\n\x1a\n"));
+        }
+        QVERIFY2(images >= 1, qPrintable(text));
+    }
+    QString error;
+    QVERIFY(!view.exportReport(dir + QStringLiteral("/report.txt"), &error));
+    QVERIFY2(error.contains(QStringLiteral("txt")), qPrintable(error));
+
+    QVERIFY2(view.exportCsv(dir + QStringLiteral("/ticks.csv"), &error), qPrintable(error));
+    const QList<QByteArray> lines = read(dir + QStringLiteral("/ticks.csv")).trimmed().split('\n');
+    const auto samples = RunStore(db_, Access::read).samples(id);
+    QVERIFY(samples.size() >= 6);
+    QCOMPARE(lines.size(), qsizetype(samples.size()) + 1);
+    QVERIFY(lines.front().startsWith("t_ms,"));
+    QCOMPARE(lines.at(1).split(',').front().toLongLong(), samples.front().t_ms);
+}
+
+void HistoryTest::deleteAsksFirstThenRemoves() {
+    ConfirmingHistory view(db_);
+    QVERIFY(waitForList(view));
+    const int64_t gamma = idOf("gamma");
+    select(view, {QStringLiteral("gamma")});
+    QVERIFY(view.deleteButton()->isEnabled());
+    QTest::mouseClick(view.deleteButton(), Qt::LeftButton);
+    QCOMPARE(view.asked, 1);
+    QVERIFY(view.question.contains(QStringLiteral("gamma")));
+    QCOMPARE(RunStore(db_, Access::read).info(gamma).name, std::string("gamma"));  // declined
+
+    view.answer = true;
+    QSignalSpy changed(&view, &HistoryView::runsChanged);
+    QSignalSpy refreshed(&view, &HistoryView::refreshed);
+    QTest::mouseClick(view.deleteButton(), Qt::LeftButton);
+    QCOMPARE(view.asked, 2);
+    QVERIFY(changed.wait(kWaitMs));
+    QVERIFY(idOf("gamma") == 0);
+    QVERIFY(idOf("alpha") != 0);
+    QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= 1, kWaitMs);
+    QCOMPARE(names(view), (QStringList{"beta", "alpha"}));
+    QVERIFY(!view.deleteButton()->isEnabled());
+}
+
+int run_history_test(int argc, char** argv) {
+    HistoryTest t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "history_test.moc"

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+#include "stored_run_view.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "live_charts.h"
+#include "run_export.h"
+#include "store_query.h"
+#include "stored_run.h"
+#include "time_chart.h"
+
+namespace perflab {
+
+StoredRunView::StoredRunView(std::string dbPath, QWidget* parent)
+    : QWidget(parent),
+      query_(new StoreQuery(std::move(dbPath), this)),
+      chart_(new TimeChart(this)),
+      charts_(std::make_unique<LiveCharts>(chart_)),
+      title_(new QLabel(this)),
+      status_(new QLabel(this)),
+      report_(new QPlainTextEdit(this)),
+      exportReport_(new QPushButton(tr("Export report…"), this)),
+      exportCsv_(new QPushButton(tr("Export CSV…"), this)) {
+    setupWidgets();
+}
+
+StoredRunView::~StoredRunView() = default;
+
+void StoredRunView::setupWidgets() {
+    auto* back = new QPushButton(tr("← History"), this);
+    exportReport_->setToolTip(tr("The report as Markdown or HTML, with its charts as PNG files"));
+    exportCsv_->setToolTip(tr("One row per tick"));
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(back);
+    bar->addWidget(title_, 1);
+    bar->addWidget(exportReport_);
+    bar->addWidget(exportCsv_);
+    report_->setReadOnly(true);
+    report_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    report_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(chart_);
+    split->addWidget(report_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    status_->setStyleSheet(QStringLiteral("color: #b22222"));
+    status_->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(status_);
+    layout->addWidget(split, 1);
+    connect(back, &QPushButton::clicked, this, &StoredRunView::backRequested);
+    connect(exportReport_, &QPushButton::clicked, this, &StoredRunView::chooseReportFile);
+    connect(exportCsv_, &QPushButton::clicked, this, &StoredRunView::chooseCsvFile);
+}
+
+void StoredRunView::open(qint64 id) {
+    id_ = id;
+    run_.reset();
+    title_->setText(tr("Run %1: reading…").arg(id));
+    status_->clear();
+    report_->clear();
+    exportReport_->setEnabled(false);
+    exportCsv_->setEnabled(false);
+    query_->submit(
+        [id](RunStore& store) {
+            return std::shared_ptr<const StoredRun>(
+                std::make_shared<StoredRun>(load_stored_run(store, id)));
+        },
+        [this](std::shared_ptr<const StoredRun> run) { show(std::move(run)); },
+        [this, id](const QString& message) {
+            title_->setText(tr("Run %1").arg(id));
+            showError(message);
+            emit loadFailed(id, message);
+        });
+}
+
+void StoredRunView::show(std::shared_ptr<const StoredRun> run) {
+    run_ = std::move(run);
+    const RunInfo& info = run_->report.info;
+    title_->setText(tr("<b>Run %1: %2</b> — %3, %4")
+                        .arg(info.id)
+                        .arg(QString::fromStdString(info.name).toHtmlEscaped(),
+                             QString::fromStdString(info.kind),
+                             QString::fromStdString(info.status)));
+    show_stored_run(*charts_, *run_);
+    report_->setPlainText(QString::fromStdString(report_text(run_->report)));
+    exportReport_->setEnabled(true);
+    exportCsv_->setEnabled(true);
+    emit runLoaded(info.id);
+}
+
+void StoredRunView::showError(const QString& message) {
+    status_->setText(message);
+}
+
+int StoredRunView::ticks() const {
+    return charts_->ticks();
+}
+
+QString StoredRunView::reportText() const {
+    return report_->toPlainText();
+}
+
+bool StoredRunView::exportReport(const QString& path, QString* error) const {
+    if (!run_) {
+        *error = tr("no run is shown");
+        return false;
+    }
+    return write_run_report(*run_, path, error);
+}
+
+bool StoredRunView::exportCsv(const QString& path, QString* error) const {
+    if (!run_) {
+        *error = tr("no run is shown");
+        return false;
+    }
+    return write_ticks_csv(*run_, path, error);
+}
+
+void StoredRunView::chooseReportFile() {
+    QString filter = tr("Markdown (*.md)");
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export run %1").arg(id_), tr("run-%1.md").arg(id_),
+                                     tr("Markdown (*.md);;HTML (*.html)"), &filter);
+    if (path.isEmpty()) return;
+    QString file = path;
+    if (QFileInfo(file).suffix().isEmpty())
+        file += filter.startsWith(QLatin1String("HTML")) ? QStringLiteral(".html")
+                                                         : QStringLiteral(".md");
+    QString error;
+    status_->setText(exportReport(file, &error) ? QString() : error);
+}
+
+void StoredRunView::chooseCsvFile() {
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export the ticks of run %1").arg(id_),
+                                     tr("run-%1.csv").arg(id_), tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    status_->setText(exportCsv(path, &error) ? QString() : error);
+}
+
+}  // namespace perflab

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+#include <memory>
+#include <string>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace perflab {
+
+class LiveCharts;
+class StoreQuery;
+class TimeChart;
+struct StoredRun;
+
+// One stored run: the live view's charts drawn from its stored ticks, probe samples and
+// events, its report beside them, and its export to a report with chart images or to CSV.
+// The run is read off the GUI thread.
+class StoredRunView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit StoredRunView(std::string dbPath, QWidget* parent = nullptr);
+    ~StoredRunView() override;
+
+    // Shows the run once it is read; runLoaded or loadFailed follows.
+    void open(qint64 id);
+    qint64 runId() const { return id_; }
+    // The run read last, or nullptr while none is shown.
+    const StoredRun* run() const { return run_.get(); }
+
+    TimeChart* chart() const { return chart_; }
+    int ticks() const;
+    QString reportText() const;
+
+    // What the Export buttons do once a file is chosen; false with a message on failure.
+    bool exportReport(const QString& path, QString* error) const;
+    bool exportCsv(const QString& path, QString* error) const;
+
+  signals:
+    void runLoaded(qint64 id);
+    void loadFailed(qint64 id, const QString& message);
+    void backRequested();
+
+  private:
+    void setupWidgets();
+    void show(std::shared_ptr<const StoredRun> run);
+    void showError(const QString& message);
+    void chooseReportFile();
+    void chooseCsvFile();
+
+    StoreQuery* query_;
+    TimeChart* chart_;
+    std::unique_ptr<LiveCharts> charts_;
+    QLabel* title_;
+    QLabel* status_;
+    QPlainTextEdit* report_;
+    QPushButton* exportReport_;
+    QPushButton* exportCsv_;
+    std::shared_ptr<const StoredRun> run_;
+    qint64 id_ = 0;
+};
+
+}  // namespace perflab
