@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
     } tests[] = {{"SpecFormTest", run_spec_form_test},
                  {"LiveRunTest", run_live_run_test},
                  {"ChartExportTest", run_chart_export_test},
-                 {"HistoryTest", run_history_test}};
+                 {"HistoryTest", run_history_test},
+                 {"HostsTest", run_hosts_test}};
     // QTest sees the arguments after the class name (a test function, -v2...).
     for (const auto& t : tests)
         if (argc > 1 && std::strcmp(argv[1], t.name) == 0) {
