@@ -43,10 +43,11 @@ void RunStore::mark_interrupted() {
     for (const auto& o : orphans) {
         SummaryBuilder builder(o.kind);
         int64_t last_ms = 0;
-        for (const auto& s : read_samples(*db_, o.id)) {
-            builder.add(s);
-            last_ms = s.t_ms;
-        }
+        for_each_sample(*db_, o.id, -1, std::numeric_limits<int64_t>::max(),
+                        [&](IntervalSample&& s) {
+                            builder.add(s);
+                            last_ms = s.t_ms;
+                        });
         Transaction tx(*db_);
         RunRows rows(*db_);
         rows.finish(o.id, builder.finish(RunStatus::interrupted), o.started_at_ms + last_ms);
@@ -141,9 +142,12 @@ RunSummary RunStore::summary(int64_t id, const Window& window) {
     const RunInfo run = info(id);
     const auto build = [&](bool from_ticks) {
         SummaryBuilder builder(kind_of(run.kind));
-        for (const auto& s : from_ticks ? read_samples(*db_, id, window.from_ms, window.to_ms)
-                                        : read_phase_sums(*db_, id))
-            builder.add(s);
+        if (from_ticks)
+            for_each_sample(*db_, id, window.from_ms, window.to_ms,
+                            [&](IntervalSample&& s) { builder.add(s); });
+        else
+            for (const auto& s : read_phase_sums(*db_, id))
+                builder.add(s);
         return builder.finish(status_of(run.status));
     };
     const bool finished = run.status != "running" && window.whole();

@@ -119,14 +119,27 @@ void RunRows::finish(int64_t run, const RunSummary& summary, int64_t ended_at_ms
     update.run();
 }
 
-std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t from_ms,
-                                         int64_t to_ms) {
+namespace {
+
+// Takes the tick out of its slot, so its histograms go back to the pool right after f.
+void hand_over(IntervalSample& slot, const std::function<void(IntervalSample&&)>& f) {
+    IntervalSample tick = std::move(slot);
+    f(std::move(tick));
+}
+
+}  // namespace
+
+void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms,
+                     const std::function<void(IntervalSample&&)>& f) {
     Statement q(db,
                 "SELECT seq, t_ms, interval_ms, phase, planned_rate, connections, hits, misses, "
                 "bytes_in, bytes_out, sent, late, errors_json, status_json FROM samples "
                 "WHERE run_id = ?1 AND t_ms > ?2 AND t_ms <= ?3 ORDER BY seq");
     q.bind(1, run).bind(2, from_ms).bind(3, to_ms);
-    std::vector<IntervalSample> out;
+    // The counters of every tick first (small rows), then the ops of each tick in seq
+    // order: a tick is handed over as soon as its ops are read, so only one tick's
+    // histograms are alive at a time.
+    std::vector<IntervalSample> ticks;
     std::vector<int64_t> seqs;
     while (q.step()) {
         IntervalSample s;
@@ -144,9 +157,9 @@ std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t fr
         s.late = uint64_t(q.integer(11));
         parse_errors(q.text(12), s.errors);
         parse_status(q.text(13), s.status_codes);
-        out.push_back(std::move(s));
+        ticks.push_back(std::move(s));
     }
-    if (out.empty()) return out;
+    if (ticks.empty()) return;
     Statement ops(db,
                   "SELECT seq, op, count, errors, histogram FROM sample_ops "
                   "WHERE run_id = ?1 AND seq >= ?2 AND seq <= ?3 ORDER BY seq");
@@ -154,10 +167,10 @@ std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t fr
     size_t at = 0;
     while (ops.step()) {
         const int64_t seq = ops.integer(0);
-        while (at < seqs.size() && seqs[at] < seq)
-            ++at;
+        for (; at < seqs.size() && seqs[at] < seq; ++at)
+            hand_over(ticks[at], f);
         if (at == seqs.size() || seqs[at] != seq) continue;
-        OpSample& op = out[at].ops[ops.text(1)];
+        OpSample& op = ticks[at].ops[ops.text(1)];
         op.count = uint64_t(ops.integer(2));
         op.errors = uint64_t(ops.integer(3));
         if (auto h = Histogram::decode(ops.blob(4)))
@@ -166,8 +179,46 @@ std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t fr
             throw StoreError("database " + db.path() + ": run " + std::to_string(run) + ", tick " +
                              std::to_string(seq) + ": damaged histogram");
     }
+    for (; at < seqs.size(); ++at)
+        hand_over(ticks[at], f);
+}
+
+std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t from_ms,
+                                         int64_t to_ms) {
+    std::vector<IntervalSample> out;
+    for_each_sample(db, run, from_ms, to_ms,
+                    [&](IntervalSample&& s) { out.push_back(std::move(s)); });
     return out;
 }
+
+namespace {
+
+// The op counts of each phase from the summary stored when the phase ended: a few small
+// rows, where summing the ticks' ops would read every tick's histograms too. False (and
+// nothing changed) unless every phase has its summary.
+bool stored_phase_ops(Connection& db, int64_t run, std::vector<IntervalSample>& phases,
+                      const std::map<int, size_t>& at) {
+    Statement q(db, "SELECT phase, summary_json FROM phases WHERE run_id = ?1");
+    q.bind(1, run);
+    std::map<int, std::map<std::string, OpSample>> found;
+    while (q.step()) {
+        const int phase = int(q.integer(0));
+        if (!at.count(phase)) continue;
+        const auto j = nlohmann::json::parse(q.text(1), nullptr, false);
+        if (!j.is_object() || !j.contains("ops") || !j["ops"].is_object()) return false;
+        auto& ops = found[phase];
+        for (const auto& [name, op] : j["ops"].items()) {
+            ops[name].count = op.value("count", uint64_t{0});
+            ops[name].errors = op.value("errors", uint64_t{0});
+        }
+    }
+    if (found.size() != at.size()) return false;
+    for (auto& [phase, ops] : found)
+        phases[at.at(phase)].ops = std::move(ops);
+    return true;
+}
+
+}  // namespace
 
 std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
     Statement q(db,
@@ -206,6 +257,7 @@ std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
         for (const auto& [k, n] : codes)
             s.status_codes[k] += n;
     }
+    if (stored_phase_ops(db, run, out, at)) return out;
     Statement ops(db,
                   "SELECT samples.phase, sample_ops.op, sum(sample_ops.count), "
                   "sum(sample_ops.errors) FROM sample_ops JOIN samples ON samples.run_id = "

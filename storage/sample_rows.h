@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -31,7 +32,10 @@ class RunRows {
     Statement histogram_;
 };
 
-// A run's ticks whose end lies in (from_ms, to_ms], in order.
+// A run's ticks whose end lies in (from_ms, to_ms], in order, each handed to f as soon as
+// it is read: summing an hour costs the histograms of one tick, not of 3600.
+void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms,
+                     const std::function<void(IntervalSample&&)>& f);
 std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t from_ms = -1,
                                          int64_t to_ms = std::numeric_limits<int64_t>::max());
 
