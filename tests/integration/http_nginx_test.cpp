@@ -44,6 +44,20 @@ TEST(HttpNginx, CountLimitedPhaseSendsExactlyItsOps) {
     EXPECT_EQ(nginx.wait_for_requests(333), 333u);
 }
 
+TEST(HttpNginx, IdleConnectionsTheServerClosedAreNotUsed) {
+    // nginx closes a connection idle for 100 ms; requests leave every 250 ms on one
+    // connection, so each finds its connection closed by the server while it waited.
+    NginxServer nginx(false, 100);
+    const auto run = run_http(http_spec(nginx.url("/ok"), {{{"rate", 4}, {"duration_s", 2.5}}},
+                                        {{"threads", 1}, {"max_connections", 1}}));
+    const auto& t = run.summary.overall.totals;
+    EXPECT_EQ(t.total_ops(), 10u);
+    EXPECT_TRUE(t.errors.empty()) << t.errors.begin()->first;
+    EXPECT_EQ(status_count(t, 200), 10u);
+    EXPECT_EQ(nginx.wait_for_requests(10), 10u);
+    EXPECT_EQ(nginx.connections(), 10u);
+}
+
 TEST(HttpNginx, PhaseChangesKeepConnectionsOpen) {
     NginxServer nginx;
     const json phases = {{{"rate", 100}, {"duration_s", 1}},

@@ -13,7 +13,8 @@
 
 namespace perflab::test {
 
-std::string nginx_config(const std::string& dir, uint16_t port, bool tls) {
+std::string nginx_config(const std::string& dir, uint16_t port, bool tls,
+                         int keepalive_timeout_ms) {
     std::ostringstream c;
     // Workers run as root when the tests do: a TempDir is not readable by "nobody".
     if (geteuid() == 0) c << "user root;\n";
@@ -27,6 +28,7 @@ std::string nginx_config(const std::string& dir, uint16_t port, bool tls) {
     for (const char* temp : {"client_body", "proxy", "fastcgi", "uwsgi", "scgi"})
         c << "  " << temp << "_temp_path " << dir << "/tmp/" << temp << ";\n";
     c << "  keepalive_requests 1000000;\n"
+      << "  keepalive_timeout " << keepalive_timeout_ms << "ms;\n"
       << "  server {\n"
       << "    listen 127.0.0.1:" << port << (tls ? " ssl" : "") << ";\n";
     if (tls)
@@ -38,7 +40,7 @@ std::string nginx_config(const std::string& dir, uint16_t port, bool tls) {
     return c.str();
 }
 
-NginxServer::NginxServer(bool tls) : port_(free_port()), tls_(tls) {
+NginxServer::NginxServer(bool tls, int keepalive_timeout_ms) : port_(free_port()), tls_(tls) {
     mkdir(dir_.file("tmp").c_str(), 0755);
     mkdir(dir_.file("www").c_str(), 0755);
     dir_.write("www/static.bin", std::string(kStaticBytes, 'x'));
@@ -48,7 +50,7 @@ NginxServer::NginxServer(bool tls) : port_(free_port()), tls_(tls) {
                  "/CN=127.0.0.1", "-keyout", dir_.file("key.pem"), "-out", dir_.file("cert.pem")});
         if (cert.code != 0) throw std::runtime_error("openssl req failed: " + cert.err);
     }
-    dir_.write("nginx.conf", nginx_config(dir_.path(), port_, tls));
+    dir_.write("nginx.conf", nginx_config(dir_.path(), port_, tls, keepalive_timeout_ms));
     process_ = Process(
         {"nginx", "-p", dir_.path(), "-e", dir_.file("error.log"), "-c", dir_.file("nginx.conf")},
         dir_.file("stdout.log"), dir_.file("stderr.log"));

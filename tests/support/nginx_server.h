@@ -15,8 +15,9 @@ class NginxServer {
   public:
     static constexpr size_t kStaticBytes = 6262;
 
-    // With tls, it serves https with a fresh self-signed certificate for 127.0.0.1.
-    explicit NginxServer(bool tls = false);
+    // With tls, it serves https with a fresh self-signed certificate for 127.0.0.1. It
+    // closes a keep-alive connection left idle for keepalive_timeout_ms (nginx's default).
+    explicit NginxServer(bool tls = false, int keepalive_timeout_ms = 75000);
     ~NginxServer();
 
     uint16_t port() const { return port_; }
@@ -40,6 +41,7 @@ class NginxServer {
 };
 
 // nginx's configuration for a directory and port; tls expects DIR/cert.pem and DIR/key.pem.
-std::string nginx_config(const std::string& dir, uint16_t port, bool tls);
+std::string nginx_config(const std::string& dir, uint16_t port, bool tls,
+                         int keepalive_timeout_ms = 75000);
 
 }  // namespace perflab::test

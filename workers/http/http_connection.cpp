@@ -2,8 +2,10 @@
 #include "http_connection.h"
 
 #include <openssl/ssl.h>
+#include <sys/socket.h>
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/write.hpp>
@@ -11,6 +13,7 @@
 #include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
+#include <cerrno>
 #include <limits>
 
 namespace perflab {
@@ -66,6 +69,7 @@ HttpError classify(const error_code& ec, bool handshaking) {
 }
 
 constexpr size_t kReadBuffer = 16 * 1024;
+constexpr auto kIdleCheckAfter = std::chrono::milliseconds(200);
 
 HttpClock::time_point after_ms(int ms) {
     return HttpClock::now() + std::chrono::milliseconds(ms);
@@ -112,7 +116,13 @@ void HttpConnection::send(size_t target, HttpClock::time_point from) {
     timed_out_ = false;
     first_error_ = {};
     const size_t origin = ctx_.plan.targets[target].origin;
-    if (open_ && origin == origin_) return write();
+    // A server closes keep-alive connections left idle too long. Sending on one it has
+    // closed would fail a request the server never saw, so a connection idle for a while is
+    // checked first (one recv, skipped at any busy rate): anything to read there, an end of
+    // stream or unsolicited bytes, means a new connection.
+    if (open_ && origin == origin_ &&
+        !(from - idle_since_ > kIdleCheckAfter && readable_while_idle()))
+        return write();
     close();
     origin_ = origin;
     connect();
@@ -140,6 +150,7 @@ void HttpConnection::on_connect(const error_code& ec) {
     }
     socket().set_option(Tcp::no_delay(true));
     if (!tls_) {
+        plain_->non_blocking(true);
         set_open(true);
         return write();
     }
@@ -170,16 +181,70 @@ void HttpConnection::write() {
     // fails every response with a body.
     p.body_limit(std::numeric_limits<std::uint64_t>::max());
     p.skip(t.head);
-    pending_ = 2;
+    p.eager(true);
     const auto bytes = asio::buffer(t.bytes);
     const auto on_write = [this](const error_code& ec, size_t) { on_step(ec); };
-    const auto on_read = [this](const error_code& ec, size_t) { on_step(ec); };
     if (tls_) {
+        pending_ = 2;
         asio::async_write(*tls_, bytes, on_write);
-        http::async_read(*tls_, parser_->buffer, p, on_read);
-    } else {
-        asio::async_write(*plain_, bytes, on_write);
-        http::async_read(*plain_, parser_->buffer, p, on_read);
+        http::async_read(*tls_, parser_->buffer, p,
+                         [this](const error_code& ec, size_t) { on_step(ec); });
+        return;
+    }
+    // Plain TCP, as wrk does it: the request goes out now (it fits the socket buffer), and
+    // the response is read when epoll says it is there. No completion handler for the
+    // write, and no read tried before the response can have arrived.
+    error_code ec;
+    const size_t sent = plain_->write_some(bytes, ec);
+    if (ec && ec != asio::error::would_block) {
+        first_error_ = ec;
+        socket().close(ec);
+        pending_ = 1;
+        // Not from inside send(): the owner expects completions from the io_context.
+        asio::post(ctx_.io, [this] { on_step({}); });
+        return;
+    }
+    pending_ = 1;
+    if (sent < t.bytes.size()) {
+        pending_ = 2;
+        asio::async_write(*plain_, asio::buffer(t.bytes.data() + sent, t.bytes.size() - sent),
+                          on_write);
+    }
+    wait_readable();
+}
+
+void HttpConnection::wait_readable() {
+    plain_->async_wait(Tcp::socket::wait_read, [this](const error_code& ec) {
+        if (ec) return on_step(ec);
+        read_available();
+    });
+}
+
+void HttpConnection::read_available() {
+    auto& p = *parser_->parser;
+    auto& buffer = parser_->buffer;
+    for (;;) {
+        const size_t room = buffer.capacity() - buffer.size();
+        error_code ec;
+        const size_t n = plain_->read_some(buffer.prepare(room > 0 ? room : kReadBuffer), ec);
+        if (ec == asio::error::would_block) return wait_readable();
+        if (ec == asio::error::eof) {
+            // As http::read does: the end of the stream may end a body that has no length.
+            if (p.got_some())
+                p.put_eof(ec);
+            else
+                ec = http::error::end_of_stream;
+            return on_step(ec);
+        }
+        if (ec) return on_step(ec);
+        buffer.commit(n);
+        while (buffer.size() > 0 && !p.is_done()) {
+            const size_t used = p.put(buffer.data(), ec);
+            buffer.consume(used);
+            if (ec == http::error::need_more) break;
+            if (ec) return on_step(ec);
+        }
+        if (p.is_done()) return on_step({});
     }
 }
 
@@ -200,6 +265,12 @@ void HttpConnection::expire_if_due(HttpClock::time_point now) {
     socket().close(ignored);
 }
 
+bool HttpConnection::readable_while_idle() {
+    char byte;
+    const ssize_t n = ::recv(socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
 void HttpConnection::finish() {
     busy_ = false;
     deadline_ = HttpClock::time_point::max();
@@ -217,6 +288,7 @@ void HttpConnection::finish() {
         outcome.status = p.status;
         outcome.body_bytes = p.body;
         failures = 0;
+        idle_since_ = HttpClock::now();
         if (!p.keep_alive() || !ctx_.plan.spec.keepalive) close();
     }
     ctx_.owner.on_complete(*this, outcome);

@@ -85,8 +85,11 @@ class HttpConnection {
     void on_connect(const boost::system::error_code& ec);
     void on_handshake(const boost::system::error_code& ec);
     void write();
+    void wait_readable();
+    void read_available();
     void on_step(const boost::system::error_code& ec);
     void finish();
+    bool readable_while_idle();
     void set_open(bool open);
     Tcp::socket& socket();
 
@@ -99,6 +102,7 @@ class HttpConnection {
     size_t target_ = 0;
     HttpClock::time_point from_{};
     HttpClock::time_point deadline_ = HttpClock::time_point::max();
+    HttpClock::time_point idle_since_{};  // when the last response ended
     int pending_ = 0;  // write and read run together; the request ends when both have
     boost::system::error_code first_error_;
     bool busy_ = false;
