@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
     } tests[] = {{"SpecFormTest", run_spec_form_test},
                  {"LiveRunTest", run_live_run_test},
                  {"ChartExportTest", run_chart_export_test},
+                 {"CompareTest", run_compare_test},
                  {"HistoryTest", run_history_test},
                  {"HostsTest", run_hosts_test}};
     // QTest sees the arguments after the class name (a test function, -v2...).

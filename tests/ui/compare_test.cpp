@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: MIT
+// Two real runs stored by the real CLI against a real memcached, at different rates, compared
+// in the compare view: its figures match compare_runs, the overlay has a point per stored
+// tick, the percentile curves reach the nines the runs' counts allow, the rate difference is
+// listed, a different machine raises the warning, and the report comes with its charts.
+#include <qcustomplot.h>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "compare_data.h"
+#include "compare_figures.h"
+#include "compare_view.h"
+#include "memcached_server.h"
+#include "percentile_chart.h"
+#include "process.h"
+#include "run_store.h"
+#include "sqlite.h"
+#include "time_chart.h"
+#include "ui_tests.h"
+
+using namespace perflab;
+
+namespace {
+
+constexpr int kAnswerMs = 20000;
+
+std::string spec_text(const std::string& server, double rate) {
+    const nlohmann::json j = {
+        {"name", "rate " + std::to_string(int(rate))},
+        {"kind", "cache"},
+        {"tick_ms", 200},
+        {"phases", {{{"duration_s", 2.0}, {"rate", rate}, {"concurrency", 2}}}},
+        {"cache",
+         {{"servers", {server}},
+          {"keys", {{"count", 1000}}},
+          {"value_size", {{"min", 64}, {"max", 256}}}}}};
+    return j.dump();
+}
+
+QString title(const RunInfo& r) {
+    return QStringLiteral("#%1 %2").arg(r.id).arg(QString::fromStdString(r.name));
+}
+
+// A cell's highlight; invalid when it has none.
+QColor highlight(const QTableWidgetItem* item) {
+    return item->background().style() == Qt::NoBrush ? QColor() : item->background().color();
+}
+
+bool same(double a, double b) {
+    return (std::isnan(a) && std::isnan(b)) || a == b;
+}
+
+// Points a run's stored ticks give the overlay.
+int ticks_of(RunStore& store, int64_t id) {
+    int n = 0;
+    for (const auto& s : store.samples(id))
+        n += s.interval_ms > 0;
+    return n;
+}
+
+QList<QCPGraph*> graphs_on(QCustomPlot* plot, const QString& axis_label) {
+    QList<QCPGraph*> out;
+    for (int i = 0; i < plot->graphCount(); ++i)
+        if (plot->graph(i)->valueAxis()->label() == axis_label) out << plot->graph(i);
+    return out;
+}
+
+// Points run `id` at a client machine of another name in a copy of the database.
+void move_to_other_machine(const std::string& db, int64_t id) {
+    Connection c(db, Connection::Mode::read_write);
+    Statement read(c,
+                   "SELECT h.profile_json FROM hosts h JOIN run_hosts rh ON rh.host_id = h.id "
+                   "WHERE rh.run_id = ? AND rh.role = 'client'");
+    read.bind(1, id);
+    QVERIFY(read.step());
+    auto profile = nlohmann::json::parse(read.text(0));
+    while (read.step()) {
+    }
+    profile["hostname"] = "other-machine";
+    profile["cores"] = profile.value("cores", 0) + 64;
+    Statement insert(c, "INSERT INTO hosts (identity, hostname, profile_json) VALUES (?, ?, ?)");
+    insert.bind(1, std::string_view("other-machine-identity"))
+        .bind(2, std::string_view("other-machine"))
+        .bind(3, std::string_view(profile.dump()))
+        .run();
+    Statement move(c, "UPDATE run_hosts SET host_id = ? WHERE run_id = ? AND role = 'client'");
+    move.bind(1, c.last_insert_id()).bind(2, id).run();
+}
+
+}  // namespace
+
+class CompareTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void figuresMatchCompareRuns();
+    void overlayHasOnePointPerTick();
+    void percentilesReachTheNinesOfTheCount();
+    void rateDifferenceIsListed();
+    void differentMachinesRaiseTheWarning();
+    void reportReferencesItsCharts_data();
+    void reportReferencesItsCharts();
+    void chartsExport();
+    void badInputShowsAMessage();
+
+  private:
+    // A view that has shown the comparison of runs ids in db.
+    void compared(CompareView& view, const QList<qint64>& ids);
+
+    test::TempDir dir_;
+    std::string db_ = dir_.file("runs.db");
+    int64_t slow_ = 0, fast_ = 0;
+    std::unique_ptr<CompareView> view_;
+};
+
+void CompareTest::initTestCase() {
+    test::MemcachedServer server;
+    for (const double rate : {500.0, 1500.0}) {
+        const std::string spec = "rate" + std::to_string(int(rate)) + ".json";
+        dir_.write(spec, spec_text(server.endpoint(), rate));
+        const test::Output out =
+            test::run({PERFLAB_BINARY, "run", dir_.file(spec), "--db", db_, "-q"}, 60);
+        QVERIFY2(out.code == 0, out.err.c_str());
+    }
+    RunStore store(db_, Access::read);
+    const auto runs = store.list();
+    QCOMPARE(runs.size(), size_t(2));
+    slow_ = runs[1].id;  // the list is newest first
+    fast_ = runs[0].id;
+    QCOMPARE(runs[1].name, std::string("rate 500"));
+    view_ = std::make_unique<CompareView>(db_);
+    view_->resize(1200, 800);
+    compared(*view_, {slow_, fast_});
+}
+
+void CompareTest::compared(CompareView& view, const QList<qint64>& ids) {
+    QSignalSpy done(&view, &CompareView::compared);
+    QSignalSpy failed(&view, &CompareView::failed);
+    view.compare(ids);
+    QTRY_VERIFY_WITH_TIMEOUT(done.count() + failed.count() > 0, kAnswerMs);
+    QVERIFY2(failed.isEmpty(), qPrintable(view.message()));
+    QVERIFY(view.comparison().has_value());
+}
+
+void CompareTest::figuresMatchCompareRuns() {
+    RunStore store(db_, Access::read);
+    const Comparison expected = compare_runs(store, {slow_, fast_});
+    const QTableWidget* table = view_->figuresTable();
+    QCOMPARE(table->columnCount(), 3);
+    QCOMPARE(table->horizontalHeaderItem(1)->text(), title(store.info(slow_)));
+    QCOMPARE(table->horizontalHeaderItem(2)->text(), title(store.info(fast_)));
+    QCOMPARE(table->rowCount(), int(expected.figures.size()));
+    bool sawThroughput = false;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const auto& f = expected.figures[size_t(row)];
+        QCOMPARE(table->item(row, 0)->text(), figure_label(f.name));
+        for (int run = 0; run < 2; ++run) {
+            const QTableWidgetItem* cell = table->item(row, run + 1);
+            QVERIFY2(same(cell->data(Qt::UserRole).toDouble(), f.values[size_t(run)]),
+                     f.name.c_str());
+            QVERIFY(cell->text().startsWith(figure_value(f.name, f.values[size_t(run)])));
+        }
+        const QTableWidgetItem* second = table->item(row, 2);
+        QVERIFY(same(second->data(Qt::UserRole + 1).toDouble(), f.delta_pct[1]));
+        if (!std::isnan(f.delta_pct[1]))
+            QVERIFY2(second->text().endsWith(QStringLiteral(" (") + delta_text(f.delta_pct[1]) +
+                                             QLatin1Char(')')),
+                     qPrintable(second->text()));
+        QCOMPARE(highlight(second), change_color(judge(f.name, f.delta_pct[1])));
+        if (f.name == "ops") {
+            QCOMPARE(f.values[0], double(store.info(slow_).figures.ops));
+            QCOMPARE(f.values[1], double(store.info(fast_).figures.ops));
+        }
+        if (f.name == "throughput") {
+            sawThroughput = true;
+            // Three times the rate: well over +50%, and shown as better.
+            QVERIFY2(f.delta_pct[1] > 50, qPrintable(second->text()));
+            QCOMPARE(highlight(second), change_color(Change::better));
+        }
+    }
+    QVERIFY(sawThroughput);
+}
+
+void CompareTest::overlayHasOnePointPerTick() {
+    RunStore store(db_, Access::read);
+    QCustomPlot* plot = view_->overTimeChart()->plot();
+    for (const char* axis : {"ops/s", "p99 (ms)", "p50 (ms)"}) {
+        const QList<QCPGraph*> graphs = graphs_on(plot, QString::fromLatin1(axis));
+        QCOMPARE(graphs.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const int64_t id = i == 0 ? slow_ : fast_;
+            QCOMPARE(graphs[i]->name(), title(store.info(id)));
+            const int ticks = ticks_of(store, id);
+            QVERIFY(ticks >= 8);  // 2 s at 200 ms
+            QCOMPARE(graphs[i]->dataCount(), ticks);
+        }
+    }
+    // The first tick's throughput, and both runs start at the same place on the axis.
+    const auto samples = store.samples(fast_);
+    const auto first = std::find_if(samples.begin(), samples.end(),
+                                    [](const IntervalSample& s) { return s.interval_ms > 0; });
+    const QCPGraph* fast = graphs_on(plot, QStringLiteral("ops/s"))[1];
+    QCOMPARE(fast->data()->at(0)->value, double(first->total_ops()) / first->seconds());
+    QCOMPARE(fast->data()->at(0)->key, first->seconds());
+}
+
+void CompareTest::percentilesReachTheNinesOfTheCount() {
+    RunStore store(db_, Access::read);
+    QCustomPlot* plot = view_->percentileChart()->plot();
+    QCOMPARE(plot->graphCount(), 2);
+    QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
+    const auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().value(1e5), QStringLiteral("99.999%"));
+    QCOMPARE(ticker->ticks().value(100), QStringLiteral("99%"));
+    for (int i = 0; i < 2; ++i) {
+        const int64_t id = i == 0 ? slow_ : fast_;
+        const Histogram h = store.summary(id).overall.totals.latency();
+        QVERIFY(h.count() > 500);
+        const QCPGraph* g = plot->graph(i);
+        QCOMPARE(g->name(), title(store.info(id)));
+        QCOMPARE(g->data()->at(0)->key, 1.0);
+        QCOMPARE(g->data()->at(0)->value, double(h.percentile(0)) / 1000.0);
+        const double last = std::min(PercentileChart::kMaxNines, double(h.count()));
+        const auto end = g->data()->at(g->dataCount() - 1);
+        QCOMPARE(end->key, last);
+        QCOMPARE(end->value, double(h.percentile(PercentileChart::percentile_at(last))) / 1000.0);
+        // p99 on the curve is the table's p99.
+        auto p99 = g->data()->findBegin(100, false);
+        QCOMPARE(p99->key, 100.0);
+        QCOMPARE(p99->value, double(h.percentile(99)) / 1000.0);
+        for (int k = 1; k < g->dataCount(); ++k)
+            QVERIFY(g->data()->at(k)->value >= g->data()->at(k - 1)->value);
+    }
+}
+
+void CompareTest::rateDifferenceIsListed() {
+    RunStore store(db_, Access::read);
+    const Comparison expected = compare_runs(store, {slow_, fast_});
+    const QTableWidget* table = view_->differencesTable();
+    int rateRow = -1;
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (table->item(row, 1)->text() == QStringLiteral("/phases/0/rate")) rateRow = row;
+    QVERIFY(rateRow >= 0);
+    QCOMPARE(table->item(rateRow, 0)->text(), QStringLiteral("spec"));
+    QVERIFY(table->item(rateRow, 2)->text().startsWith(QStringLiteral("500")));
+    QVERIFY(table->item(rateRow, 3)->text().startsWith(QStringLiteral("1500")));
+    QVERIFY(highlight(table->item(rateRow, 3)).isValid());
+    QVERIFY(!highlight(table->item(rateRow, 2)).isValid());
+    QCOMPARE(table->rowCount(),
+             int(expected.spec_differences.size() + expected.hardware_differences.size()));
+    QVERIFY(!expected.different_machines);
+    QVERIFY(!view_->machinesWarningShown());
+}
+
+void CompareTest::differentMachinesRaiseTheWarning() {
+    const std::string copy = dir_.file("moved.db");
+    for (const char* suffix : {"", "-wal"})
+        if (QFile::exists(QString::fromStdString(db_ + suffix)))
+            QVERIFY(QFile::copy(QString::fromStdString(db_ + suffix),
+                                QString::fromStdString(copy + suffix)));
+    move_to_other_machine(copy, fast_);
+    CompareView view(copy);
+    compared(view, {slow_, fast_});
+    QVERIFY(view.comparison()->different_machines);
+    QVERIFY(view.machinesWarningShown());
+    bool hostnameRow = false;
+    const QTableWidget* table = view.differencesTable();
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (table->item(row, 1)->text() == QStringLiteral("/hostname")) {
+            hostnameRow = true;
+            QCOMPARE(table->item(row, 0)->text(), QStringLiteral("machine"));
+            QCOMPARE(table->item(row, 3)->text(), QStringLiteral("\"other-machine\""));
+        }
+    QVERIFY(hostnameRow);
+    QTemporaryDir out;
+    QString error;
+    const QString report = out.filePath(QStringLiteral("moved.md"));
+    QVERIFY2(view.exportReport(report, &error), qPrintable(error));
+    QFile file(report);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll().contains("different machines"));
+}
+
+void CompareTest::reportReferencesItsCharts_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("reference");
+    QTest::newRow("markdown") << "report.md"
+                              << "](%1)";
+    QTest::newRow("html") << "report.html"
+                          << "src=\"%1\"";
+}
+
+void CompareTest::reportReferencesItsCharts() {
+    QFETCH(QString, name);
+    QFETCH(QString, reference);
+    QTemporaryDir out;
+    QString error;
+    QVERIFY2(view_->exportReport(out.filePath(name), &error), qPrintable(error));
+    QFile file(out.filePath(name));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll());
+    const QString base = QFileInfo(name).completeBaseName();
+    for (const char* chart : {"-over-time.png", "-percentiles.png"}) {
+        const QString png = base + QString::fromLatin1(chart);
+        QVERIFY2(text.contains(reference.arg(png)), qPrintable(png));
+        const QImage image(out.filePath(png));
+        QVERIFY2(!image.isNull(), qPrintable(png));
+        QVERIFY(QFileInfo(out.filePath(png)).size() > 1000);
+    }
+    const Comparison& c = *view_->comparison();
+    QVERIFY(text.contains(QStringLiteral("/phases/0/rate")));
+    for (const auto& f : c.figures)
+        if (f.name == "throughput") {
+            QVERIFY(text.contains(figure_value(f.name, f.values[0])));
+            QVERIFY(text.contains(delta_text(f.delta_pct[1])));
+        }
+    QVERIFY(!text.contains(QStringLiteral("different machines")));
+}
+
+void CompareTest::chartsExport() {
+    QTemporaryDir out;
+    const struct {
+        const char* file;
+        QByteArray magic;
+    } formats[] = {{"p.png", "\x89PNG"}, {"p.pdf", "%PDF-"}, {"p.svg", "<?xml"}};
+    for (const auto chart : {CompareView::Chart::overTime, CompareView::Chart::percentiles})
+        for (const auto& f : formats) {
+            const QString path = out.filePath(QString::fromLatin1(f.file));
+            QString error;
+            QVERIFY2(view_->exportChart(chart, path, 900, 600, &error), qPrintable(error));
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray bytes = file.readAll();
+            QVERIFY(bytes.size() > 1000);
+            QVERIFY(bytes.startsWith(f.magic));
+        }
+}
+
+void CompareTest::badInputShowsAMessage() {
+    CompareView view(db_);
+    QSignalSpy failed(&view, &CompareView::failed);
+    view.compare({slow_});
+    QCOMPARE(failed.count(), 1);
+    QVERIFY2(view.message().contains(QStringLiteral("at least two")), qPrintable(view.message()));
+
+    compared(view, {slow_, fast_});
+    QVERIFY(view.figuresTable()->rowCount() > 0);
+    view.compare({slow_, 987654});
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 2, kAnswerMs);
+    QVERIFY2(view.message().contains(QStringLiteral("987654")), qPrintable(view.message()));
+    QCOMPARE(view.figuresTable()->rowCount(), 0);  // the earlier runs are not left on show
+    QVERIFY(!view.comparison());
+    QString error;
+    QVERIFY(!view.exportReport(QDir::temp().filePath(QStringLiteral("never.md")), &error));
+    QVERIFY(error.contains(QStringLiteral("no comparison")));
+
+    view.compare({});
+    QCOMPARE(failed.count(), 3);
+    QVERIFY(view.message().contains(QStringLiteral("got 0")));
+}
+
+int run_compare_test(int argc, char** argv) {
+    CompareTest t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "compare_test.moc"

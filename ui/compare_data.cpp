@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#include "compare_data.h"
+
+#include <limits>
+#include <stdexcept>
+
+namespace perflab {
+
+namespace {
+
+constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+
+double ms(int64_t us) {
+    return double(us) / 1000.0;
+}
+
+}  // namespace
+
+RunCurves curves_of(const std::vector<IntervalSample>& samples) {
+    RunCurves c;
+    int64_t origin_ms = -1;
+    for (const IntervalSample& s : samples) {
+        if (s.interval_ms <= 0) continue;
+        if (origin_ms < 0) origin_ms = s.t_ms - s.interval_ms;
+        const Histogram h = s.latency();
+        c.t_s.push_back(double(s.t_ms - origin_ms) / 1000.0);
+        c.throughput.push_back(double(s.total_ops()) / s.seconds());
+        c.p50_ms.push_back(h.empty() ? kNone : ms(h.percentile(50)));
+        c.p99_ms.push_back(h.empty() ? kNone : ms(h.percentile(99)));
+    }
+    return c;
+}
+
+CompareData load_compare(RunStore& store, const std::vector<int64_t>& ids) {
+    if (ids.size() < 2)
+        throw std::invalid_argument("compare needs at least two runs, got " +
+                                    std::to_string(ids.size()));
+    CompareData data;
+    data.comparison = compare_runs(store, ids);
+    for (const int64_t id : ids) {
+        data.curves.push_back(curves_of(store.samples(id)));
+        data.latency.push_back(store.summary(id).overall.totals.latency());
+    }
+    return data;
+}
+
+}  // namespace perflab

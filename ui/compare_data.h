@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/histogram.h"
+#include "run_compare.h"
+
+namespace perflab {
+
+// One run's curves for the overlay, one point per stored tick, on a time axis that starts at
+// the run's first tick so runs of different start-up lengths line up.
+struct RunCurves {
+    std::vector<double> t_s;
+    std::vector<double> throughput;  // ops/s
+    std::vector<double> p50_ms;      // NaN for a tick without operations
+    std::vector<double> p99_ms;
+};
+
+// Everything the compare view shows, read in one go off the GUI thread.
+struct CompareData {
+    Comparison comparison;
+    std::vector<RunCurves> curves;   // per run, in the order asked for
+    std::vector<Histogram> latency;  // per run: every op of the whole run merged
+};
+
+// Throws std::invalid_argument for fewer than two ids, StoreError for an unknown one.
+CompareData load_compare(RunStore& store, const std::vector<int64_t>& ids);
+
+RunCurves curves_of(const std::vector<IntervalSample>& samples);
+
+}  // namespace perflab

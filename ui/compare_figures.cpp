@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#include "compare_figures.h"
+
+#include <cmath>
+#include <map>
+
+#include "model/format.h"
+
+namespace perflab {
+
+namespace {
+
+bool ends_with(const std::string& s, const char* suffix) {
+    const std::string end(suffix);
+    return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
+}
+
+// Below this a change is noise in a table of rounded figures.
+constexpr double kSameWithinPct = 0.05;
+
+}  // namespace
+
+Change judge(const std::string& figure, double delta_pct) {
+    if (std::isnan(delta_pct) || std::abs(delta_pct) < kSameWithinPct) return Change::neutral;
+    const bool up = delta_pct > 0;
+    if (figure == "throughput" || figure == "hit_rate" || figure == "success")
+        return up ? Change::better : Change::worse;
+    if (ends_with(figure, "_us") || figure == "errors") return up ? Change::worse : Change::better;
+    return Change::neutral;
+}
+
+QColor change_color(Change change) {
+    switch (change) {
+        case Change::better:
+            return QColor(198, 239, 206);
+        case Change::worse:
+            return QColor(255, 199, 206);
+        case Change::neutral:
+            break;
+    }
+    return QColor();
+}
+
+QString figure_label(const std::string& figure) {
+    static const std::map<std::string, QString> labels = {
+        {"duration_s", QStringLiteral("duration")},   {"ops", QStringLiteral("operations")},
+        {"throughput", QStringLiteral("throughput")}, {"mean_us", QStringLiteral("mean latency")},
+        {"p50_us", QStringLiteral("p50 latency")},    {"p90_us", QStringLiteral("p90 latency")},
+        {"p99_us", QStringLiteral("p99 latency")},    {"p999_us", QStringLiteral("p99.9 latency")},
+        {"max_us", QStringLiteral("max latency")},    {"errors", QStringLiteral("errors")},
+        {"hit_rate", QStringLiteral("hit rate")},     {"success", QStringLiteral("success")},
+        {"bytes_in", QStringLiteral("bytes in")},     {"bytes_out", QStringLiteral("bytes out")},
+    };
+    const auto it = labels.find(figure);
+    return it != labels.end() ? it->second : QString::fromStdString(figure);
+}
+
+QString figure_value(const std::string& figure, double v) {
+    if (std::isnan(v)) return QStringLiteral("-");
+    std::string text;
+    if (figure == "hit_rate" || figure == "success")
+        text = format_fixed(v * 100, 2) + "%";
+    else if (ends_with(figure, "_us"))
+        text = format_latency_us(int64_t(std::llround(v)));
+    else if (figure == "bytes_in" || figure == "bytes_out")
+        text = format_bytes(uint64_t(v));
+    else if (figure == "duration_s")
+        text = format_fixed(v, 1) + " s";
+    else if (figure == "throughput")
+        text = format_fixed(v, 1) + "/s";
+    else
+        text = format_fixed(v, 0);
+    return QString::fromStdString(text);
+}
+
+QString delta_text(double delta_pct) {
+    if (std::isnan(delta_pct)) return {};
+    return (delta_pct >= 0 ? QStringLiteral("+") : QString()) + QString::number(delta_pct, 'f', 1) +
+           QLatin1Char('%');
+}
+
+}  // namespace perflab

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+#include "compare_view.h"
+
+#include <qcustomplot.h>
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "chart_export.h"
+#include "compare_data.h"
+#include "compare_figures.h"
+#include "compare_report.h"
+#include "percentile_chart.h"
+#include "store_query.h"
+#include "time_chart.h"
+
+namespace perflab {
+
+namespace {
+
+constexpr int kReportWidth = 1400, kOverTimeHeight = 900, kPercentilesHeight = 600;
+
+QColor run_color(size_t i) {
+    static const QColor palette[] = {
+        QColor(31, 119, 180),  QColor(255, 127, 14), QColor(44, 160, 44),   QColor(214, 39, 40),
+        QColor(148, 103, 189), QColor(140, 86, 75),  QColor(227, 119, 194), QColor(127, 127, 127)};
+    return palette[i % std::size(palette)];
+}
+
+QString run_title(const RunInfo& r) {
+    return QStringLiteral("#%1 %2").arg(r.id).arg(QString::fromStdString(r.name));
+}
+
+QTableWidget* make_table(QWidget* parent) {
+    auto* table = new QTableWidget(parent);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionMode(QAbstractItemView::ContiguousSelection);
+    table->verticalHeader()->setVisible(false);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    return table;
+}
+
+QTableWidgetItem* item(const QString& text, const QColor& background = {}) {
+    auto* i = new QTableWidgetItem(text);
+    if (background.isValid()) i->setBackground(background);
+    return i;
+}
+
+}  // namespace
+
+CompareView::CompareView(const std::string& dbPath, QWidget* parent)
+    : QWidget(parent), query_(new StoreQuery(dbPath, this)) {
+    setupUi();
+    clearResults();
+    message_->setText(tr("Select two or more runs in History and choose Compare."));
+}
+
+CompareView::~CompareView() = default;
+
+void CompareView::setupUi() {
+    message_ = new QLabel(this);
+    message_->setWordWrap(true);
+    message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    banner_ = new QLabel(this);
+    banner_->setWordWrap(true);
+    banner_->setStyleSheet(QStringLiteral(
+        "QLabel{background:#fff2a8;border:1px solid #e0b000;padding:6px;font-weight:bold}"));
+    banner_->hide();
+    figures_ = make_table(this);
+    differences_ = make_table(this);
+    connect(figures_->horizontalHeader(), &QHeaderView::sectionDoubleClicked, this, [this](int c) {
+        if (c >= 1 && size_t(c) <= ids_.size()) emit openRunRequested(ids_[size_t(c) - 1]);
+    });
+    overTime_ = new TimeChart(this);
+    percentiles_ = new PercentileChart(this);
+
+    auto* tables = new QSplitter(Qt::Vertical, this);
+    tables->addWidget(figures_);
+    tables->addWidget(differences_);
+    auto* charts = new QTabWidget(this);
+    charts->addTab(overTime_, tr("Over time"));
+    charts->addTab(percentiles_, tr("Percentiles"));
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(tables);
+    split->addWidget(charts);
+    split->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(setupToolbar());
+    layout->addWidget(banner_);
+    layout->addWidget(split, 1);
+}
+
+QWidget* CompareView::setupToolbar() {
+    auto* bar = new QWidget(this);
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(0, 0, 0, 0);
+    reportButton_ = new QPushButton(tr("Export report…"), bar);
+    connect(reportButton_, &QPushButton::clicked, this, &CompareView::exportReportDialog);
+    chartButton_ = new QPushButton(tr("Export chart"), bar);
+    auto* menu = new QMenu(chartButton_);
+    menu->addAction(tr("Over time…"), this, [this] { exportChartDialog(Chart::overTime); });
+    menu->addAction(tr("Percentiles…"), this, [this] { exportChartDialog(Chart::percentiles); });
+    chartButton_->setMenu(menu);
+    row->addWidget(message_, 1);
+    row->addWidget(reportButton_);
+    row->addWidget(chartButton_);
+    return bar;
+}
+
+void CompareView::compare(QList<qint64> ids) {
+    ids_.assign(ids.begin(), ids.end());
+    clearResults();
+    if (ids_.size() < 2) {
+        query_->cancel();
+        return showFailure(tr("Select at least two runs to compare (got %1).").arg(ids_.size()));
+    }
+    QStringList names;
+    for (const qint64 id : ids)
+        names << QString::number(id);
+    message_->setStyleSheet({});
+    message_->setText(tr("Comparing runs %1…").arg(names.join(QStringLiteral(", "))));
+    query_->submit(
+        [ids = ids_](RunStore& store) { return load_compare(store, ids); },
+        [this](const CompareData& data) { showComparison(data); },
+        [this](const QString& error) { showFailure(tr("Cannot compare: %1").arg(error)); });
+}
+
+void CompareView::clearResults() {
+    comparison_.reset();
+    banner_->hide();
+    figures_->clear();
+    figures_->setRowCount(0);
+    figures_->setColumnCount(0);
+    differences_->clear();
+    differences_->setRowCount(0);
+    differences_->setColumnCount(0);
+    overTime_->clear();
+    percentiles_->clear();
+    reportButton_->setEnabled(false);
+    chartButton_->setEnabled(false);
+}
+
+void CompareView::showFailure(const QString& message) {
+    message_->setText(message);
+    message_->setStyleSheet(QStringLiteral("color:#b00020"));
+    emit failed(message);
+}
+
+void CompareView::showComparison(const CompareData& data) {
+    const Comparison& c = data.comparison;
+    QStringList names;
+    for (const auto& r : c.runs)
+        names << run_title(r);
+    message_->setStyleSheet({});
+    message_->setText(
+        tr("%1; deltas against %2.").arg(names.join(QStringLiteral(" vs ")), names.front()));
+    banner_->setText(
+        tr("These runs ran on different machines: differences may come from the "
+           "hardware, not from the change under test (see the machine rows)."));
+    banner_->setVisible(c.different_machines);
+    fillFigures(c);
+    fillDifferences(c);
+    fillOverTime(data);
+    fillPercentiles(data);
+    comparison_ = c;
+    reportButton_->setEnabled(true);
+    chartButton_->setEnabled(true);
+    emit compared();
+}
+
+void CompareView::fillFigures(const Comparison& c) {
+    QStringList head{tr("figure")};
+    for (const auto& r : c.runs)
+        head << run_title(r);
+    figures_->setColumnCount(int(head.size()));
+    figures_->setHorizontalHeaderLabels(head);
+    figures_->setRowCount(int(c.figures.size()));
+    for (int row = 0; row < int(c.figures.size()); ++row) {
+        const auto& f = c.figures[size_t(row)];
+        figures_->setItem(row, 0, item(figure_label(f.name)));
+        for (size_t i = 0; i < f.values.size(); ++i) {
+            QString text = figure_value(f.name, f.values[i]);
+            const QString delta = i > 0 ? delta_text(f.delta_pct[i]) : QString();
+            if (!delta.isEmpty()) text += QStringLiteral(" (") + delta + QLatin1Char(')');
+            const Change change = i > 0 ? judge(f.name, f.delta_pct[i]) : Change::neutral;
+            auto* cell = item(text, change_color(change));
+            cell->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            cell->setData(Qt::UserRole, f.values[i]);
+            cell->setData(Qt::UserRole + 1, f.delta_pct[i]);
+            figures_->setItem(row, int(i) + 1, cell);
+        }
+    }
+}
+
+void CompareView::fillDifferences(const Comparison& c) {
+    QStringList head{tr("what"), tr("field")};
+    for (const auto& r : c.runs)
+        head << run_title(r);
+    differences_->setColumnCount(int(head.size()));
+    differences_->setHorizontalHeaderLabels(head);
+    const QColor differs(255, 242, 168);
+    const auto add = [&](const QString& what, const std::vector<Comparison::Difference>& ds) {
+        for (const auto& d : ds) {
+            const int row = differences_->rowCount();
+            differences_->insertRow(row);
+            differences_->setItem(row, 0, item(what));
+            differences_->setItem(row, 1, item(QString::fromStdString(d.field)));
+            for (size_t i = 0; i < d.values.size(); ++i)
+                differences_->setItem(row, int(i) + 2,
+                                      item(QString::fromStdString(d.values[i]),
+                                           d.values[i] != d.values.front() ? differs : QColor()));
+        }
+    };
+    add(tr("spec"), c.spec_differences);
+    add(tr("machine"), c.hardware_differences);
+    if (differences_->rowCount() == 0) {
+        differences_->insertRow(0);
+        differences_->setItem(0, 0, item(tr("none")));
+        differences_->setItem(0, 1, item(tr("same spec and machine")));
+    }
+}
+
+void CompareView::fillOverTime(const CompareData& data) {
+    const int throughput = overTime_->addPanel(tr("ops/s"));
+    const int p99 = overTime_->addPanel(tr("p99 (ms)"), TimeChart::Scale::log);
+    const int p50 = overTime_->addPanel(tr("p50 (ms)"), TimeChart::Scale::log);
+    for (size_t r = 0; r < data.curves.size(); ++r) {
+        const RunCurves& c = data.curves[r];
+        const QString name = run_title(data.comparison.runs[r]);
+        const QColor color = run_color(r);
+        QCPGraph* graphs[] = {overTime_->addSeries(throughput, name, color),
+                              overTime_->addSeries(p99, name, color),
+                              overTime_->addSeries(p50, name, color)};
+        for (size_t i = 0; i < c.t_s.size(); ++i) {
+            overTime_->append(graphs[0], c.t_s[i], c.throughput[i]);
+            overTime_->append(graphs[1], c.t_s[i], c.p99_ms[i]);
+            overTime_->append(graphs[2], c.t_s[i], c.p50_ms[i]);
+        }
+    }
+    overTime_->refresh();
+}
+
+void CompareView::fillPercentiles(const CompareData& data) {
+    for (size_t r = 0; r < data.latency.size(); ++r)
+        percentiles_->addRun(run_title(data.comparison.runs[r]), run_color(r), data.latency[r]);
+}
+
+QString CompareView::message() const {
+    return message_->text();
+}
+
+bool CompareView::machinesWarningShown() const {
+    return !banner_->isHidden();
+}
+
+bool CompareView::exportChart(Chart chart, const QString& path, int width, int height,
+                              QString* error) {
+    if (!comparison_) {
+        *error = tr("nothing to export: no comparison is shown");
+        return false;
+    }
+    QCustomPlot* plot = chart == Chart::overTime ? overTime_->plot() : percentiles_->plot();
+    return export_chart(plot, path, width, height, error);
+}
+
+bool CompareView::exportReport(const QString& path, QString* error) {
+    if (!comparison_) {
+        *error = tr("nothing to export: no comparison is shown");
+        return false;
+    }
+    const QFileInfo info(path);
+    const QString suffix = info.suffix().toLower();
+    const bool html = suffix == QLatin1String("html") || suffix == QLatin1String("htm");
+    if (!html && suffix != QLatin1String("md")) {
+        *error = tr("unknown report format \"%1\": use .md or .html").arg(suffix);
+        return false;
+    }
+    const QList<ComparisonChart> images = {
+        {tr("Throughput and latency over time"),
+         info.completeBaseName() + QStringLiteral("-over-time.png")},
+        {tr("Latency distribution"), info.completeBaseName() + QStringLiteral("-percentiles.png")}};
+    if (!exportChart(Chart::overTime, info.dir().filePath(images[0].file), kReportWidth,
+                     kOverTimeHeight, error) ||
+        !exportChart(Chart::percentiles, info.dir().filePath(images[1].file), kReportWidth,
+                     kPercentilesHeight, error))
+        return false;
+    const QString text =
+        html ? comparison_html(*comparison_, images) : comparison_markdown(*comparison_, images);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
+        *error = tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void CompareView::exportReportDialog() {
+    QSettings settings;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export comparison"), settings.value(QStringLiteral("export/dir")).toString(),
+        tr("Markdown (*.md);;HTML (*.html)"));
+    if (path.isEmpty()) return;
+    settings.setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
+    QString error;
+    if (!exportReport(path, &error)) QMessageBox::warning(this, tr("Cannot export"), error);
+}
+
+void CompareView::exportChartDialog(Chart chart) {
+    QSettings settings;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), settings.value(QStringLiteral("export/dir")).toString(),
+        tr("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"));
+    if (path.isEmpty()) return;
+    settings.setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
+    bool ok = false;
+    const QString size = QInputDialog::getText(
+        this, tr("Export chart"), tr("Size in pixels (width x height):"), QLineEdit::Normal,
+        settings.value(QStringLiteral("export/size"), QStringLiteral("1600x1000")).toString(), &ok);
+    if (!ok) return;
+    const auto m = QRegularExpression(QStringLiteral("^\\s*(\\d{2,5})\\s*[xX×]\\s*(\\d{2,5})\\s*$"))
+                       .match(size);
+    if (!m.hasMatch())
+        return void(QMessageBox::warning(this, tr("Cannot export"),
+                                         tr("size \"%1\": expected e.g. 1600x1000").arg(size)));
+    settings.setValue(QStringLiteral("export/size"), size);
+    QString error;
+    if (!exportChart(chart, path, m.captured(1).toInt(), m.captured(2).toInt(), &error))
+        QMessageBox::warning(this, tr("Cannot export"), error);
+}
+
+}  // namespace perflab

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#include "percentile_chart.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "model/histogram.h"
+
+namespace perflab {
+
+PercentileChart::PercentileChart(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    setupAxes();
+}
+
+PercentileChart::~PercentileChart() = default;
+
+void PercentileChart::setupAxes() {
+    QCPAxis* x = plot_->xAxis;
+    x->setScaleType(QCPAxis::stLogarithmic);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const QStringList labels = {QStringLiteral("0%"),     QStringLiteral("90%"),
+                                QStringLiteral("99%"),    QStringLiteral("99.9%"),
+                                QStringLiteral("99.99%"), QStringLiteral("99.999%")};
+    for (int i = 0; i < labels.size(); ++i)
+        ticker->addTick(std::pow(10.0, i), labels[i]);
+    x->setTicker(ticker);
+    x->setLabel(tr("percentile"));
+    x->setRange(1, kMaxNines);
+    QCPAxis* y = plot_->yAxis;
+    y->setScaleType(QCPAxis::stLogarithmic);
+    y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    y->setNumberFormat(QStringLiteral("gb"));
+    y->setLabel(tr("latency (ms)"));
+    plot_->legend->setVisible(true);
+    plot_->legend->setFont(QFont(font().family(), 8));
+    plot_->legend->setBrush(QColor(255, 255, 255, 200));
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+}
+
+QCPGraph* PercentileChart::addRun(const QString& name, const QColor& color,
+                                  const Histogram& latency) {
+    auto* graph = plot_->addGraph();
+    graph->setName(name);
+    graph->setPen(QPen(color, 1.5));
+    if (latency.empty()) return graph;
+    const double last = std::min(kMaxNines, double(latency.count()));
+    QVector<double> xs, ys;
+    // Powers of ten exactly, so 90%, 99%... are points of the curve.
+    for (int k = 0;; ++k) {
+        const double x = std::pow(10.0, double(k) / kPointsPerDecade);
+        if (x >= last) break;
+        xs.push_back(x);
+        ys.push_back(double(latency.percentile(percentile_at(x))) / 1000.0);
+    }
+    xs.push_back(last);
+    ys.push_back(double(latency.percentile(percentile_at(last))) / 1000.0);
+    graph->setData(xs, ys, true);
+    rescale();
+    return graph;
+}
+
+void PercentileChart::clear() {
+    plot_->clearGraphs();
+    plot_->replot(QCustomPlot::rpQueuedRefresh);
+}
+
+void PercentileChart::rescale() {
+    bool ok = false;
+    QCPRange range;
+    for (int i = 0; i < plot_->graphCount(); ++i) {
+        bool found = false;
+        const QCPRange r = plot_->graph(i)->getValueRange(found);
+        if (!found) continue;
+        range = ok ? QCPRange(std::min(range.lower, r.lower), std::max(range.upper, r.upper)) : r;
+        ok = true;
+    }
+    if (ok) plot_->yAxis->setRange(std::max(range.lower / 1.5, 1e-3), range.upper * 1.5);
+    plot_->replot(QCustomPlot::rpQueuedRefresh);
+}
+
+}  // namespace perflab
