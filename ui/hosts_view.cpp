@@ -142,6 +142,10 @@ std::vector<ProbeSpec> HostsView::savedProbes() const {
     return out;
 }
 
+HostDialog* HostsView::dialog() const {
+    return dialog_;
+}
+
 int64_t HostsView::selectedId() const {
     const auto rows = table_->selectionModel()->selectedRows();
     if (rows.isEmpty()) return 0;

@@ -38,7 +38,7 @@ class HostsView : public QWidget {
     // The saved hosts as probes for a run spec (type ssh, target, key, per_core).
     std::vector<ProbeSpec> savedProbes() const;
     int64_t selectedId() const;  // 0: none
-    HostDialog* dialog() const { return dialog_; }
+    HostDialog* dialog() const;  // the open add/edit dialog, if any
 
     // The questions put to the user; message boxes by default, answered directly in tests.
     using TrustQuestion = std::function<bool(const SavedHost&, const QString& fingerprint)>;
