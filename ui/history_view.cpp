@@ -156,6 +156,7 @@ void HistoryView::showListing(Listing listing) {
     const QList<qint64> selected = selectedRunIds();
     model_->setRuns(std::move(listing.runs));
     updateTagChoices(listing.tags);
+    table_->resizeColumnsToContents();
     selectRuns(selected);
     selectionChanged();
     const RunFilter f = filter();

@@ -49,8 +49,9 @@ void StoredRunView::setupWidgets() {
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(chart_);
     split->addWidget(report_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+    // The chart's size hint is tiny: without sizes the report would take the whole width.
+    split->setSizes({900, 500});
     status_->setStyleSheet(QStringLiteral("color: #b22222"));
     status_->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
