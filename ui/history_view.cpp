@@ -209,7 +209,8 @@ void HistoryView::selectionChanged() {
     delete_->setEnabled(!ids.empty());
     const qint64 id = ids.size() == 1 ? ids.front() : 0;
     // A refresh keeps the selection: what the user is typing stays.
-    if (id == editor_->runId()) return;
+    if (id == editor_->runId() && !reloadEditor_) return;
+    reloadEditor_ = false;
     editor_->setRun(findRun(id));
 }
 
@@ -277,7 +278,11 @@ void HistoryView::saveNotes(qint64 id, const QString& notes, const QStringList& 
                 if (!contains(old.tags, t)) store.add_tag(id, t);
             return id;
         },
-        [this](qint64) { edited(); }, [this](const QString& message) { showError(message); });
+        [this](qint64) {
+            reloadEditor_ = true;
+            edited();
+        },
+        [this](const QString& message) { showError(message); });
 }
 
 void HistoryView::edited() {

@@ -101,6 +101,7 @@ class HistoryView : public QWidget {
     QPushButton* delete_;
     RunNotesEditor* editor_;
     StoredRunView* runView_;
+    bool reloadEditor_ = false;  // after a save: show the notes and tags as stored
 };
 
 }  // namespace perflab

@@ -278,6 +278,7 @@ void HistoryTest::notesAndTagsLandInTheStore() {
     QCOMPARE(stored.tags, (std::vector<std::string>{"baseline", "tuned"}));
     QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= 1, kWaitMs);
     QCOMPARE(cell(view, 1, RunListModel::Tags), QStringLiteral("baseline, tuned"));
+    QCOMPARE(editor->tagsEdit()->text(), QStringLiteral("baseline, tuned"));  // as stored
     QVERIFY(view.tagFilter()->findData(QStringLiteral("tuned")) > 0);
 }
 
