@@ -92,13 +92,16 @@ void CompareView::setupUi() {
     auto* tables = new QSplitter(Qt::Vertical, this);
     tables->addWidget(figures_);
     tables->addWidget(differences_);
+    tables->setSizes({600, 200});  // every figure in view; differences are few
     auto* charts = new QTabWidget(this);
     charts->addTab(overTime_, tr("Over time"));
     charts->addTab(percentiles_, tr("Percentiles"));
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(tables);
     split->addWidget(charts);
-    split->setStretchFactor(1, 2);
+    // The figures table needs room for a column per run; the charts take the rest.
+    split->setSizes({560, 940});
+    split->setStretchFactor(1, 1);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(setupToolbar());

@@ -31,7 +31,8 @@ void PercentileChart::setupAxes() {
         ticker->addTick(std::pow(10.0, i), labels[i]);
     x->setTicker(ticker);
     x->setLabel(tr("percentile"));
-    x->setRange(1, kMaxNines);
+    // A little past 99.999% so its label is not cut off at the edge.
+    x->setRange(1, kMaxNines * 2);
     QCPAxis* y = plot_->yAxis;
     y->setScaleType(QCPAxis::stLogarithmic);
     y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
