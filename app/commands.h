@@ -52,6 +52,20 @@ struct HostsTrustOptions {
 };
 int hosts_trust_command(const HostsTrustOptions& options);
 
+// `perflab hosts list|add|remove`: the saved SSH hosts the desktop app offers for probing.
+struct SavedHostOptions {
+    std::string db;
+    std::string name;
+    std::string target;
+    std::string key;
+    bool per_core = false;
+    std::string notes;
+    bool json = false;
+};
+int hosts_list_command(const SavedHostOptions& options);
+int hosts_add_command(const SavedHostOptions& options);
+int hosts_remove_command(const SavedHostOptions& options);
+
 // The run store's commands; every one takes --db PATH (empty: the default database).
 struct RunsOptions {
     std::string db, kind, tag, name;

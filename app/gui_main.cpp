@@ -6,6 +6,8 @@
 #include <QMessageBox>
 #include <algorithm>
 
+#include "compare_view.h"
+#include "history_view.h"
 #include "main_window.h"
 #include "metatypes.h"
 #include "resources.h"
@@ -23,16 +25,36 @@ void apply_options(MainWindow& window) {
                                    QStringLiteral("seconds"));
     const QCommandLineOption spec(QStringLiteral("spec"), QStringLiteral("Open a run spec"),
                                   QStringLiteral("file"));
-    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("setup or live"),
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QStringLiteral("setup, live, history, compare or hosts"),
                                   QStringLiteral("name"));
-    parser.addOptions({quick, spec, view});
+    const QCommandLineOption open(QStringLiteral("open"),
+                                  QStringLiteral("Open a stored run in the history"),
+                                  QStringLiteral("id"));
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QStringLiteral("Compare stored runs: ID,ID[,ID...]"),
+                                     QStringLiteral("ids"));
+    parser.addOptions({quick, spec, view, open, compare});
     parser.parse(QApplication::arguments());
     QString error;
     if (parser.isSet(spec) && !window.specForm()->loadFile(parser.value(spec), &error))
         QMessageBox::warning(&window, QStringLiteral("PerfLab"), error);
-    if (parser.isSet(view))
-        window.showView(parser.value(view) == QLatin1String("live") ? MainWindow::View::live
-                                                                    : MainWindow::View::setup);
+    const QStringList views = {QStringLiteral("setup"), QStringLiteral("live"),
+                               QStringLiteral("history"), QStringLiteral("compare"),
+                               QStringLiteral("hosts")};
+    if (parser.isSet(view) && views.contains(parser.value(view)))
+        window.showView(static_cast<MainWindow::View>(views.indexOf(parser.value(view))));
+    if (parser.isSet(open)) {
+        window.historyView()->openRun(parser.value(open).toLongLong());
+        window.showView(MainWindow::View::history);
+    }
+    if (parser.isSet(compare)) {
+        QList<qint64> ids;
+        for (const QString& id : parser.value(compare).split(QLatin1Char(',')))
+            ids.append(id.toLongLong());
+        window.compareView()->compare(ids);
+        window.showView(MainWindow::View::compare);
+    }
     const int seconds = std::max(parser.value(quick).toInt(), 3);
     if (parser.isSet(quick) && !window.quickStart(seconds, &error))
         QMessageBox::warning(&window, QStringLiteral("PerfLab"), error);

@@ -48,6 +48,19 @@ int main(int argc, char** argv) {
     auto* trust_cmd = hosts_cmd->add_subcommand("trust", "Show a host's key and trust it");
     trust_cmd->add_option("target", trust.target, "user@host[:port]")->required();
     trust_cmd->add_option("--known-hosts", trust.known_hosts, "Known hosts file");
+    SavedHostOptions saved;
+    auto* list_cmd = hosts_cmd->add_subcommand("list", "The saved SSH hosts");
+    list_cmd->add_flag("--json", saved.json, "JSON output");
+    auto* add_cmd = hosts_cmd->add_subcommand("add", "Save an SSH host for probing");
+    add_cmd->add_option("name", saved.name, "A name for the host")->required();
+    add_cmd->add_option("target", saved.target, "user@host[:port]")->required();
+    add_cmd->add_option("--key", saved.key, "SSH private key (default: ssh-agent)");
+    add_cmd->add_flag("--per-core", saved.per_core, "Probe CPU per core as well");
+    add_cmd->add_option("--notes", saved.notes, "Notes");
+    auto* remove_cmd = hosts_cmd->add_subcommand("remove", "Forget a saved SSH host");
+    remove_cmd->add_option("name", saved.name, "The host's name")->required();
+    for (auto* cmd : {list_cmd, add_cmd, remove_cmd})
+        cmd->add_option("--db", saved.db, "Database file (default: the user's)");
 
     const StoreCommands store = add_store_commands(app);
 
@@ -65,6 +78,9 @@ int main(int argc, char** argv) {
     if (*demo_cmd) return demo_command(demo);
     if (*probe_cmd) return probe_command(probe);
     if (*trust_cmd) return hosts_trust_command(trust);
+    if (*list_cmd) return hosts_list_command(saved);
+    if (*add_cmd) return hosts_add_command(saved);
+    if (*remove_cmd) return hosts_remove_command(saved);
     if (const int code = store.dispatch(); code >= 0) return code;
     return gui_main(argc, argv);
 }

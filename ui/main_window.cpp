@@ -17,10 +17,15 @@
 #include <QVBoxLayout>
 
 #include "chart_export.h"
+#include "compare_view.h"
+#include "database.h"
+#include "history_view.h"
+#include "hosts_view.h"
 #include "live_view.h"
 #include "local_memcached.h"
 #include "quick_start.h"
 #include "run_bridge.h"
+#include "run_list_model.h"
 #include "run_session.h"
 #include "spec_form.h"
 #include "time_chart.h"
@@ -39,15 +44,20 @@ QString qs(const std::string& s) {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
+      dbPath_(default_database_path()),
       tabs_(new QTabWidget(this)),
       form_(new SpecForm(this)),
       live_(new LiveView(this)),
+      history_(new HistoryView(dbPath_, this)),
+      compare_(new CompareView(dbPath_, this)),
+      hosts_(new HostsView(dbPath_, default_known_hosts_path(), this)),
       session_(new RunSession(this)) {
     setWindowTitle(tr("PerfLab"));
     register_metatypes();
     setupViews();
     setupMenus();
     setupSession();
+    setupStoreViews();
     restoreSettings();
 }
 
@@ -64,6 +74,9 @@ void MainWindow::setupViews() {
     layout->addWidget(scroll, 1);
     tabs_->addTab(setup, tr("Set up"));
     tabs_->addTab(live_, tr("Live"));
+    tabs_->addTab(history_, tr("History"));
+    tabs_->addTab(compare_, tr("Compare"));
+    tabs_->addTab(hosts_, tr("Hosts"));
     setCentralWidget(tabs_);
     connect(form_, &SpecForm::startRequested, this, [this](const RunSpec& spec) {
         QString error;
@@ -125,13 +138,39 @@ void MainWindow::setupSession() {
     });
 }
 
+void MainWindow::setupStoreViews() {
+    // Quick start is offered to whoever has no run in the history yet.
+    welcome_->hide();
+    connect(history_, &HistoryView::refreshed, this, [this] {
+        const bool unfiltered = history_->filter().kind.empty() && history_->filter().tag.empty() &&
+                                history_->filter().name.empty();
+        if (unfiltered)
+            welcome_->setVisible(history_->model()->rowCount() == 0 && !session_->running());
+    });
+    connect(history_, &HistoryView::compareRequested, this, [this](const QList<qint64>& ids) {
+        compare_->compare(ids);
+        showView(View::compare);
+    });
+    connect(compare_, &CompareView::openRunRequested, this, [this](qint64 id) {
+        history_->openRun(id);
+        showView(View::history);
+    });
+    connect(hosts_, &HostsView::savedHostsChanged, this,
+            [this] { form_->setSavedHosts(hosts_->savedProbes()); });
+    const auto show = [this](const QString& message) { statusBar()->showMessage(message); };
+    connect(history_, &HistoryView::failed, this, show);
+    connect(compare_, &CompareView::failed, this, show);
+    history_->refresh();
+}
+
 void MainWindow::showView(View view) {
-    tabs_->setCurrentIndex(view == View::setup ? 0 : 1);
+    tabs_->setCurrentIndex(static_cast<int>(view));
 }
 
 bool MainWindow::startRun(const RunSpec& spec, QString* error) {
     if (!session_->start(spec, error)) return false;
     form_->startButton()->setEnabled(false);
+    welcome_->hide();
     showView(View::live);
     statusBar()->showMessage(tr("Running %1").arg(qs(spec.name)));
     return true;
@@ -147,7 +186,6 @@ bool MainWindow::quickStart(int seconds, QString* error) {
     }
     if (!startRun(quick_start_spec(server->endpoint(), seconds), error)) return false;
     session_->adopt(std::move(server));
-    welcome_->hide();
     return true;
 }
 
@@ -155,6 +193,7 @@ void MainWindow::onFinished(const RunSummary& summary) {
     live_->finish(summary);
     form_->startButton()->setEnabled(form_->isValid());
     statusBar()->showMessage(tr("Run %1").arg(qs(to_string(summary.status))));
+    history_->refresh();
     emit runFinished(summary);
     if (closeAfterRun_) close();
 }
@@ -185,7 +224,6 @@ void MainWindow::restoreSettings() {
     const auto j = nlohmann::json::parse(last.begin(), last.end(), nullptr, false);
     if (!last.isEmpty() && j.is_object()) {
         form_->setJson(j);
-        welcome_->setVisible(!settings.value(QStringLiteral("welcome/done")).toBool());
     } else if (const QStringList t = SpecForm::templates(); !t.isEmpty()) {
         QString error;
         form_->loadTemplate(t.front(), &error);
@@ -199,7 +237,6 @@ void MainWindow::saveSettings() const {
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/tab"), tabs_->currentIndex());
     settings.setValue(QStringLiteral("spec/last"), QByteArray::fromStdString(form_->json().dump()));
-    settings.setValue(QStringLiteral("welcome/done"), welcome_->isHidden());
 }
 
 void MainWindow::openSpec() {

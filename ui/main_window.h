@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <string>
 
 #include "metatypes.h"
 
@@ -10,19 +11,23 @@ class QWidget;
 
 namespace perflab {
 
+class CompareView;
+class HistoryView;
+class HostsView;
 class LiveView;
 class RunSession;
 class SpecForm;
 
-// PerfLab's window: set up a run, watch it live, and the views over the run store. Owns the
-// one RunSession; remembers its layout and the last spec in QSettings.
+// PerfLab's window: set up a run, watch it live, and the views over the run store (history,
+// compare) and the saved hosts. Owns the one RunSession; remembers its layout and the last
+// spec in QSettings.
 class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    enum class View { setup, live };
+    enum class View { setup, live, history, compare, hosts };
     void showView(View view);
     bool startRun(const RunSpec& spec, QString* error);
     // Starts a memcached of our own and a short demo run against it.
@@ -30,6 +35,10 @@ class MainWindow : public QMainWindow {
 
     SpecForm* specForm() const { return form_; }
     LiveView* liveView() const { return live_; }
+    HistoryView* historyView() const { return history_; }
+    CompareView* compareView() const { return compare_; }
+    HostsView* hostsView() const { return hosts_; }
+    QWidget* welcome() const { return welcome_; }
     RunSession* session() const { return session_; }
 
   signals:
@@ -43,6 +52,7 @@ class MainWindow : public QMainWindow {
     QWidget* setupWelcome();
     void setupMenus();
     void setupSession();
+    void setupStoreViews();
     void restoreSettings();
     void saveSettings() const;
     void openSpec();
@@ -51,9 +61,13 @@ class MainWindow : public QMainWindow {
     void onFinished(const RunSummary& summary);
     void report(const QString& title, const QString& error);
 
+    std::string dbPath_;
     QTabWidget* tabs_;
     SpecForm* form_;
     LiveView* live_;
+    HistoryView* history_;
+    CompareView* compare_;
+    HostsView* hosts_;
     QWidget* welcome_ = nullptr;
     RunSession* session_;
     bool closeAfterRun_ = false;

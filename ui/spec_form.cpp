@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
@@ -197,7 +198,32 @@ QGroupBox* SpecForm::setupProbesGroup() {
     probes_->setObjectName(QStringLiteral("probes"));
     connect(probes_, &RowTable::changed, this, &SpecForm::validate);
     layout->addWidget(probes_);
+    savedHosts_ = new QPushButton(tr("Add a saved host"), box);
+    savedHosts_->setObjectName(QStringLiteral("savedHosts"));
+    savedHosts_->setToolTip(tr("The SSH hosts saved in the Hosts tab"));
+    savedHosts_->setMenu(new QMenu(savedHosts_));
+    savedHosts_->setEnabled(false);
+    layout->addWidget(savedHosts_, 0, Qt::AlignLeft);
     return box;
+}
+
+void SpecForm::setSavedHosts(const std::vector<ProbeSpec>& hosts) {
+    QMenu* menu = savedHosts_->menu();
+    menu->clear();
+    for (const ProbeSpec& probe : hosts)
+        menu->addAction(QString::fromStdString(probe.target), this,
+                        [this, probe] { addProbe(probe); });
+    savedHosts_->setEnabled(!hosts.empty());
+}
+
+void SpecForm::addProbe(const ProbeSpec& probe) {
+    nlohmann::json probes = probes_->toJson();
+    nlohmann::json p = {{"ssh", probe.target}};
+    if (!probe.key.empty()) p["key"] = probe.key;
+    if (probe.per_core) p["per_core"] = true;
+    probes.push_back(std::move(p));
+    probes_->setJson(probes);
+    validate();
 }
 
 QWidget* SpecForm::setupActions() {

@@ -45,6 +45,10 @@ class SpecForm : public QWidget {
     QPushButton* startButton() const { return start_; }
     // The widget a spec path names (also its objectName), for tests and focus.
     QWidget* field(const std::string& path) const { return fields_.find(path); }
+    // The saved SSH hosts the probes group offers to add (from the Hosts view).
+    void setSavedHosts(const std::vector<ProbeSpec>& hosts);
+    void addProbe(const ProbeSpec& probe);
+    QPushButton* savedHostsButton() const { return savedHosts_; }
 
   public slots:
     void validate();
@@ -79,6 +83,7 @@ class SpecForm : public QWidget {
     RowTable* phases_ = nullptr;
     RowTable* targets_ = nullptr;
     RowTable* probes_ = nullptr;
+    QPushButton* savedHosts_ = nullptr;
     PhasePreview* preview_ = nullptr;
     QLabel* errors_ = nullptr;
     QPushButton* start_ = nullptr;

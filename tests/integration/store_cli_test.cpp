@@ -237,5 +237,44 @@ TEST_F(StoreCli, ReadOnlyLocationIsRefused) {
     EXPECT_TRUE(state_of(db) == before);
 }
 
+TEST(HostsCli, SavedHostsAreAddedListedAndRemoved) {
+    test::TempDir dir;
+    const std::string db = dir.file("runs.db");
+    ASSERT_EQ(perflab({"hosts", "add", "cache-1", "probe@127.0.0.1:2222", "--key", "/k/id_ed25519",
+                       "--per-core", "--db", db})
+                  .code,
+              0);
+    ASSERT_EQ(perflab({"hosts", "add", "web", "probe@127.0.0.1", "--db", db}).code, 0);
+    const Output list = perflab({"hosts", "list", "--json", "--db", db});
+    ASSERT_EQ(list.code, 0) << list.err;
+    const auto hosts = nlohmann::json::parse(list.out);
+    ASSERT_EQ(hosts.size(), 2u);
+    EXPECT_EQ(hosts[0]["name"], "cache-1");
+    EXPECT_EQ(hosts[0]["target"], "probe@127.0.0.1:2222");
+    EXPECT_EQ(hosts[0]["key"], "/k/id_ed25519");
+    EXPECT_EQ(hosts[0]["per_core"], true);
+    EXPECT_EQ(hosts[1]["name"], "web");
+
+    ASSERT_EQ(perflab({"hosts", "remove", "cache-1", "--db", db}).code, 0);
+    const auto left = nlohmann::json::parse(perflab({"hosts", "list", "--json", "--db", db}).out);
+    ASSERT_EQ(left.size(), 1u);
+    EXPECT_EQ(left[0]["name"], "web");
+}
+
+TEST(HostsCli, BadInputNamesWhatIsWrong) {
+    test::TempDir dir;
+    const std::string db = dir.file("runs.db");
+    const Output target = perflab({"hosts", "add", "x", "no-user-here:22", "--db", db});
+    EXPECT_EQ(target.code, 2);
+    EXPECT_NE(target.err.find("target"), std::string::npos) << target.err;
+    ASSERT_EQ(perflab({"hosts", "add", "x", "u@127.0.0.1", "--db", db}).code, 0);
+    const Output twice = perflab({"hosts", "add", "x", "u@127.0.0.1:23", "--db", db});
+    EXPECT_EQ(twice.code, 2);
+    EXPECT_NE(twice.err.find("name"), std::string::npos) << twice.err;
+    const Output missing = perflab({"hosts", "remove", "nobody", "--db", db});
+    EXPECT_EQ(missing.code, 2);
+    EXPECT_NE(missing.err.find("nobody"), std::string::npos) << missing.err;
+}
+
 }  // namespace
 }  // namespace perflab

@@ -7,10 +7,13 @@
 #include <QTest>
 #include <nlohmann/json.hpp>
 
+#include "history_view.h"
 #include "live_view.h"
 #include "main_window.h"
 #include "memcached_server.h"
+#include "process.h"
 #include "run_bridge.h"
+#include "run_list_model.h"
 #include "run_session.h"
 #include "time_chart.h"
 #include "ui_tests.h"
@@ -46,6 +49,7 @@ class LiveRunTest : public QObject {
   private slots:
     void cacheRunFillsChartsOnePointPerTick();
     void stopButtonEndsTheRun();
+    void runLandsInTheHistory();
     void lateSendsRaiseTheBanner();
 };
 
@@ -88,6 +92,37 @@ void LiveRunTest::stopButtonEndsTheRun() {
     stop->click();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
     QCOMPARE(finished.at(0).at(0).value<RunSummary>().status, RunStatus::stopped);
+}
+
+void LiveRunTest::runLandsInTheHistory() {
+    // A database of its own: an empty history, so the quick start is offered.
+    test::TempDir data;
+    const QByteArray oldData = qgetenv("XDG_DATA_HOME");
+    qputenv("XDG_DATA_HOME", QByteArray::fromStdString(data.path()));
+    struct Restore {
+        QByteArray value;
+        ~Restore() { qputenv("XDG_DATA_HOME", value); }
+    } restore{oldData};
+    test::MemcachedServer server;
+    MainWindow window;
+    QSignalSpy refreshed(window.historyView(), &HistoryView::refreshed);
+    QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= 1, 10000);
+    QCOMPARE(window.historyView()->model()->rowCount(), 0);
+    QVERIFY(!window.welcome()->isHidden());
+
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QString error;
+    QVERIFY2(window.startRun(cache_spec(server.endpoint(), 1.0), &error), qPrintable(error));
+    QVERIFY(window.welcome()->isHidden());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    const auto summary = finished.at(0).at(0).value<RunSummary>();
+    QTRY_COMPARE_WITH_TIMEOUT(window.historyView()->model()->rowCount(), 1, 10000);
+    const RunInfo& run = window.historyView()->model()->run(0);
+    QCOMPARE(run.name, std::string("ui test"));
+    QCOMPARE(run.status, std::string("completed"));
+    QCOMPARE(run.figures.ops, summary.overall.totals.total_ops());
+    QVERIFY(run.figures.ops > 0);
+    QVERIFY(window.welcome()->isHidden());
 }
 
 void LiveRunTest::lateSendsRaiseTheBanner() {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Runs PerfLab under Xvfb through its views and saves a PNG of each, for review by eye.
+# Runs PerfLab under Xvfb through its views (set-up, live, history, a stored run, compare,
+# hosts) and saves a PNG of each, for review by eye.
 #   tests/ui/screenshots.sh [PERFLAB_BINARY] [OUTPUT_DIR]
 # Needs xvfb and imagemagick (.ci/install-deps.sh) and memcached for the live run.
 set -euo pipefail
@@ -40,3 +41,12 @@ sed 's/"count": 1000000/"count": "a million"/; s/"duration_s": 120/"duration_s":
   "$root/resources/specs/cache-aside-hot.json" >"$work/invalid.json"
 shot 2-setup-invalid-field 4 --spec "$work/invalid.json"
 shot 3-live-quick-start 16 --quick-start 12
+# A second stored run with other phases, so history and compare have two runs to show, and
+# a saved host for the Hosts view (its connection is not tested here).
+"$bin" demo --seconds 6 >"$work/demo.log" 2>&1
+"$bin" hosts add "cache server" "perflab@127.0.0.1:2222" --per-core --notes "memcached host" \
+  >>"$work/demo.log"
+shot 4-history 5 --view history
+shot 5-history-stored-run 7 --open 1
+shot 6-compare 7 --compare 1,2
+shot 7-hosts 5 --view hosts

@@ -6,6 +6,7 @@
 
 #include <QFile>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -25,6 +26,7 @@ class SpecFormTest : public QObject {
     void invalidFieldBlocksStart();
     void invalidPhaseCellIsMarked();
     void savedSpecIsWhatRunTakes();
+    void savedHostBecomesAProbe();
 
   private:
     static void loadHot(SpecForm& form) {
@@ -120,6 +122,29 @@ void SpecFormTest::savedSpecIsWhatRunTakes() {
     SpecForm reopened;
     QVERIFY2(reopened.loadFile(path, &error), qPrintable(error));
     QVERIFY(reopened.isValid());
+}
+
+void SpecFormTest::savedHostBecomesAProbe() {
+    SpecForm form;
+    loadHot(form);
+    QVERIFY(!form.savedHostsButton()->isEnabled());
+    ProbeSpec host;
+    host.type = ProbeSpec::Type::ssh;
+    host.target = "probe@127.0.0.1:2222";
+    host.key = "/keys/id_ed25519";
+    host.per_core = true;
+    form.setSavedHosts({host});
+    QVERIFY(form.savedHostsButton()->isEnabled());
+    const auto actions = form.savedHostsButton()->menu()->actions();
+    QCOMPARE(actions.size(), 1);
+    QCOMPARE(actions[0]->text(), QStringLiteral("probe@127.0.0.1:2222"));
+    actions[0]->trigger();
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    const ProbeSpec& added = form.spec()->probes.back();
+    QCOMPARE(added.type, ProbeSpec::Type::ssh);
+    QCOMPARE(added.target, host.target);
+    QCOMPARE(added.key, host.key);
+    QVERIFY(added.per_core);
 }
 
 int run_spec_form_test(int argc, char** argv) {

@@ -17,18 +17,17 @@ int main(int argc, char** argv) {
     const struct {
         const char* name;
         int (*run)(int, char**);
-    } tests[] = {{"SpecFormTest", run_spec_form_test},
-                 {"LiveRunTest", run_live_run_test},
-                 {"ChartExportTest", run_chart_export_test},
-                 {"CompareTest", run_compare_test},
-                 {"HistoryTest", run_history_test},
-                 {"HostsTest", run_hosts_test}};
+    } tests[] = {{"SpecFormTest", run_spec_form_test},       {"LiveRunTest", run_live_run_test},
+                 {"ChartExportTest", run_chart_export_test}, {"CompareTest", run_compare_test},
+                 {"HistoryTest", run_history_test},          {"HostsTest", run_hosts_test}};
     // QTest sees the arguments after the class name (a test function, -v2...).
     for (const auto& t : tests)
         if (argc > 1 && std::strcmp(argv[1], t.name) == 0) {
             argv[1] = argv[0];
             return t.run(argc - 1, argv + 1);
         }
-    std::fprintf(stderr, "usage: ui_tests SpecFormTest|LiveRunTest|ChartExportTest [QTest args]\n");
+    std::fprintf(stderr,
+                 "usage: ui_tests TEST_CLASS [QTest args]; classes: SpecFormTest LiveRunTest "
+                 "ChartExportTest CompareTest HistoryTest HostsTest\n");
     return 2;
 }

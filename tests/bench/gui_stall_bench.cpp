@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// How long the GUI thread's event loop stalls while the window shows a run at full engine
+// speed (not a test: no assertion, not in ctest). A 5 ms timer on the GUI thread measures how
+// late each of its ticks comes; the window's memory is read every 10 s.
+// Usage: gui_stall_bench [SECONDS] [CONNECTIONS]   (defaults: 60, 50; QT_QPA_PLATFORM=offscreen
+// works, xvfb-run shows the real painting cost)
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QStandardPaths>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "main_window.h"
+#include "memcached_server.h"
+#include "metatypes.h"
+#include "model/spec.h"
+#include "process.h"
+#include "resources.h"
+
+using namespace perflab;
+
+namespace {
+
+constexpr int kTimerMs = 5;
+
+long rss_kib() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    return 0;
+}
+
+RunSpec full_speed_spec(const std::string& server, int seconds, int connections) {
+    const nlohmann::json j = {{"name", "gui stall bench"},
+                              {"kind", "cache"},
+                              {"phases", {{{"duration_s", seconds}, {"concurrency", connections}}}},
+                              {"cache",
+                               {{"servers", {server}},
+                                {"workload", "cache_aside"},
+                                {"keys", {{"count", 100000}}},
+                                {"value_size", {{"min", 100}, {"max", 1000}}}}}};
+    SpecResult r = parse_spec(j);
+    if (!r) {
+        std::fprintf(stderr, "%s\n", r.error_text().c_str());
+        std::exit(2);
+    }
+    return *r.spec;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("PerfLabBench"));
+    QStandardPaths::setTestModeEnabled(true);  // settings and the run store away from the user's
+    register_metatypes();
+    init_resources();
+    const int seconds = argc > 1 ? std::atoi(argv[1]) : 60;
+    const int connections = argc > 2 ? std::atoi(argv[2]) : 50;
+
+    // The run is stored as any GUI run is, in a database of its own.
+    test::TempDir data;
+    setenv("XDG_DATA_HOME", data.path().c_str(), 1);
+    test::MemcachedServer server(256);
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+
+    std::vector<double> late_ms;
+    std::vector<long> rss;
+    QElapsedTimer clock;
+    qint64 last = -1;
+    QTimer probe;
+    probe.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&probe, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        if (last >= 0) late_ms.push_back(std::max(0.0, double(now - last) / 1e6 - kTimerMs));
+        last = now;
+    });
+    QTimer memory;
+    QObject::connect(&memory, &QTimer::timeout, [&] { rss.push_back(rss_kib()); });
+    QObject::connect(&window, &MainWindow::runFinished, &app, [&] {
+        probe.stop();
+        QTimer::singleShot(200, &app, &QApplication::quit);
+    });
+
+    QString error;
+    if (!window.startRun(full_speed_spec(server.endpoint(), seconds, connections), &error)) {
+        std::fprintf(stderr, "cannot start: %s\n", qPrintable(error));
+        return 2;
+    }
+    clock.start();
+    probe.start(kTimerMs);
+    memory.start(10'000);
+    rss.push_back(rss_kib());
+    app.exec();
+
+    if (late_ms.empty()) return 1;
+    std::sort(late_ms.begin(), late_ms.end());
+    const auto at = [&](double p) { return late_ms[size_t(p * double(late_ms.size() - 1))]; };
+    const auto over =
+        std::count_if(late_ms.begin(), late_ms.end(), [](double v) { return v > 50; });
+    std::printf("event loop during a %d s run at full speed (%d connections): %zu timer ticks\n",
+                seconds, connections, late_ms.size());
+    std::printf("stall ms: p50 %.2f  p99 %.2f  p99.9 %.2f  max %.2f; over 50 ms: %ld\n", at(0.5),
+                at(0.99), at(0.999), late_ms.back(), long(over));
+    std::printf("window RSS (KiB) every 10 s:");
+    for (const long r : rss)
+        std::printf(" %ld", r);
+    std::printf("\n");
+    return 0;
+}
