@@ -5,7 +5,6 @@
 #include <sys/socket.h>
 
 #include <boost/asio/connect.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/write.hpp>
@@ -150,7 +149,6 @@ void HttpConnection::on_connect(const error_code& ec) {
     }
     socket().set_option(Tcp::no_delay(true));
     if (!tls_) {
-        plain_->non_blocking(true);
         set_open(true);
         return write();
     }
@@ -181,70 +179,16 @@ void HttpConnection::write() {
     // fails every response with a body.
     p.body_limit(std::numeric_limits<std::uint64_t>::max());
     p.skip(t.head);
-    p.eager(true);
+    pending_ = 2;
     const auto bytes = asio::buffer(t.bytes);
     const auto on_write = [this](const error_code& ec, size_t) { on_step(ec); };
+    const auto on_read = [this](const error_code& ec, size_t) { on_step(ec); };
     if (tls_) {
-        pending_ = 2;
         asio::async_write(*tls_, bytes, on_write);
-        http::async_read(*tls_, parser_->buffer, p,
-                         [this](const error_code& ec, size_t) { on_step(ec); });
-        return;
-    }
-    // Plain TCP, as wrk does it: the request goes out now (it fits the socket buffer), and
-    // the response is read when epoll says it is there. No completion handler for the
-    // write, and no read tried before the response can have arrived.
-    error_code ec;
-    const size_t sent = plain_->write_some(bytes, ec);
-    if (ec && ec != asio::error::would_block) {
-        first_error_ = ec;
-        socket().close(ec);
-        pending_ = 1;
-        // Not from inside send(): the owner expects completions from the io_context.
-        asio::post(ctx_.io, [this] { on_step({}); });
-        return;
-    }
-    pending_ = 1;
-    if (sent < t.bytes.size()) {
-        pending_ = 2;
-        asio::async_write(*plain_, asio::buffer(t.bytes.data() + sent, t.bytes.size() - sent),
-                          on_write);
-    }
-    wait_readable();
-}
-
-void HttpConnection::wait_readable() {
-    plain_->async_wait(Tcp::socket::wait_read, [this](const error_code& ec) {
-        if (ec) return on_step(ec);
-        read_available();
-    });
-}
-
-void HttpConnection::read_available() {
-    auto& p = *parser_->parser;
-    auto& buffer = parser_->buffer;
-    for (;;) {
-        const size_t room = buffer.capacity() - buffer.size();
-        error_code ec;
-        const size_t n = plain_->read_some(buffer.prepare(room > 0 ? room : kReadBuffer), ec);
-        if (ec == asio::error::would_block) return wait_readable();
-        if (ec == asio::error::eof) {
-            // As http::read does: the end of the stream may end a body that has no length.
-            if (p.got_some())
-                p.put_eof(ec);
-            else
-                ec = http::error::end_of_stream;
-            return on_step(ec);
-        }
-        if (ec) return on_step(ec);
-        buffer.commit(n);
-        while (buffer.size() > 0 && !p.is_done()) {
-            const size_t used = p.put(buffer.data(), ec);
-            buffer.consume(used);
-            if (ec == http::error::need_more) break;
-            if (ec) return on_step(ec);
-        }
-        if (p.is_done()) return on_step({});
+        http::async_read(*tls_, parser_->buffer, p, on_read);
+    } else {
+        asio::async_write(*plain_, bytes, on_write);
+        http::async_read(*plain_, parser_->buffer, p, on_read);
     }
 }
 
@@ -266,6 +210,9 @@ void HttpConnection::expire_if_due(HttpClock::time_point now) {
 }
 
 bool HttpConnection::readable_while_idle() {
+    // TLS connections may hold records nobody read yet (TLS 1.3 session tickets): only a
+    // plain connection can be judged by a peek.
+    if (tls_) return false;
     char byte;
     const ssize_t n = ::recv(socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
     return n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK);

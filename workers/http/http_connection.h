@@ -85,8 +85,6 @@ class HttpConnection {
     void on_connect(const boost::system::error_code& ec);
     void on_handshake(const boost::system::error_code& ec);
     void write();
-    void wait_readable();
-    void read_available();
     void on_step(const boost::system::error_code& ec);
     void finish();
     bool readable_while_idle();
