@@ -37,21 +37,16 @@ long rss_kib() {
     return 0;
 }
 
-RunSpec full_speed_spec(const std::string& server, int seconds, int connections) {
+SpecResult full_speed_spec(const std::string& server, int seconds, int connections) {
     const nlohmann::json j = {{"name", "gui stall bench"},
                               {"kind", "cache"},
                               {"phases", {{{"duration_s", seconds}, {"concurrency", connections}}}},
                               {"cache",
                                {{"servers", {server}},
-                                {"workload", "cache_aside"},
+                                {"workload", "cache-aside"},
                                 {"keys", {{"count", 100000}}},
                                 {"value_size", {{"min", 100}, {"max", 1000}}}}}};
-    SpecResult r = parse_spec(j);
-    if (!r) {
-        std::fprintf(stderr, "%s\n", r.error_text().c_str());
-        std::exit(2);
-    }
-    return *r.spec;
+    return parse_spec(j);
 }
 
 }  // namespace
@@ -91,8 +86,13 @@ int main(int argc, char** argv) {
         QTimer::singleShot(200, &app, &QApplication::quit);
     });
 
+    const SpecResult spec = full_speed_spec(server.endpoint(), seconds, connections);
+    if (!spec) {
+        std::fprintf(stderr, "%s\n", spec.error_text().c_str());
+        return 2;
+    }
     QString error;
-    if (!window.startRun(full_speed_spec(server.endpoint(), seconds, connections), &error)) {
+    if (!window.startRun(*spec.spec, &error)) {
         std::fprintf(stderr, "cannot start: %s\n", qPrintable(error));
         return 2;
     }
