@@ -3,7 +3,12 @@
 
 #include <qcustomplot.h>
 
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSettings>
 #include <QSvgGenerator>
 
 namespace perflab {
@@ -39,6 +44,34 @@ bool export_chart(QCustomPlot* plot, const QString& path, int width, int height,
     }
     if (!ok) *error = QObject::tr("cannot write %1").arg(path);
     return ok;
+}
+
+void export_chart_dialog(QWidget* parent, QCustomPlot* plot) {
+    QSettings settings;
+    const QString path =
+        QFileDialog::getSaveFileName(parent, QObject::tr("Export chart"),
+                                     settings.value(QStringLiteral("export/dir")).toString(),
+                                     QObject::tr("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"));
+    if (path.isEmpty()) return;
+    settings.setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
+    bool ok = false;
+    const QString size = QInputDialog::getText(
+        parent, QObject::tr("Export chart"), QObject::tr("Size in pixels (width x height):"),
+        QLineEdit::Normal,
+        settings.value(QStringLiteral("export/size"), QStringLiteral("1600x1000")).toString(), &ok);
+    if (!ok) return;
+    const auto m = QRegularExpression(QStringLiteral("^\\s*(\\d{3,5})\\s*[xX×]\\s*(\\d{3,5})\\s*$"))
+                       .match(size);
+    const int width = m.captured(1).toInt(), height = m.captured(2).toInt();
+    if (!m.hasMatch() || width > 10000 || height > 10000) {
+        QMessageBox::warning(parent, QObject::tr("Cannot export"),
+                             QObject::tr("size \"%1\": expected e.g. 1600x1000").arg(size));
+        return;
+    }
+    settings.setValue(QStringLiteral("export/size"), size);
+    QString error;
+    if (!export_chart(plot, path, width, height, &error))
+        QMessageBox::warning(parent, QObject::tr("Cannot export"), error);
 }
 
 }  // namespace perflab

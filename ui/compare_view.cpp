@@ -8,12 +8,10 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSettings>
 #include <QSplitter>
@@ -325,26 +323,10 @@ void CompareView::exportReportDialog() {
 }
 
 void CompareView::exportChartDialog(Chart chart) {
-    QSettings settings;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), settings.value(QStringLiteral("export/dir")).toString(),
-        tr("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"));
-    if (path.isEmpty()) return;
-    settings.setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
-    bool ok = false;
-    const QString size = QInputDialog::getText(
-        this, tr("Export chart"), tr("Size in pixels (width x height):"), QLineEdit::Normal,
-        settings.value(QStringLiteral("export/size"), QStringLiteral("1600x1000")).toString(), &ok);
-    if (!ok) return;
-    const auto m = QRegularExpression(QStringLiteral("^\\s*(\\d{2,5})\\s*[xX×]\\s*(\\d{2,5})\\s*$"))
-                       .match(size);
-    if (!m.hasMatch())
+    if (!comparison_)
         return void(QMessageBox::warning(this, tr("Cannot export"),
-                                         tr("size \"%1\": expected e.g. 1600x1000").arg(size)));
-    settings.setValue(QStringLiteral("export/size"), size);
-    QString error;
-    if (!exportChart(chart, path, m.captured(1).toInt(), m.captured(2).toInt(), &error))
-        QMessageBox::warning(this, tr("Cannot export"), error);
+                                         tr("nothing to export: no comparison is shown")));
+    export_chart_dialog(this, chart == Chart::overTime ? overTime_->plot() : percentiles_->plot());
 }
 
 }  // namespace perflab

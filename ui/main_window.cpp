@@ -5,7 +5,6 @@
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
-#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -262,25 +261,7 @@ void MainWindow::saveSpec() {
 }
 
 void MainWindow::exportChart() {
-    QSettings settings;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), settings.value(QStringLiteral("export/dir")).toString(),
-        tr("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"));
-    if (path.isEmpty()) return;
-    settings.setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
-    bool ok = false;
-    const QString size = QInputDialog::getText(
-        this, tr("Chart size"), tr("Width × height in pixels:"), QLineEdit::Normal,
-        settings.value(QStringLiteral("export/size"), QStringLiteral("1600x1000")).toString(), &ok);
-    if (!ok) return;
-    const QStringList wh = size.split(QLatin1Char('x'));
-    const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
-    if (w < 100 || h < 100 || w > 10000 || h > 10000)
-        return report(tr("Cannot export"), tr("size \"%1\": expected e.g. 1600x1000").arg(size));
-    settings.setValue(QStringLiteral("export/size"), size);
-    QString error;
-    if (!export_chart(live_->chart()->plot(), path, w, h, &error))
-        report(tr("Cannot export"), error);
+    export_chart_dialog(this, live_->chart()->plot());
 }
 
 void MainWindow::report(const QString& title, const QString& error) {
