@@ -2,8 +2,9 @@
 // How long the GUI thread's event loop stalls while the window shows a run at full engine
 // speed (not a test: no assertion, not in ctest). A 5 ms timer on the GUI thread measures how
 // late each of its ticks comes; the window's memory is read every 10 s.
-// Usage: gui_stall_bench [SECONDS] [CONNECTIONS]   (defaults: 60, 50; QT_QPA_PLATFORM=offscreen
-// works, xvfb-run shows the real painting cost)
+// Usage: gui_stall_bench [SECONDS] [CONNECTIONS] [TICK_MS]   (defaults: 60, 50, 1000;
+// QT_QPA_PLATFORM=offscreen works, xvfb-run shows the real painting cost). A short tick
+// packs an hour's 3600 ticks into less time: 900 s at 250 ms.
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QStandardPaths>
@@ -37,9 +38,10 @@ long rss_kib() {
     return 0;
 }
 
-SpecResult full_speed_spec(const std::string& server, int seconds, int connections) {
+SpecResult full_speed_spec(const std::string& server, int seconds, int connections, int tick_ms) {
     const nlohmann::json j = {{"name", "gui stall bench"},
                               {"kind", "cache"},
+                              {"tick_ms", tick_ms},
                               {"phases", {{{"duration_s", seconds}, {"concurrency", connections}}}},
                               {"cache",
                                {{"servers", {server}},
@@ -59,6 +61,7 @@ int main(int argc, char** argv) {
     init_resources();
     const int seconds = argc > 1 ? std::atoi(argv[1]) : 60;
     const int connections = argc > 2 ? std::atoi(argv[2]) : 50;
+    const int tick_ms = argc > 3 ? std::atoi(argv[3]) : 1000;
 
     // The run is stored as any GUI run is, in a database of its own.
     test::TempDir data;
@@ -86,7 +89,7 @@ int main(int argc, char** argv) {
         QTimer::singleShot(200, &app, &QApplication::quit);
     });
 
-    const SpecResult spec = full_speed_spec(server.endpoint(), seconds, connections);
+    const SpecResult spec = full_speed_spec(server.endpoint(), seconds, connections, tick_ms);
     if (!spec) {
         std::fprintf(stderr, "%s\n", spec.error_text().c_str());
         return 2;
@@ -107,8 +110,10 @@ int main(int argc, char** argv) {
     const auto at = [&](double p) { return late_ms[size_t(p * double(late_ms.size() - 1))]; };
     const auto over =
         std::count_if(late_ms.begin(), late_ms.end(), [](double v) { return v > 50; });
-    std::printf("event loop during a %d s run at full speed (%d connections): %zu timer ticks\n",
-                seconds, connections, late_ms.size());
+    std::printf(
+        "event loop during a %d s run at full speed (%d connections, %d ms ticks): %zu timer "
+        "ticks\n",
+        seconds, connections, tick_ms, late_ms.size());
     std::printf("stall ms: p50 %.2f  p99 %.2f  p99.9 %.2f  max %.2f; over 50 ms: %ld\n", at(0.5),
                 at(0.99), at(0.999), late_ms.back(), long(over));
     std::printf("window RSS (KiB) every 10 s:");
