@@ -95,13 +95,11 @@ LiveCharts::HostGraphs& LiveCharts::hostGraphs(const QString& source) {
     if (it != hosts_.end()) return *it;
     HostGraphs g;
     const int cpu = chart_->addPanel(QObject::tr("CPU %\n%1").arg(source));
-    // Stacked: each series carries the sum of itself and those below it.
-    g.user = chart_->addSeries(cpu, QObject::tr("user"), QColor(31, 119, 180));
-    g.system = chart_->addSeries(cpu, QObject::tr("+system"), QColor(214, 39, 40));
-    g.iowait = chart_->addSeries(cpu, QObject::tr("+iowait"), QColor(255, 187, 120));
-    chart_->fillBelow(g.user, nullptr);
-    chart_->fillBelow(g.system, g.user);
-    chart_->fillBelow(g.iowait, g.system);
+    // Stacked: each series carries the sum of itself and those below it, and the tallest is
+    // drawn first so that each one below covers its own share.
+    g.iowait = chart_->addArea(cpu, QObject::tr("+iowait"), QColor(255, 187, 120));
+    g.system = chart_->addArea(cpu, QObject::tr("+system"), QColor(214, 39, 40));
+    g.user = chart_->addArea(cpu, QObject::tr("user"), QColor(31, 119, 180));
     const int load = chart_->addPanel(QObject::tr("load\n%1").arg(source));
     g.load = chart_->addSeries(load, QObject::tr("load1"), QColor(148, 103, 189));
     const int mem = chart_->addPanel(QObject::tr("memory MiB\n%1").arg(source));

@@ -11,12 +11,14 @@ class QCPGraph;
 class QCPMarginGroup;
 class QCustomPlot;
 class QMouseEvent;
+class QShowEvent;
 
 namespace perflab {
 
 // Panels stacked on one shared time axis (seconds since the run started), in one
 // QCustomPlot so they zoom and pan together. Series keep a bounded number of points: past
-// the bound they are thinned by half, so an hour-long run costs as much memory as a minute.
+// the bound they are thinned by half (keeping each stretch's lowest and highest point), so an
+// hour-long run costs as much memory as a minute.
 class TimeChart : public QWidget {
     Q_OBJECT
   public:
@@ -30,18 +32,23 @@ class TimeChart : public QWidget {
     int panelCount() const { return int(panels_.size()); }
     QCPGraph* addSeries(int panel, const QString& name, const QColor& color,
                         Qt::PenStyle style = Qt::SolidLine);
-    // Fills the area between `graph` and `below` (nullptr: down to the axis): stacked areas.
-    void fillBelow(QCPGraph* graph, QCPGraph* below);
+    // A series filled down to the axis with an opaque tint of its colour. Stacked areas are
+    // drawn by adding the tallest (the sum of all) first: each later one covers its share.
+    QCPGraph* addArea(int panel, const QString& name, const QColor& color);
     void append(QCPGraph* graph, double t_s, double value);
     void addMarker(double t_s, const QString& label, const QColor& color);
     int markerCount() const { return markers_; }
     // The live view shows [0, max(planned, latest)] until the user zooms or pans.
     void setPlannedSeconds(double seconds) { planned_s_ = seconds; }
     void clear();
-    // Rescales and schedules one repaint; call once per tick, not per point.
+    // Schedules one rescale and repaint for the next turn of the event loop: calls within one
+    // turn (a tick's sample, its probes and events) cost one redraw, and none while hidden.
     void refresh();
 
     QCustomPlot* plot() const { return plot_; }
+
+  protected:
+    void showEvent(QShowEvent* event) override;
 
   private:
     struct Panel {
@@ -50,7 +57,10 @@ class TimeChart : public QWidget {
     };
     void setupPlot();
     void linkTimeAxes(QCPAxisRect* rect);
+    void setupSeries(QCPAxisRect* rect, QCPGraph* graph, const QString& name, const QColor& color,
+                     Qt::PenStyle style);
     void rescalePanels();
+    void redraw();
     void showTooltip(QMouseEvent* event);
     static void thin(QCPGraph* graph);
 
@@ -60,6 +70,7 @@ class TimeChart : public QWidget {
     double planned_s_ = 0;
     double latest_s_ = 0;
     bool follow_ = true;
+    bool stale_ = false;  // something changed since the last redraw
     int markers_ = 0;
 };
 
