@@ -90,7 +90,7 @@ void html_differences(QString& out, const QString& title, const Comparison& c,
 
 }  // namespace
 
-QString comparison_markdown(const Comparison& c, const QList<ComparisonChart>& images) {
+QString comparison_markdown(const Comparison& c, const std::vector<ReportChart>& images) {
     QString out = QStringLiteral("# PerfLab comparison\n\n");
     for (const auto& r : c.runs)
         out +=
@@ -112,14 +112,14 @@ QString comparison_markdown(const Comparison& c, const QList<ComparisonChart>& i
         md_row(out, row);
     }
     for (const auto& image : images)
-        out += QStringLiteral("\n## ") + image.title + QStringLiteral("\n\n![") + image.title +
-               QStringLiteral("](") + image.file + QStringLiteral(")\n");
+        out += QStringLiteral("\n## ") + qs(image.title) + QStringLiteral("\n\n![") +
+               qs(image.title) + QStringLiteral("](") + qs(image.path) + QStringLiteral(")\n");
     md_differences(out, QStringLiteral("Spec differences"), c, c.spec_differences);
     md_differences(out, QStringLiteral("Machine differences"), c, c.hardware_differences);
     return out;
 }
 
-QString comparison_html(const Comparison& c, const QList<ComparisonChart>& images) {
+QString comparison_html(const Comparison& c, const std::vector<ReportChart>& images) {
     QString out = QStringLiteral(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>PerfLab comparison</title>\n"
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
@@ -157,7 +157,7 @@ QString comparison_html(const Comparison& c, const QList<ComparisonChart>& image
     out += QStringLiteral("</table>\n");
     for (const auto& image : images)
         out += QStringLiteral("<h2>%1</h2>\n<img src=\"%2\" alt=\"%1\">\n")
-                   .arg(esc(image.title), esc(image.file));
+                   .arg(esc(qs(image.title)), esc(qs(image.path)));
     html_differences(out, QStringLiteral("Spec differences"), c, c.spec_differences);
     html_differences(out, QStringLiteral("Machine differences"), c, c.hardware_differences);
     out += QStringLiteral("</body></html>\n");

@@ -1,22 +1,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QList>
 #include <QString>
+#include <vector>
 
 #include "run_compare.h"
+#include "run_report.h"
 
 namespace perflab {
 
-// A chart image next to the comparison report, referenced by its file name.
-struct ComparisonChart {
-    QString title;
-    QString file;
-};
-
 // A comparison as a document: the runs, the key figures with deltas, the charts, the spec
-// and machine differences, and the warning when the machines differ.
-QString comparison_markdown(const Comparison& c, const QList<ComparisonChart>& images);
-QString comparison_html(const Comparison& c, const QList<ComparisonChart>& images);
+// and machine differences, and the warning when the machines differ. The chart images are
+// referenced by their paths relative to the report.
+QString comparison_markdown(const Comparison& c, const std::vector<ReportChart>& images);
+QString comparison_html(const Comparison& c, const std::vector<ReportChart>& images);
 
 }  // namespace perflab

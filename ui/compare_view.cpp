@@ -85,6 +85,7 @@ void CompareView::setupUi() {
         if (c >= 1 && size_t(c) <= ids_.size()) emit openRunRequested(ids_[size_t(c) - 1]);
     });
     overTime_ = new TimeChart(this);
+    overTime_->rememberPanelChoices(QStringLiteral("compare/hiddenPanels"));
     percentiles_ = new PercentileChart(this);
 
     auto* tables = new QSplitter(Qt::Vertical, this);
@@ -238,9 +239,10 @@ void CompareView::fillDifferences(const Comparison& c) {
 }
 
 void CompareView::fillOverTime(const CompareData& data) {
-    const int throughput = overTime_->addPanel(tr("ops/s"));
-    const int p99 = overTime_->addPanel(tr("p99 (ms)"), TimeChart::Scale::log);
-    const int p50 = overTime_->addPanel(tr("p50 (ms)"), TimeChart::Scale::log);
+    const int throughput =
+        overTime_->addPanel(tr("ops/s"), TimeChart::Scale::linear, tr("Throughput"));
+    const int p99 = overTime_->addPanel(tr("p99 (ms)"), TimeChart::Scale::log, tr("p99"));
+    const int p50 = overTime_->addPanel(tr("p50 (ms)"), TimeChart::Scale::log, tr("p50"));
     for (size_t r = 0; r < data.curves.size(); ++r) {
         const RunCurves& c = data.curves[r];
         const QString name = run_title(data.comparison.runs[r]);
@@ -292,14 +294,18 @@ bool CompareView::exportReport(const QString& path, QString* error) {
         *error = tr("unknown report format \"%1\": use .md or .html").arg(suffix);
         return false;
     }
-    const QList<ComparisonChart> images = {
-        {tr("Throughput and latency over time"),
-         info.completeBaseName() + QStringLiteral("-over-time.png")},
-        {tr("Latency distribution"), info.completeBaseName() + QStringLiteral("-percentiles.png")}};
-    if (!exportChart(Chart::overTime, info.dir().filePath(images[0].file), kReportWidth,
-                     kOverTimeHeight, error) ||
-        !exportChart(Chart::percentiles, info.dir().filePath(images[1].file), kReportWidth,
-                     kPercentilesHeight, error))
+    const QString base = info.completeBaseName();
+    const std::vector<ReportChart> images = {
+        {tr("Throughput and latency over time").toStdString(),
+         QString(base + QStringLiteral("-over-time.png")).toStdString()},
+        {tr("Latency distribution").toStdString(),
+         QString(base + QStringLiteral("-percentiles.png")).toStdString()}};
+    const auto beside = [&](const ReportChart& image) {
+        return info.dir().filePath(QString::fromStdString(image.path));
+    };
+    if (!exportChart(Chart::overTime, beside(images[0]), kReportWidth, kOverTimeHeight, error) ||
+        !exportChart(Chart::percentiles, beside(images[1]), kReportWidth, kPercentilesHeight,
+                     error))
         return false;
     const QString text =
         html ? comparison_html(*comparison_, images) : comparison_markdown(*comparison_, images);

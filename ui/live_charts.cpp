@@ -24,7 +24,10 @@ double number(const nlohmann::json& values, const char* key, bool* ok) {
 
 }  // namespace
 
-LiveCharts::LiveCharts(TimeChart* chart) : chart_(chart) {}
+// The live view and a stored run's view show the same panels: one choice serves both.
+LiveCharts::LiveCharts(TimeChart* chart) : chart_(chart) {
+    chart_->rememberPanelChoices(QStringLiteral("charts/hiddenPanels"));
+}
 
 void LiveCharts::begin(const RunSpec& spec) {
     chart_->clear();
@@ -37,18 +40,23 @@ void LiveCharts::begin(const RunSpec& spec) {
 }
 
 void LiveCharts::setupRunPanels(bool cache) {
-    throughput_ = chart_->addPanel(QObject::tr("ops/s"));
+    throughput_ =
+        chart_->addPanel(QObject::tr("ops/s"), TimeChart::Scale::linear, QObject::tr("Throughput"));
     planned_ = chart_->addSeries(throughput_, QObject::tr("planned"), Qt::gray, Qt::DashLine);
     planned_->setLineStyle(QCPGraph::lsStepRight);
-    hitRate_ = cache ? chart_->addPanel(QObject::tr("hit %")) : -1;
+    hitRate_ = cache ? chart_->addPanel(QObject::tr("hit %"), TimeChart::Scale::linear,
+                                        QObject::tr("Hit rate"))
+                     : -1;
     hits_ =
         cache ? chart_->addSeries(hitRate_, QObject::tr("hit rate"), QColor(44, 160, 44)) : nullptr;
-    latency_ = chart_->addPanel(QObject::tr("latency ms"), TimeChart::Scale::log);
+    latency_ =
+        chart_->addPanel(QObject::tr("latency ms"), TimeChart::Scale::log, QObject::tr("Latency"));
     p50_ = chart_->addSeries(latency_, QStringLiteral("p50"), QColor(44, 160, 44));
     p90_ = chart_->addSeries(latency_, QStringLiteral("p90"), QColor(31, 119, 180));
     p99_ = chart_->addSeries(latency_, QStringLiteral("p99"), QColor(255, 127, 14));
     max_ = chart_->addSeries(latency_, QStringLiteral("max"), QColor(214, 39, 40));
-    errors_ = chart_->addPanel(QObject::tr("errors/s"));
+    errors_ =
+        chart_->addPanel(QObject::tr("errors/s"), TimeChart::Scale::linear, QObject::tr("Errors"));
     errorRate_ = chart_->addSeries(errors_, QObject::tr("errors/s"), QColor(214, 39, 40));
 }
 
@@ -94,17 +102,21 @@ LiveCharts::HostGraphs& LiveCharts::hostGraphs(const QString& source) {
     auto it = hosts_.find(source);
     if (it != hosts_.end()) return *it;
     HostGraphs g;
-    const int cpu = chart_->addPanel(QObject::tr("CPU %\n%1").arg(source));
+    const int cpu = chart_->addPanel(QObject::tr("CPU %\n%1").arg(source), TimeChart::Scale::linear,
+                                     QObject::tr("Host CPU"));
     // Stacked: each series carries the sum of itself and those below it, and the tallest is
     // drawn first so that each one below covers its own share.
     g.iowait = chart_->addArea(cpu, QObject::tr("+iowait"), QColor(255, 187, 120));
     g.system = chart_->addArea(cpu, QObject::tr("+system"), QColor(214, 39, 40));
     g.user = chart_->addArea(cpu, QObject::tr("user"), QColor(31, 119, 180));
-    const int load = chart_->addPanel(QObject::tr("load\n%1").arg(source));
+    const int load = chart_->addPanel(QObject::tr("load\n%1").arg(source), TimeChart::Scale::linear,
+                                      QObject::tr("Host load"));
     g.load = chart_->addSeries(load, QObject::tr("load1"), QColor(148, 103, 189));
-    const int mem = chart_->addPanel(QObject::tr("memory MiB\n%1").arg(source));
+    const int mem = chart_->addPanel(QObject::tr("memory MiB\n%1").arg(source),
+                                     TimeChart::Scale::linear, QObject::tr("Host memory"));
     g.mem = chart_->addSeries(mem, QObject::tr("used"), QColor(140, 86, 75));
-    const int net = chart_->addPanel(QObject::tr("net KiB/s\n%1").arg(source));
+    const int net = chart_->addPanel(QObject::tr("net KiB/s\n%1").arg(source),
+                                     TimeChart::Scale::linear, QObject::tr("Host network"));
     g.rx = chart_->addSeries(net, QObject::tr("rx"), QColor(44, 160, 44));
     g.tx = chart_->addSeries(net, QObject::tr("tx"), QColor(255, 127, 14));
     return *hosts_.insert(source, g);

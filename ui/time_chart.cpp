@@ -4,9 +4,13 @@
 #include <qcustomplot.h>
 
 #include <QLocale>
+#include <QMenu>
+#include <QSettings>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
+
+#include "chart_export.h"
 
 namespace perflab {
 
@@ -82,9 +86,65 @@ void TimeChart::setupPlot() {
         follow_ = true;
         refresh();
     });
+    plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(plot_, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        QMenu* menu = createMenu(this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(plot_->mapToGlobal(at));
+    });
 }
 
-int TimeChart::addPanel(const QString& title, Scale scale) {
+QMenu* TimeChart::createMenu(QWidget* parent) {
+    auto* menu = new QMenu(parent);
+    QStringList kinds;
+    for (const auto& p : panels_)
+        if (!p.kind.isEmpty() && !kinds.contains(p.kind)) kinds << p.kind;
+    for (const QString& kind : kinds) {
+        QAction* action = menu->addAction(kind);
+        action->setCheckable(true);
+        action->setChecked(!hidden_.contains(kind));
+        // The last visible kind stays: a chart with no panel would look broken, not chosen.
+        action->setEnabled(hidden_.contains(kind) || visiblePanelCount() > 1);
+        connect(action, &QAction::toggled, this,
+                [this, kind](bool shown) { setKindHidden(kind, !shown); });
+    }
+    if (!kinds.isEmpty()) menu->addSeparator();
+    menu->addAction(tr("Fit to the run"), this, [this] {
+        follow_ = true;
+        refresh();
+    });
+    menu->addAction(tr("Export chart…"), this, [this] { export_chart_dialog(this, plot_); });
+    return menu;
+}
+
+void TimeChart::rememberPanelChoices(const QString& settingsKey) {
+    settingsKey_ = settingsKey;
+    const QStringList hidden = QSettings().value(settingsKey).toStringList();
+    hidden_ = QSet<QString>(hidden.begin(), hidden.end());
+    layoutPanels();
+}
+
+void TimeChart::setKindHidden(const QString& kind, bool hidden) {
+    if (hidden == hidden_.contains(kind)) return;
+    if (hidden)
+        hidden_.insert(kind);
+    else
+        hidden_.remove(kind);
+    if (!settingsKey_.isEmpty()) {
+        QStringList list(hidden_.begin(), hidden_.end());
+        list.sort();
+        QSettings().setValue(settingsKey_, list);
+    }
+    layoutPanels();
+    refresh();
+}
+
+int TimeChart::visiblePanelCount() const {
+    return int(std::count_if(panels_.begin(), panels_.end(),
+                             [this](const Panel& p) { return !hidden_.contains(p.kind); }));
+}
+
+int TimeChart::addPanel(const QString& title, Scale scale, const QString& kind) {
     auto* rect = new QCPAxisRect(plot_);
     rect->setRangeDrag(Qt::Horizontal);
     rect->setRangeZoom(Qt::Horizontal);
@@ -104,13 +164,41 @@ int TimeChart::addPanel(const QString& title, Scale scale) {
     legend->setBrush(QColor(255, 255, 255, 200));
     legend->setFont(QFont(font().family(), 8));
     legend->setRowSpacing(-3);
-    // Only the bottom panel labels the shared time axis.
-    for (auto& p : panels_)
-        p.rect->axis(QCPAxis::atBottom)->setTickLabels(false);
-    plot_->plotLayout()->addElement(int(panels_.size()), 0, rect);
-    panels_.push_back({rect, scale});
+    panels_.push_back({rect, scale, kind});
     linkTimeAxes(rect);
+    layoutPanels();
     return int(panels_.size()) - 1;
+}
+
+// Hidden panels leave the layout and their lines, legends and markers go invisible with them;
+// only the bottom visible panel labels the shared time axis, and the top one the markers.
+void TimeChart::layoutPanels() {
+    QCPLayoutGrid* grid = plot_->plotLayout();
+    for (auto& p : panels_)
+        if (p.rect->layout()) grid->take(p.rect);
+    grid->simplify();
+    QCPAxisRect* top = nullptr;
+    QCPAxisRect* bottom = nullptr;
+    for (auto& p : panels_) {
+        const bool shown = !hidden_.contains(p.kind);
+        p.rect->setVisible(shown);
+        p.rect->axis(QCPAxis::atBottom)->setTickLabels(false);
+        if (!shown) continue;
+        grid->addElement(grid->rowCount(), 0, p.rect);
+        if (!top) top = p.rect;
+        bottom = p.rect;
+    }
+    if (bottom) bottom->axis(QCPAxis::atBottom)->setTickLabels(true);
+    for (int i = 0; i < plot_->itemCount(); ++i) {
+        QCPAbstractItem* item = plot_->item(i);
+        auto* label = qobject_cast<QCPItemText*>(item);
+        if (label && top && label->clipAxisRect() != top) {
+            label->setClipAxisRect(top);
+            label->position->setAxes(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
+            label->position->setAxisRect(top);
+        }
+        if (item->clipAxisRect()) item->setVisible(item->clipAxisRect()->visible());
+    }
 }
 
 void TimeChart::linkTimeAxes(QCPAxisRect* rect) {

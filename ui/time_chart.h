@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QColor>
+#include <QSet>
 #include <QString>
 #include <QWidget>
 #include <vector>
@@ -10,6 +11,7 @@ class QCPAxisRect;
 class QCPGraph;
 class QCPMarginGroup;
 class QCustomPlot;
+class QMenu;
 class QMouseEvent;
 class QShowEvent;
 
@@ -18,7 +20,8 @@ namespace perflab {
 // Panels stacked on one shared time axis (seconds since the run started), in one
 // QCustomPlot so they zoom and pan together. Series keep a bounded number of points: past
 // the bound they are thinned by half (keeping each stretch's lowest and highest point), so an
-// hour-long run costs as much memory as a minute.
+// hour-long run costs as much memory as a minute. A panel added with a kind ("Latency",
+// "Host CPU") can be hidden by the user; hidden panels take no space.
 class TimeChart : public QWidget {
     Q_OBJECT
   public:
@@ -28,8 +31,9 @@ class TimeChart : public QWidget {
     ~TimeChart() override;
 
     enum class Scale { linear, log };
-    int addPanel(const QString& title, Scale scale = Scale::linear);
+    int addPanel(const QString& title, Scale scale = Scale::linear, const QString& kind = {});
     int panelCount() const { return int(panels_.size()); }
+    int visiblePanelCount() const;
     QCPGraph* addSeries(int panel, const QString& name, const QColor& color,
                         Qt::PenStyle style = Qt::SolidLine);
     // A series filled down to the axis with an opaque tint of its colour. Stacked areas are
@@ -45,6 +49,14 @@ class TimeChart : public QWidget {
     // turn (a tick's sample, its probes and events) cost one redraw, and none while hidden.
     void refresh();
 
+    // The user's choice of panel kinds, offered in the chart's context menu and kept in
+    // QSettings under `settingsKey`, so the live view and a stored run's view share it.
+    void rememberPanelChoices(const QString& settingsKey);
+    void setKindHidden(const QString& kind, bool hidden);
+    bool kindHidden(const QString& kind) const { return hidden_.contains(kind); }
+    // The context menu: a checkable entry per panel kind, fit to the run, export.
+    QMenu* createMenu(QWidget* parent);
+
     QCustomPlot* plot() const { return plot_; }
 
   protected:
@@ -54,9 +66,11 @@ class TimeChart : public QWidget {
     struct Panel {
         QCPAxisRect* rect;
         Scale scale;
+        QString kind;
     };
     void setupPlot();
     void linkTimeAxes(QCPAxisRect* rect);
+    void layoutPanels();
     void setupSeries(QCPAxisRect* rect, QCPGraph* graph, const QString& name, const QColor& color,
                      Qt::PenStyle style);
     void rescalePanels();
@@ -72,6 +86,8 @@ class TimeChart : public QWidget {
     bool follow_ = true;
     bool stale_ = false;  // something changed since the last redraw
     int markers_ = 0;
+    QSet<QString> hidden_;
+    QString settingsKey_;
 };
 
 }  // namespace perflab

@@ -5,8 +5,11 @@
 
 #include <qcustomplot.h>
 
+#include <QMenu>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
+#include <memory>
 
 #include "ui_tests.h"
 
@@ -18,6 +21,21 @@ class TimeChartTest : public QObject {
     void thinningKeepsSpikesDipsAndTheNewestPoint();
     void refreshesCoalesceIntoOneRedraw();
     void hiddenChartRedrawsWhenShown();
+    void hiddenPanelsTakeNoSpaceAndAreRemembered();
+
+  private:
+    static void addPanels(TimeChart& chart) {
+        for (const QString& kind :
+             {QStringLiteral("Throughput"), QStringLiteral("Latency"), QStringLiteral("Errors")}) {
+            const int panel = chart.addPanel(kind.toLower(), TimeChart::Scale::linear, kind);
+            chart.addSeries(panel, kind, Qt::blue);
+        }
+    }
+    static QAction* action(QMenu* menu, const QString& text) {
+        for (QAction* a : menu->actions())
+            if (a->text() == text) return a;
+        return nullptr;
+    }
 };
 
 void TimeChartTest::thinningKeepsSpikesDipsAndTheNewestPoint() {
@@ -82,6 +100,51 @@ void TimeChartTest::hiddenChartRedrawsWhenShown() {
     chart.show();
     QVERIFY(QTest::qWaitForWindowExposed(&chart));
     QTRY_VERIFY(replots.count() >= 1);
+}
+
+void TimeChartTest::hiddenPanelsTakeNoSpaceAndAreRemembered() {
+    const QString key = QStringLiteral("test/hiddenPanels");
+    QSettings().remove(key);
+    TimeChart chart;
+    chart.resize(600, 600);
+    chart.rememberPanelChoices(key);
+    addPanels(chart);
+    chart.addMarker(5, QStringLiteral("phase 2"), Qt::darkBlue);
+    QCOMPARE(chart.plot()->axisRectCount(), 3);
+
+    // As the user does it: the context menu's entry for the kind.
+    std::unique_ptr<QMenu> menu(chart.createMenu(nullptr));
+    QAction* errors = action(menu.get(), QStringLiteral("Errors"));
+    QVERIFY(errors && errors->isChecked());
+    errors->trigger();
+    QCOMPARE(chart.plot()->axisRectCount(), 2);
+    QCOMPARE(QSettings().value(key).toStringList(), QStringList{QStringLiteral("Errors")});
+    // The time axis is labelled under the bottom panel still shown.
+    QVERIFY(!chart.plot()->axisRect(0)->axis(QCPAxis::atBottom)->tickLabels());
+    QVERIFY(chart.plot()->axisRect(1)->axis(QCPAxis::atBottom)->tickLabels());
+
+    // With the top panel hidden, the marker's label moves to the new top one.
+    chart.setKindHidden(QStringLiteral("Throughput"), true);
+    QCOMPARE(chart.plot()->axisRectCount(), 1);
+    QCPAxisRect* latency = chart.plot()->axisRect(0);
+    QCOMPARE(latency->axis(QCPAxis::atLeft)->label(), QStringLiteral("latency"));
+    bool labelled = false;
+    for (int i = 0; i < chart.plot()->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(chart.plot()->item(i)))
+            labelled = text->clipAxisRect() == latency && text->visible();
+    QVERIFY(labelled);
+
+    // Another chart with the same key starts with the same choice; its last panel cannot go.
+    TimeChart other;
+    other.rememberPanelChoices(key);
+    addPanels(other);
+    QCOMPARE(other.plot()->axisRectCount(), 1);
+    std::unique_ptr<QMenu> otherMenu(other.createMenu(nullptr));
+    QVERIFY(!action(otherMenu.get(), QStringLiteral("Latency"))->isEnabled());
+    action(otherMenu.get(), QStringLiteral("Errors"))->trigger();
+    QCOMPARE(other.plot()->axisRectCount(), 2);
+    QCOMPARE(QSettings().value(key).toStringList(), QStringList{QStringLiteral("Throughput")});
+    QSettings().remove(key);
 }
 
 int run_time_chart_test(int argc, char** argv) {
