@@ -117,7 +117,8 @@ std::string ask_passphrase(const std::string& key) {
 }
 
 std::unique_ptr<Probe> open_probe(const ProbeSpec& spec, const ProbeCommandOptions& o) {
-    ProbeOptions options{o.known_hosts, {}};
+    ProbeOptions options;
+    options.known_hosts = o.known_hosts;
     for (;;) {
         auto probe = make_probe(spec, options, o.interval_ms);
         try {

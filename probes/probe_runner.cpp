@@ -19,7 +19,8 @@ SshTarget ssh_target(const std::string& text) {
 SshOptions ssh_options(const ProbeSpec& spec, const ProbeOptions& options) {
     SshOptions o;
     o.key_file = spec.key;
-    o.passphrase = options.passphrase;
+    const auto own = options.key_passphrases.find(spec.key);
+    o.passphrase = own != options.key_passphrases.end() ? own->second : options.passphrase;
     o.known_hosts = options.known_hosts;
     return o;
 }

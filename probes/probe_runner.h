@@ -19,6 +19,8 @@ namespace perflab {
 struct ProbeOptions {
     std::string known_hosts;  // empty: default_known_hosts_path()
     std::string passphrase;   // for every key file given; memory only
+    // By key file, before `passphrase`: what the desktop app was told for each saved host.
+    std::map<std::string, std::string> key_passphrases;
 };
 
 // The probe a spec entry asks for. Throws ProbeError on a malformed target.

@@ -37,6 +37,8 @@ class HostsView : public QWidget {
     const std::vector<SavedHost>& savedHosts() const { return hosts_; }
     // The saved hosts as probes for a run spec (type ssh, target, key, per_core).
     std::vector<ProbeSpec> savedProbes() const;
+    // The passphrases the user gave a connection test, by key file: a run's probes use them.
+    const std::map<std::string, std::string>& passphrases() const { return passphrases_; }
     int64_t selectedId() const;  // 0: none
     HostDialog* dialog() const;  // the open add/edit dialog, if any
 

@@ -167,6 +167,9 @@ void MainWindow::showView(View view) {
 }
 
 bool MainWindow::startRun(const RunSpec& spec, QString* error) {
+    ProbeOptions probes;
+    probes.key_passphrases = hosts_->passphrases();
+    session_->setProbeOptions(std::move(probes));
     if (!session_->start(spec, error)) return false;
     form_->startButton()->setEnabled(false);
     welcome_->hide();

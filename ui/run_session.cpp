@@ -37,7 +37,8 @@ class ProbeClock : public RunObserver {
 
 // The worker thread's body: probes are opened here, not on the GUI thread, because an SSH
 // connection can take seconds. A probe that cannot start is reported and left out.
-void run_on_worker(const RunSpec& spec, RunController& controller, RunBridge& bridge) {
+void run_on_worker(const RunSpec& spec, const ProbeOptions& probeOptions, RunController& controller,
+                   RunBridge& bridge) {
     // Every run is kept, as `perflab run` keeps it; a store that cannot open does not stop it.
     std::unique_ptr<StoreWriter> store;
     try {
@@ -51,7 +52,7 @@ void run_on_worker(const RunSpec& spec, RunController& controller, RunBridge& br
     std::unique_ptr<ProbeClock> clock;
     if (!spec.probes.empty()) {
         try {
-            probes = std::make_unique<ProbeRunner>(spec.probes, spec.tick_ms, ProbeOptions{});
+            probes = std::make_unique<ProbeRunner>(spec.probes, spec.tick_ms, probeOptions);
             probes->add_observer(&bridge);
             if (store) probes->add_observer(store.get());
             probes->open();
@@ -95,8 +96,9 @@ bool RunSession::start(const RunSpec& spec, QString* error) {
         return false;
     }
     controller_->add_observer(bridge_);
-    thread_ =
-        std::thread([spec, c = controller_.get(), b = bridge_] { run_on_worker(spec, *c, *b); });
+    thread_ = std::thread([spec, options = probeOptions_, c = controller_.get(), b = bridge_] {
+        run_on_worker(spec, options, *c, *b);
+    });
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "metatypes.h"
+#include "probe_runner.h"
 
 namespace perflab {
 
@@ -24,6 +25,8 @@ class RunSession : public QObject {
 
     // Starts `spec`; false with `error` set when no engine can be made for it.
     bool start(const RunSpec& spec, QString* error);
+    // For the probes of the runs started from now on: known_hosts and key passphrases.
+    void setProbeOptions(ProbeOptions options) { probeOptions_ = std::move(options); }
     // Keeps `server` alive until the run ends (the quick start's own memcached).
     void adopt(std::unique_ptr<LocalMemcached> server);
     void stop();
@@ -40,6 +43,7 @@ class RunSession : public QObject {
     RunBridge* bridge_;
     std::unique_ptr<RunController> controller_;
     std::unique_ptr<LocalMemcached> server_;
+    ProbeOptions probeOptions_;
     std::thread thread_;
 };
 

@@ -16,7 +16,11 @@
 
 #include "host_dialog.h"
 #include "hosts_view.h"
+#include "memcached_server.h"
+#include "model/spec.h"
 #include "process.h"
+#include "run_bridge.h"
+#include "run_session.h"
 #include "sshd_server.h"
 #include "ui_tests.h"
 
@@ -54,7 +58,7 @@ class HostsTest : public QObject {
     void addedHostIsTrustedOnRequestAndShowsItsProfile();
     void declinedKeyIsNotRecorded();
     void changedKeyIsRefusedWithAWarning();
-    void passphraseIsAskedOnceAndNeverStored();
+    void passphraseIsAskedOnceNeverStoredAndReachesTheRun();
     void badInputNamesTheField();
     void editAndRemoveAskAndReachTheDatabase();
 
@@ -83,6 +87,46 @@ class HostsTest : public QObject {
         fill(view.dialog(), name, target, key);
         QTRY_VERIFY(!view.dialog());
         QTRY_COMPARE(view.findChild<QTableWidget*>(QStringLiteral("hosts"))->rowCount(), rows + 1);
+    }
+    struct ProbeRun {
+        int hostSamples = 0;
+        QStringList errors;
+    };
+    // A short cache run, as the window starts one, with the sshd probed through `key`.
+    static ProbeRun runWithSshProbe(const test::SshdServer& server, const std::string& key,
+                                    ProbeOptions options) {
+        test::MemcachedServer memcached;
+        const SpecResult spec =
+            parse_spec({{"name", "probe passphrase"},
+                        {"kind", "cache"},
+                        {"tick_ms", 500},
+                        {"phases", {{{"duration_s", 2}, {"concurrency", 2}}}},
+                        {"cache", {{"servers", {memcached.endpoint()}}}},
+                        {"probes", {{{"ssh", server.target()}, {"key", key}}}}});
+        ProbeRun run;
+        if (!spec) {
+            run.errors << q(spec.error_text());
+            return run;
+        }
+        options.known_hosts = server.known_hosts();
+        RunSession session;
+        session.setProbeOptions(std::move(options));
+        bool finished = false;
+        // Queued to this thread: the bridge emits on the run's threads.
+        QObject::connect(
+            session.bridge(), &RunBridge::probeSampled, &session,
+            [&](const ProbeSample& s) { run.hostSamples += s.kind == "host" && !s.gap; });
+        QObject::connect(session.bridge(), &RunBridge::event, &session, [&](const RunEvent& e) {
+            if (e.kind == "error") run.errors << q(e.text);
+        });
+        QObject::connect(&session, &RunSession::finished, [&] { finished = true; });
+        QString error;
+        if (!session.start(*spec.spec, &error)) {
+            run.errors << error;
+            return run;
+        }
+        if (!QTest::qWaitFor([&] { return finished; }, 30000)) run.errors << "the run did not end";
+        return run;
     }
     // Saves the sshd as a host through the dialog, selected.
     static void addServer(HostsView& view, const test::SshdServer& server, const std::string& key) {
@@ -196,7 +240,7 @@ void HostsTest::changedKeyIsRefusedWithAWarning() {
     QVERIFY(!view.findChild<QLabel*>(QStringLiteral("profile_memory")));
 }
 
-void HostsTest::passphraseIsAskedOnceAndNeverStored() {
+void HostsTest::passphraseIsAskedOnceNeverStoredAndReachesTheRun() {
     test::SshdServer server;
     QTemporaryDir dir;
     const std::string key = dir.filePath(QStringLiteral("locked_key")).toStdString();
@@ -235,6 +279,17 @@ void HostsTest::passphraseIsAskedOnceAndNeverStored() {
         if (f.open(QIODevice::ReadOnly))
             QVERIFY2(!f.readAll().contains(QByteArray::fromStdString(secret)), suffix);
     }
+
+    // A run's SSH probe gets what the test was told; without it, the probe cannot start.
+    ProbeOptions told;
+    told.key_passphrases = view.passphrases();
+    const ProbeRun with = runWithSshProbe(server, key, told);
+    QVERIFY2(with.errors.isEmpty(), qPrintable(with.errors.join(QLatin1Char('\n'))));
+    QVERIFY2(with.hostSamples >= 2, qPrintable(QString::number(with.hostSamples)));
+    const ProbeRun without = runWithSshProbe(server, key, {});
+    QCOMPARE(without.hostSamples, 0);
+    QVERIFY2(without.errors.join(QLatin1Char('\n')).contains(QLatin1String("probes not started")),
+             qPrintable(without.errors.join(QLatin1Char('\n'))));
 }
 
 void HostsTest::badInputNamesTheField() {
