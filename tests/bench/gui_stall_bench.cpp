@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // How long the GUI thread's event loop stalls while the window shows a run at full engine
-// speed (not a test: no assertion, not in ctest). A 5 ms timer on the GUI thread measures how
+// speed, with this host and the memcached probed as a user would (not a test: no assertion,
+// not in ctest). A 5 ms timer on the GUI thread measures how
 // late each of its ticks comes; the window's memory is read every 10 s.
 // Usage: gui_stall_bench [SECONDS] [CONNECTIONS] [TICK_MS]   (defaults: 60, 50, 1000;
 // QT_QPA_PLATFORM=offscreen works, xvfb-run shows the real painting cost). A short tick
@@ -43,6 +44,7 @@ SpecResult full_speed_spec(const std::string& server, int seconds, int connectio
                               {"kind", "cache"},
                               {"tick_ms", tick_ms},
                               {"phases", {{{"duration_s", seconds}, {"concurrency", connections}}}},
+                              {"probes", {{{"local", true}}, {{"memcached", server}}}},
                               {"cache",
                                {{"servers", {server}},
                                 {"workload", "cache-aside"},
