@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // How long the GUI thread's event loop stalls while the window shows a run at full engine
 // speed, with this host and the memcached probed as a user would (not a test: no assertion,
-// not in ctest). A 5 ms timer on the GUI thread measures how
-// late each of its ticks comes; the window's memory is read every 10 s.
+// not in ctest). A 5 ms timer on the GUI thread measures how late each of its ticks comes;
+// the window's memory (RSS, and malloc's bytes in use) is read every 10 s.
 // Usage: gui_stall_bench [SECONDS] [CONNECTIONS] [TICK_MS]   (defaults: 60, 50, 1000;
 // QT_QPA_PLATFORM=offscreen works, xvfb-run shows the real painting cost). A short tick
 // packs an hour's 3600 ticks into less time: 900 s at 250 ms.
+#include <malloc.h>
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QStandardPaths>
@@ -37,6 +39,12 @@ long rss_kib() {
     while (std::getline(status, line))
         if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
     return 0;
+}
+
+// What malloc has handed out and not taken back: RSS less the libraries, fonts and freed but
+// unreturned pages, so growth here is the program's own.
+long heap_in_use_kib() {
+    return long(mallinfo2().uordblks / 1024);
 }
 
 SpecResult full_speed_spec(const std::string& server, int seconds, int connections, int tick_ms) {
@@ -74,7 +82,7 @@ int main(int argc, char** argv) {
     window.show();
 
     std::vector<double> late_ms;
-    std::vector<long> rss;
+    std::vector<long> rss, heap;
     QElapsedTimer clock;
     qint64 last = -1;
     QTimer probe;
@@ -85,7 +93,11 @@ int main(int argc, char** argv) {
         last = now;
     });
     QTimer memory;
-    QObject::connect(&memory, &QTimer::timeout, [&] { rss.push_back(rss_kib()); });
+    const auto sample_memory = [&] {
+        rss.push_back(rss_kib());
+        heap.push_back(heap_in_use_kib());
+    };
+    QObject::connect(&memory, &QTimer::timeout, sample_memory);
     QObject::connect(&window, &MainWindow::runFinished, &app, [&] {
         probe.stop();
         QTimer::singleShot(200, &app, &QApplication::quit);
@@ -104,7 +116,7 @@ int main(int argc, char** argv) {
     clock.start();
     probe.start(kTimerMs);
     memory.start(10'000);
-    rss.push_back(rss_kib());
+    sample_memory();
     app.exec();
 
     if (late_ms.empty()) return 1;
@@ -121,6 +133,9 @@ int main(int argc, char** argv) {
     std::printf("window RSS (KiB) every 10 s:");
     for (const long r : rss)
         std::printf(" %ld", r);
+    std::printf("\nheap in use (KiB) every 10 s:");
+    for (const long h : heap)
+        std::printf(" %ld", h);
     std::printf("\n");
     return 0;
 }
