@@ -103,6 +103,20 @@ http {{
     return proc, port
 
 
+class Cpu:
+    """A client's CPU seconds, split so a difference can be told apart: user space (the
+    tool's own code) or system (the TCP stack, syscalls)."""
+
+    def __init__(self, user, system):
+        self.user, self.system = user, system
+
+    def total(self):
+        return self.user + self.system
+
+    def __truediv__(self, n):
+        return Cpu(self.user / n, self.system / n)
+
+
 def run_measured(argv):
     before = os.times()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -110,9 +124,8 @@ def run_measured(argv):
     after = os.times()
     if proc.returncode != 0:
         sys.exit(f"{' '.join(argv)} failed ({proc.returncode}): {err}")
-    cpu = (after.children_user - before.children_user) + \
-        (after.children_system - before.children_system)
-    return out, cpu
+    return out, Cpu(after.children_user - before.children_user,
+                    after.children_system - before.children_system)
 
 
 def pinned(args, argv):
@@ -156,17 +169,25 @@ def perflab_round(args, workdir, url):
     return total / report["duration_s"], cpu / total, total
 
 
+def per_request(cpu):
+    return f"{cpu.total() * 1e6:.2f} µs/req (user {cpu.user * 1e6:.2f}, sys {cpu.system * 1e6:.2f})"
+
+
 def compare(args, workdir, name, url):
     wrk, mine = [], []
     for r in range(args.rounds):
         wrk.append(wrk_round(args, url))
         mine.append(perflab_round(args, workdir, url))
-        print(f"  round {r + 1}: wrk {wrk[-1][0]:.0f} req/s {wrk[-1][1] * 1e6:.2f} µs/req; "
-              f"perflab {mine[-1][0]:.0f} req/s {mine[-1][1] * 1e6:.2f} µs/req", flush=True)
+        print(f"  round {r + 1}: wrk {wrk[-1][0]:.0f} req/s {per_request(wrk[-1][1])}; "
+              f"perflab {mine[-1][0]:.0f} req/s {per_request(mine[-1][1])}", flush=True)
     w_rps = statistics.median(x[0] for x in wrk)
     p_rps = statistics.median(x[0] for x in mine)
-    w_cpu = statistics.median(x[1] for x in wrk)
-    p_cpu = statistics.median(x[1] for x in mine)
+    w_cpu = statistics.median(x[1].total() for x in wrk)
+    p_cpu = statistics.median(x[1].total() for x in mine)
+    for part in ("user", "system"):
+        w = statistics.median(getattr(x[1], part) for x in wrk)
+        p = statistics.median(getattr(x[1], part) for x in mine)
+        print(f"{name}: {part} CPU per request wrk {w * 1e6:.2f} µs, perflab {p * 1e6:.2f} µs")
     print(f"{name}: req/s wrk {w_rps:.0f}, perflab {p_rps:.0f}; "
           f"ratio perflab/wrk: {p_rps / w_rps:.2f}")
     print(f"{name}: client CPU per request wrk {w_cpu * 1e6:.2f} µs, perflab "

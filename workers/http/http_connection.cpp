@@ -92,7 +92,7 @@ HttpConnection::~HttpConnection() {
     close();
 }
 
-Tcp::socket& HttpConnection::socket() {
+TcpSocket& HttpConnection::socket() {
     return tls_ ? tls_->next_layer() : *plain_;
 }
 
@@ -108,7 +108,7 @@ void HttpConnection::close() {
     if (tls_ || plain_) socket().close(ignored);
 }
 
-void HttpConnection::send(size_t target, HttpClock::time_point from) {
+void HttpConnection::send(size_t target, HttpClock::time_point from, HttpClock::time_point now) {
     busy_ = true;
     target_ = target;
     from_ = from;
@@ -120,8 +120,8 @@ void HttpConnection::send(size_t target, HttpClock::time_point from) {
     // checked first (one recv, skipped at any busy rate): anything to read there, an end of
     // stream or unsolicited bytes, means a new connection.
     if (open_ && origin == origin_ &&
-        !(from - idle_since_ > kIdleCheckAfter && readable_while_idle()))
-        return write();
+        !(now - idle_since_ > kIdleCheckAfter && readable_while_idle()))
+        return write(now);
     close();
     origin_ = origin;
     connect();
@@ -150,7 +150,7 @@ void HttpConnection::on_connect(const error_code& ec) {
     socket().set_option(Tcp::no_delay(true));
     if (!tls_) {
         set_open(true);
-        return write();
+        return write(HttpClock::now());
     }
     const Url& url = ctx_.plan.origins[origin_];
     SSL_set_tlsext_host_name(tls_->native_handle(), url.host.c_str());
@@ -168,11 +168,11 @@ void HttpConnection::on_handshake(const error_code& ec) {
     }
     handshaking_ = false;
     set_open(true);
-    write();
+    write(HttpClock::now());
 }
 
-void HttpConnection::write() {
-    deadline_ = after_ms(ctx_.plan.spec.timeout_ms);
+void HttpConnection::write(HttpClock::time_point now) {
+    deadline_ = now + std::chrono::milliseconds(ctx_.plan.spec.timeout_ms);
     const PreparedTarget& t = ctx_.plan.targets[target_];
     auto& p = parser_->parser.emplace();
     // Not boost::none: Beast 1.74 compares a content length against an empty optional and
@@ -181,14 +181,13 @@ void HttpConnection::write() {
     p.skip(t.head);
     pending_ = 2;
     const auto bytes = asio::buffer(t.bytes);
-    const auto on_write = [this](const error_code& ec, size_t) { on_step(ec); };
-    const auto on_read = [this](const error_code& ec, size_t) { on_step(ec); };
+    const auto step = [this](const error_code& ec, size_t) { on_step(ec); };
     if (tls_) {
-        asio::async_write(*tls_, bytes, on_write);
-        http::async_read(*tls_, parser_->buffer, p, on_read);
+        asio::async_write(*tls_, bytes, InMemory(memory_, step));
+        http::async_read(*tls_, parser_->buffer, p, InMemory(memory_, step));
     } else {
-        asio::async_write(*plain_, bytes, on_write);
-        http::async_read(*plain_, parser_->buffer, p, on_read);
+        asio::async_write(*plain_, bytes, InMemory(memory_, step));
+        http::async_read(*plain_, parser_->buffer, p, InMemory(memory_, step));
     }
 }
 
@@ -222,6 +221,7 @@ void HttpConnection::finish() {
     busy_ = false;
     deadline_ = HttpClock::time_point::max();
     HttpOutcome outcome;
+    outcome.at = HttpClock::now();
     const bool failed = timed_out_ || first_error_;
     if (timed_out_)
         outcome.error = HttpError::timeout;
@@ -235,7 +235,7 @@ void HttpConnection::finish() {
         outcome.status = p.status;
         outcome.body_bytes = p.body;
         failures = 0;
-        idle_since_ = HttpClock::now();
+        idle_since_ = outcome.at;
         if (!p.keep_alive() || !ctx_.plan.spec.keepalive) close();
     }
     ctx_.owner.on_complete(*this, outcome);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "handler_memory.h"
 #include "http_request.h"
 #include "http_stats.h"
 
@@ -19,6 +20,9 @@ namespace perflab {
 
 namespace asio = boost::asio;
 using Tcp = asio::ip::tcp;
+// The io_context's own executor, not the type-erased default: a completion is then a direct
+// call rather than an executor function wrapped, copied and allocated per operation.
+using TcpSocket = asio::basic_stream_socket<Tcp, asio::io_context::executor_type>;
 using HttpClock = std::chrono::steady_clock;
 
 // How one request ended: a status code, or an error without one.
@@ -26,6 +30,7 @@ struct HttpOutcome {
     int status = 0;
     std::optional<HttpError> error;
     uint64_t body_bytes = 0;
+    HttpClock::time_point at{};  // when it ended: the one clock read of a request's end
 };
 
 class HttpConnection;
@@ -58,9 +63,9 @@ class HttpConnection {
     HttpConnection(const HttpConnection&) = delete;
     HttpConnection& operator=(const HttpConnection&) = delete;
 
-    // Starts a request for target whose latency counts from `from`; reconnects first when
-    // the connection is closed or open to another origin.
-    void send(size_t target, HttpClock::time_point from);
+    // Starts a request for target whose latency counts from `from`, at `now`; reconnects
+    // first when the connection is closed or open to another origin.
+    void send(size_t target, HttpClock::time_point from, HttpClock::time_point now);
     // Closes a connection whose connect or request took too long; the request fails as a
     // timeout.
     void expire_if_due(HttpClock::time_point now);
@@ -84,17 +89,18 @@ class HttpConnection {
     void connect();
     void on_connect(const boost::system::error_code& ec);
     void on_handshake(const boost::system::error_code& ec);
-    void write();
+    void write(HttpClock::time_point now);
     void on_step(const boost::system::error_code& ec);
     void finish();
     bool readable_while_idle();
     void set_open(bool open);
-    Tcp::socket& socket();
+    TcpSocket& socket();
 
     Context ctx_;
     const int id_;
-    std::optional<Tcp::socket> plain_;
-    std::optional<asio::ssl::stream<Tcp::socket>> tls_;
+    std::optional<TcpSocket> plain_;
+    std::optional<asio::ssl::stream<TcpSocket>> tls_;
+    HandlerMemory memory_;            // the request's write and read operations
     std::unique_ptr<Parser> parser_;  // one per connection, rebuilt in place per response
     size_t origin_ = SIZE_MAX;
     size_t target_ = 0;

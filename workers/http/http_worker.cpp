@@ -138,7 +138,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
             while (int(conns_.size()) < users_)
                 add_connection();
             for (int k = 0; k < users_; ++k)
-                if (!conns_[size_t(k)]->busy()) issue_closed(*conns_[size_t(k)]);
+                if (!conns_[size_t(k)]->busy()) issue_closed(*conns_[size_t(k)], Clock::now());
         }
         check_done();
     }
@@ -153,7 +153,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     }
 
     void on_complete(HttpConnection& c, const HttpOutcome& outcome) override {
-        const auto now = Clock::now();
+        const auto now = outcome.at;
         const int64_t us = micros(now - c.from());
         const size_t n = names_.size();
         stats_.write([&](HttpStats& s) {
@@ -169,7 +169,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
                 kMaxBackoff, std::chrono::milliseconds(int64_t{1} << std::min(c.failures, 7)));
             c.retry_at = now + pause;
         }
-        next(c);
+        next(c, now);
         check_done();
     }
 
@@ -195,8 +195,9 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         return t;
     }
 
-    void start(HttpConnection& c, size_t target, Clock::time_point from) {
-        const auto now = Clock::now();
+    // `now` is a recent clock reading, not necessarily a fresh one: a closed-model request
+    // starts on the reading that ended the previous one, one clock read per request.
+    void start(HttpConnection& c, size_t target, Clock::time_point from, Clock::time_point now) {
         const bool late = open_model_ && now - from > kLate;
         const size_t body = plan_.targets[target].body_size;
         stats_.write([&](HttpStats& s) {
@@ -206,27 +207,26 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         });
         ++inflight_;
         last_send_ = now;
-        c.send(target, from);
+        c.send(target, from, now);
     }
 
     // Closed model: the connection sends its next request, unless the phase owes none or
     // the connection is waiting out a failed connect (the sweep retries it).
-    void issue_closed(HttpConnection& c) {
+    void issue_closed(HttpConnection& c, Clock::time_point now) {
         if (stopping_ || !pacer_.active() || pacer_.exhausted()) return make_idle(c);
         unidle(c);
-        const auto now = Clock::now();
         if (c.failures > 0 && now < c.retry_at) return;
         pacer_.advance();
-        start(c, next_target(), now);
+        start(c, next_target(), now, now);
     }
 
-    void next(HttpConnection& c) {
+    void next(HttpConnection& c, Clock::time_point now) {
         if (!backlog_.empty()) {
             const auto p = backlog_.pop();
-            return start(c, p.target, p.due);
+            return start(c, p.target, p.due, now);
         }
         if (!open_model_ && c.id() < users_)
-            issue_closed(c);
+            issue_closed(c, now);
         else
             make_idle(c);
     }
@@ -300,7 +300,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
             c = conns_.back().get();
         }
         if (c)
-            start(*c, target, due);
+            start(*c, target, due, Clock::now());
         else
             backlog_.push({due, target});
     }
@@ -330,7 +330,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
             c->expire_if_due(now);
             if (!stopping_ && !open_model_ && c->id() < users_ && !c->busy() &&
                 c->idle_slot == SIZE_MAX && now >= c->retry_at)
-                issue_closed(*c);
+                issue_closed(*c, now);
         }
         check_done();
         if (stopping_ && inflight_ == 0 && backlog_.empty()) return;
