@@ -179,6 +179,7 @@ void HttpConnection::write(HttpClock::time_point now) {
     // fails every response with a body.
     p.body_limit(std::numeric_limits<std::uint64_t>::max());
     p.skip(t.head);
+    p.eager(true);
     pending_ = 2;
     const auto bytes = asio::buffer(t.bytes);
     const auto step = [this](const error_code& ec, size_t) { on_step(ec); };
