@@ -3,7 +3,11 @@
 #include <sys/utsname.h>
 
 #include <chrono>
+#include <filesystem>
+#include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "process.h"
 #include "ssh_probe.h"
@@ -13,6 +17,31 @@ namespace perflab {
 namespace {
 
 using namespace std::chrono_literals;
+
+// The session a process belongs to (field 6 of /proc/PID/stat), -1 when it is gone. A process
+// keeps its session when orphaned, so the session names what a remote loop left behind even
+// after its parent died, and nothing of other tests' sshd sessions.
+long session_of(const std::string& pid) {
+    const std::string stat = test::read_file("/proc/" + pid + "/stat");
+    const size_t end = stat.rfind(')');  // the command may hold spaces and parentheses
+    if (end == std::string::npos) return -1;
+    std::istringstream rest(stat.substr(end + 2));
+    std::string state;
+    long ppid = 0, pgrp = 0, session = -1;
+    rest >> state >> ppid >> pgrp >> session;
+    return session;
+}
+
+std::vector<std::string> processes_in_session(long session) {
+    std::vector<std::string> out;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename();
+        if (name.find_first_not_of("0123456789") == std::string::npos &&
+            session_of(name) == session)
+            out.push_back(name);
+    }
+    return out;
+}
 
 SshOptions options(const test::SshdServer& server) {
     SshOptions o;
@@ -122,11 +151,14 @@ TEST(SshSession, TrustRecordsTheKey) {
 TEST(SshProbe, RemoteLoopEndsWithTheProbe) {
     test::SshdServer server;
     int pid = 0;
+    long session = -1;
     {
         SshProbe probe(target(server), options(server));
         probe.open();
         pid = probe.remote_pid();
         ASSERT_GT(pid, 0);
+        session = session_of(std::to_string(pid));
+        ASSERT_GT(session, 0);
         EXPECT_TRUE(test::process_alive(pid));
         EXPECT_NE(test::read_file("/proc/" + std::to_string(pid) + "/cmdline").find("@@end"),
                   std::string::npos);
@@ -136,8 +168,13 @@ TEST(SshProbe, RemoteLoopEndsWithTheProbe) {
     while (test::process_alive(pid) && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(20ms);
     EXPECT_FALSE(test::process_alive(pid));
-    const auto o = test::run({"pgrep", "-f", "@@end"});
-    EXPECT_NE(o.code, 0) << "left behind: " << o.out;
+    // Nothing of the loop's session survives it (its `head`s, a sleep), and tests running
+    // beside this one, with remote loops of their own, do not count.
+    std::vector<std::string> left;
+    while (!(left = processes_in_session(session)).empty() &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(20ms);
+    EXPECT_TRUE(left.empty()) << "left behind: " << left.front();
 }
 
 TEST(SshProbe, DroppedConnectionGivesGapsThenReconnects) {
