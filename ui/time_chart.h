@@ -7,6 +7,7 @@
 #include <QWidget>
 #include <vector>
 
+class QCPAbstractItem;
 class QCPAxisRect;
 class QCPGraph;
 class QCPMarginGroup;
@@ -71,6 +72,8 @@ class TimeChart : public QWidget {
     void setupPlot();
     void linkTimeAxes(QCPAxisRect* rect);
     void layoutPanels();
+    static void placeMarkerItem(QCPAbstractItem* item, QCPAxisRect* top);
+    QCPAxisRect* topVisiblePanel() const;
     void setupSeries(QCPAxisRect* rect, QCPGraph* graph, const QString& name, const QColor& color,
                      Qt::PenStyle style);
     void rescalePanels();

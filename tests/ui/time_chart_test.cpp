@@ -128,11 +128,22 @@ void TimeChartTest::hiddenPanelsTakeNoSpaceAndAreRemembered() {
     QCOMPARE(chart.plot()->axisRectCount(), 1);
     QCPAxisRect* latency = chart.plot()->axisRect(0);
     QCOMPARE(latency->axis(QCPAxis::atLeft)->label(), QStringLiteral("latency"));
-    bool labelled = false;
-    for (int i = 0; i < chart.plot()->itemCount(); ++i)
-        if (auto* text = qobject_cast<QCPItemText*>(chart.plot()->item(i)))
-            labelled = text->clipAxisRect() == latency && text->visible();
-    QVERIFY(labelled);
+    // A marker added now draws on the panel shown only, its label there too.
+    chart.addMarker(8, QStringLiteral("GC"), Qt::red);
+    int labels = 0, lines = 0;
+    for (int i = 0; i < chart.plot()->itemCount(); ++i) {
+        QCPAbstractItem* item = chart.plot()->item(i);
+        if (auto* text = qobject_cast<QCPItemText*>(item)) {
+            QCOMPARE(text->clipAxisRect(), latency);
+            labels += text->visible();
+        }
+        if (qobject_cast<QCPItemStraightLine*>(item) && item->visible()) {
+            QCOMPARE(item->clipAxisRect(), latency);
+            ++lines;
+        }
+    }
+    QCOMPARE(labels, 2);
+    QCOMPARE(lines, 2);
 
     // Another chart with the same key starts with the same choice; its last panel cannot go.
     TimeChart other;
