@@ -184,11 +184,11 @@ void HttpConnection::write(HttpClock::time_point now) {
     const auto bytes = asio::buffer(t.bytes);
     const auto step = [this](const error_code& ec, size_t) { on_step(ec); };
     if (tls_) {
-        asio::async_write(*tls_, bytes, InMemory(memory_, step));
-        http::async_read(*tls_, parser_->buffer, p, InMemory(memory_, step));
+        asio::async_write(*tls_, bytes, InMemory(ctx_.memory, step));
+        http::async_read(*tls_, parser_->buffer, p, InMemory(ctx_.memory, step));
     } else {
-        asio::async_write(*plain_, bytes, InMemory(memory_, step));
-        http::async_read(*plain_, parser_->buffer, p, InMemory(memory_, step));
+        asio::async_write(*plain_, bytes, InMemory(ctx_.memory, step));
+        http::async_read(*plain_, parser_->buffer, p, InMemory(ctx_.memory, step));
     }
 }
 

@@ -56,6 +56,7 @@ class HttpConnection {
         const std::vector<Tcp::resolver::results_type>& endpoints;  // per origin
         HttpConnectionOwner& owner;
         std::atomic<int>& open_count;
+        HandlerMemory& memory;  // this connection's, kept by the owner beyond the io_context
     };
 
     HttpConnection(const Context& context, int id);
@@ -100,7 +101,6 @@ class HttpConnection {
     const int id_;
     std::optional<TcpSocket> plain_;
     std::optional<asio::ssl::stream<TcpSocket>> tls_;
-    HandlerMemory memory_;            // the request's write and read operations
     std::unique_ptr<Parser> parser_;  // one per connection, rebuilt in place per response
     size_t origin_ = SIZE_MAX;
     size_t target_ = 0;

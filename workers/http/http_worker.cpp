@@ -5,6 +5,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <deque>
 #include <functional>
 #include <stdexcept>
 #include <thread>
@@ -177,6 +178,9 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         stats_.drain([&](const HttpStats& s) { s.add_to(out, names_); });
     }
 
+    // Declared before io_ so that it outlives it: operations still queued when a run is
+    // abandoned are freed into it when io_ goes. A deque: growing it moves nothing.
+    std::deque<HandlerMemory> handler_memory_;
     // Only this worker's thread touches its sockets and timers (other threads only post), so
     // the reactor's per-socket lock guards nothing: three lock/unlock pairs a request saved.
     asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
@@ -187,7 +191,8 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
   private:
     void add_connection() {
         const HttpConnection::Context ctx{
-            io_, tls_ ? &*tls_ : nullptr, plan_, endpoints_, *this, open_count_};
+            io_,         tls_ ? &*tls_ : nullptr,       plan_, endpoints_, *this,
+            open_count_, handler_memory_.emplace_back()};
         conns_.push_back(std::make_unique<HttpConnection>(ctx, int(conns_.size())));
     }
 
