@@ -3,13 +3,14 @@
 
 #include <qcustomplot.h>
 
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSvgGenerator>
+
+#include "file_dialogs.h"
 
 namespace perflab {
 
@@ -47,13 +48,11 @@ bool export_chart(QCustomPlot* plot, const QString& path, int width, int height,
 }
 
 void export_chart_dialog(QWidget* parent, QCustomPlot* plot) {
-    QSettings settings;
-    const QString path =
-        QFileDialog::getSaveFileName(parent, QObject::tr("Export chart"),
-                                     settings.value(QStringLiteral("export/dir")).toString(),
-                                     QObject::tr("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"));
+    const QString path = ask_save_path(parent, QObject::tr("Export chart"),
+                                       QObject::tr("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"),
+                                       QStringLiteral("export/dir"));
     if (path.isEmpty()) return;
-    settings.setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
+    QSettings settings;
     bool ok = false;
     const QString size = QInputDialog::getText(
         parent, QObject::tr("Export chart"), QObject::tr("Size in pixels (width x height):"),

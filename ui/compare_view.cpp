@@ -4,7 +4,6 @@
 #include <qcustomplot.h>
 
 #include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -13,7 +12,6 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
-#include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -23,6 +21,7 @@
 #include "compare_data.h"
 #include "compare_figures.h"
 #include "compare_report.h"
+#include "file_dialogs.h"
 #include "percentile_chart.h"
 #include "store_query.h"
 #include "time_chart.h"
@@ -318,12 +317,10 @@ bool CompareView::exportReport(const QString& path, QString* error) {
 }
 
 void CompareView::exportReportDialog() {
-    QSettings settings;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export comparison"), settings.value(QStringLiteral("export/dir")).toString(),
-        tr("Markdown (*.md);;HTML (*.html)"));
+    const QString path =
+        ask_save_path(this, tr("Export comparison"), tr("Markdown (*.md);;HTML (*.html)"),
+                      QStringLiteral("export/dir"));
     if (path.isEmpty()) return;
-    settings.setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
     QString error;
     if (!exportReport(path, &error)) QMessageBox::warning(this, tr("Cannot export"), error);
 }

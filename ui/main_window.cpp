@@ -18,6 +18,7 @@
 #include "chart_export.h"
 #include "compare_view.h"
 #include "database.h"
+#include "file_dialogs.h"
 #include "history_view.h"
 #include "hosts_view.h"
 #include "live_view.h"
@@ -242,12 +243,9 @@ void MainWindow::saveSettings() const {
 }
 
 void MainWindow::openSpec() {
-    QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open run spec"), settings.value(QStringLiteral("spec/dir")).toString(),
-        tr("Run specs (*.json)"));
+    const QString path = ask_open_path(this, tr("Open run spec"), tr("Run specs (*.json)"),
+                                       QStringLiteral("spec/dir"));
     if (path.isEmpty()) return;
-    settings.setValue(QStringLiteral("spec/dir"), QFileInfo(path).absolutePath());
     QString error;
     if (!form_->loadFile(path, &error)) return report(tr("Cannot open the spec"), error);
     showView(View::setup);
