@@ -46,8 +46,8 @@ class TimeChart : public QWidget {
     // The live view shows [0, max(planned, latest)] until the user zooms or pans.
     void setPlannedSeconds(double seconds) { planned_s_ = seconds; }
     void clear();
-    // Schedules one rescale and repaint for the next turn of the event loop: calls within one
-    // turn (a tick's sample, its probes and events) cost one redraw, and none while hidden.
+    // Rescales now and schedules one repaint for the next turn of the event loop: calls within
+    // one turn (a tick's sample, its probes and events) cost one redraw, and none while hidden.
     void refresh();
 
     // The user's choice of panel kinds, offered in the chart's context menu and kept in
