@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include <atomic>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
@@ -18,13 +18,45 @@
 
 namespace perflab {
 
+namespace {
+
+// Where the signal thread finds the running controller, for as long as it exists.
+class StopRelay {
+  public:
+    void stop() {
+        std::lock_guard lock(mutex_);
+        if (controller_) controller_->request_stop();
+    }
+
+    class Attach {
+      public:
+        Attach(StopRelay& relay, RunController& controller) : relay_(relay) {
+            std::lock_guard lock(relay_.mutex_);
+            relay_.controller_ = &controller;
+        }
+        ~Attach() {
+            std::lock_guard lock(relay_.mutex_);
+            relay_.controller_ = nullptr;
+        }
+        Attach(const Attach&) = delete;
+        Attach& operator=(const Attach&) = delete;
+
+      private:
+        StopRelay& relay_;
+    };
+
+  private:
+    std::mutex mutex_;
+    RunController* controller_ = nullptr;
+};
+
+}  // namespace
+
 int run_spec(const RunSpec& spec, const RunOptions& options) {
     // First, before the store's and the probes' threads start, so that every thread inherits
     // the blocked signals and Ctrl-C reaches the watcher instead of killing the process.
-    std::atomic<RunController*> running{nullptr};
-    SignalWatch signals([&running] {
-        if (auto* controller = running.load()) controller->request_stop();
-    });
+    StopRelay relay;
+    SignalWatch signals([&relay] { relay.stop(); });
     std::unique_ptr<LoadEngine> engine;
     try {
         engine = make_engine(spec);
@@ -34,7 +66,8 @@ int run_spec(const RunSpec& spec, const RunOptions& options) {
     }
     const bool http = spec.kind == RunKind::http;
     RunController controller(spec, std::move(engine));
-    running = &controller;
+    // Destroyed before the controller: a late Ctrl-C finds no controller rather than a freed one.
+    const StopRelay::Attach attached(relay, controller);
     RunProbes probes(spec);
     if (const std::string error = probes.open(); !error.empty()) {
         std::fprintf(stderr, "perflab: %s\n", error.c_str());

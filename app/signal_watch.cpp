@@ -27,7 +27,7 @@ SignalWatch::SignalWatch(std::function<void()> on_signal) : on_signal_(std::move
         const timespec poll{0, 100'000'000};
         while (!done_.load()) {
             if (sigtimedwait(&set, nullptr, &poll) < 0) continue;
-            if (received++ > 0) _exit(130);
+            if (received++ > 1) _exit(130);
             if (on_signal_) on_signal_();
         }
     });

@@ -8,7 +8,8 @@
 namespace perflab {
 
 // Turns SIGINT and SIGTERM into a call on a thread of its own (the handler context allows
-// almost nothing). The first signal calls on_signal; a second one exits at once.
+// almost nothing). The first two signals call on_signal (a run stops, then stops waiting for
+// replies in flight); a third one exits at once.
 // Construct before any other thread starts, so every thread inherits the blocked mask.
 class SignalWatch {
   public:

@@ -46,8 +46,8 @@ RunRows::RunRows(Connection& db)
       sample_(db,
               "INSERT INTO samples (run_id, seq, t_ms, interval_ms, phase, planned_rate, "
               "connections, hits, misses, bytes_in, bytes_out, sent, late, errors_json, "
-              "status_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-              "?14, ?15)"),
+              "status_json, dropped, first_send_us, last_send_us, last_reply_us) VALUES (?1, ?2, "
+              "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"),
       op_(db,
           "INSERT INTO sample_ops (run_id, seq, op, count, errors, histogram) "
           "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"),
@@ -65,6 +65,8 @@ void RunRows::sample(int64_t run, int64_t seq, const IntervalSample& s) {
     sample_.bind(8, i64(s.hits)).bind(9, i64(s.misses)).bind(10, i64(s.bytes_in));
     sample_.bind(11, i64(s.bytes_out)).bind(12, i64(s.sent)).bind(13, i64(s.late));
     sample_.bind(14, errors_json(s.errors)).bind(15, status_json(s.status_codes));
+    sample_.bind(16, i64(s.dropped)).bind(17, s.first_send_us).bind(18, s.last_send_us);
+    sample_.bind(19, s.last_reply_us);
     sample_.run();
     for (const auto& [name, op] : s.ops) {
         op_.bind(1, run).bind(2, seq).bind(3, name).bind(4, i64(op.count));
@@ -133,7 +135,8 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
                      const std::function<void(IntervalSample&&)>& f) {
     Statement q(db,
                 "SELECT seq, t_ms, interval_ms, phase, planned_rate, connections, hits, misses, "
-                "bytes_in, bytes_out, sent, late, errors_json, status_json FROM samples "
+                "bytes_in, bytes_out, sent, late, errors_json, status_json, dropped, "
+                "first_send_us, last_send_us, last_reply_us FROM samples "
                 "WHERE run_id = ?1 AND t_ms > ?2 AND t_ms <= ?3 ORDER BY seq");
     q.bind(1, run).bind(2, from_ms).bind(3, to_ms);
     // The counters of every tick first (small rows), then the ops of each tick in seq
@@ -157,6 +160,10 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
         s.late = uint64_t(q.integer(11));
         parse_errors(q.text(12), s.errors);
         parse_status(q.text(13), s.status_codes);
+        s.dropped = uint64_t(q.integer(14));
+        s.first_send_us = q.integer(15);
+        s.last_send_us = q.integer(16);
+        s.last_reply_us = q.integer(17);
         ticks.push_back(std::move(s));
     }
     if (ticks.empty()) return;
@@ -222,9 +229,10 @@ bool stored_phase_ops(Connection& db, int64_t run, std::vector<IntervalSample>& 
 
 std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
     Statement q(db,
-                "SELECT phase, max(t_ms), sum(interval_ms), sum(hits), sum(misses), sum(bytes_in), "
-                "sum(bytes_out), sum(sent), sum(late) FROM samples WHERE run_id = ?1 "
-                "GROUP BY phase ORDER BY phase");
+                "SELECT phase, max(t_ms), max(t_ms) - min(t_ms - interval_ms), sum(hits), "
+                "sum(misses), sum(bytes_in), sum(bytes_out), sum(sent), sum(late), sum(dropped), "
+                "min(CASE WHEN sent > 0 THEN first_send_us END), max(last_send_us), "
+                "max(last_reply_us) FROM samples WHERE run_id = ?1 GROUP BY phase ORDER BY phase");
     q.bind(1, run);
     std::vector<IntervalSample> out;
     std::map<int, size_t> at;
@@ -239,6 +247,10 @@ std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
         s.bytes_out = uint64_t(q.integer(6));
         s.sent = uint64_t(q.integer(7));
         s.late = uint64_t(q.integer(8));
+        s.dropped = uint64_t(q.integer(9));
+        s.first_send_us = q.integer(10);
+        s.last_send_us = q.integer(11);
+        s.last_reply_us = q.integer(12);
         at[s.phase] = out.size();
         out.push_back(std::move(s));
     }

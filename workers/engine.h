@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "model/sample.h"
 #include "model/spec.h"
@@ -20,27 +21,39 @@ struct PhasePlan {
     int connections = 1;      // connections (closed model) or senders (open model) in use
 };
 
-// A load generator for one kind of run. The controller calls every method from its own
-// thread; the engine runs its load on threads of its own.
+// A load generator for one kind of run. The controller calls every method but cancel() from
+// its own thread; the engine runs its load on threads of its own.
+//
+// An operation belongs to the phase it was due in (open model) or started in (closed
+// model), however late its reply comes: the next phase's schedule starts on time while the
+// previous phase's replies are still arriving, and each phase's figures are collected apart.
 class LoadEngine {
   public:
     virtual ~LoadEngine() = default;
-    // Starts the engine's threads, idle until the first phase; prefills if asked. Throws
-    // std::runtime_error when the run cannot start at all.
+    // Starts the engine's threads and opens its connections, idle until the first phase;
+    // prefills if asked. Throws std::runtime_error when the run cannot start at all.
     virtual void start() = 0;
+    // The previous phase ends: its ops due but not sent are dropped, its ops in flight still
+    // count for it.
     virtual void begin_phase(const PhasePlan& plan) = 0;
     // Every worker has finished its share of the current phase (its ops, or its time) and
     // has nothing in flight.
     virtual bool phase_done() const = 0;
-    // Moves everything recorded since the last call into `out` (counts, bytes, histograms).
-    virtual void collect(IntervalSample& out) = 0;
-    // Stops sending, waits for operations in flight, joins the threads.
+    // A phase that has ended has nothing left in flight: its figures are complete.
+    virtual bool drained(int phase) const = 0;
+    // Moves everything recorded for `phase` since the last call into `out` (counts, bytes,
+    // histograms); times in it are relative to `origin`, the run's start.
+    virtual void collect(IntervalSample& out, int phase, Clock::time_point origin) = 0;
+    // Stops sending (ops due and not sent are dropped), waits for operations in flight up to
+    // their timeout, joins the threads.
     virtual void stop() = 0;
     virtual uint64_t prefill_sets() const { return 0; }
-    // After stop(): seconds from the last send to the last reply (vegeta's "wait").
-    virtual double wait_s() const { return 0; }
-    // Safe from any thread: abandon start-up work (a prefill) so a stop is quick.
+    // Safe from any thread: abandon start-up work (a prefill) and stop waiting for operations
+    // in flight, which count as `cancelled`; stop() then returns at once.
     virtual void cancel() noexcept {}
+    // The first failure to reach a server ("127.0.0.1:1: connection refused"), empty if none:
+    // a run where nothing was ever answered fails with it.
+    virtual std::string first_connection_error() const { return {}; }
 };
 
 // Engines the spec selects; throws std::runtime_error for a kind this build cannot run.

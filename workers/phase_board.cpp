@@ -13,7 +13,9 @@ constexpr auto kMaxNap = std::chrono::milliseconds(20);
 }  // namespace
 
 PhaseBoard::PhaseBoard(size_t phases)
-    : plans_(phases), done_(std::make_unique<std::atomic<int>[]>(phases)) {}
+    : plans_(phases),
+      done_(std::make_unique<std::atomic<int>[]>(phases)),
+      drained_(std::make_unique<std::atomic<int>[]>(phases)) {}
 
 void PhaseBoard::publish(const PhasePlan& plan) {
     plans_[size_t(plan.index)] = plan;
@@ -50,6 +52,14 @@ bool PhaseBoard::phase_done() const noexcept {
     return done_[size_t(i)].load(std::memory_order_acquire) >= plans_[size_t(i)].connections;
 }
 
+void PhaseBoard::mark_drained(int phase) noexcept {
+    drained_[size_t(phase)].fetch_add(1, std::memory_order_acq_rel);
+}
+
+bool PhaseBoard::drained(int phase, int parties) const noexcept {
+    return drained_[size_t(phase)].load(std::memory_order_acquire) >= parties;
+}
+
 void OpPacer::reset(const PhasePlan& plan, int worker) noexcept {
     const auto n = uint64_t(std::max(1, plan.connections));
     active_ = uint64_t(worker) < n;
@@ -66,6 +76,15 @@ void OpPacer::reset(const PhasePlan& plan, int worker) noexcept {
                ? plan.start + std::chrono::duration_cast<Clock::duration>(
                                   std::chrono::duration<double>(plan.phase.duration_s))
                : Clock::time_point::max();
+}
+
+uint64_t OpPacer::drop_due(Clock::time_point now) noexcept {
+    uint64_t n = 0;
+    while (open_ && active_ && !exhausted() && due() <= now) {
+        advance();
+        ++n;
+    }
+    return n;
 }
 
 Clock::time_point OpPacer::due() const noexcept {

@@ -31,10 +31,14 @@ class PhaseBoard {
     // A worker finished its share of the phase (its ops, or its time) and has no op in flight.
     void mark_done(int phase) noexcept;
     bool phase_done() const noexcept;
+    // A worker saw the phase end and has no op of it left in flight; `parties` workers in all.
+    void mark_drained(int phase) noexcept;
+    bool drained(int phase, int parties) const noexcept;
 
   private:
     std::vector<PhasePlan> plans_;
     std::unique_ptr<std::atomic<int>[]> done_;
+    std::unique_ptr<std::atomic<int>[]> drained_;
     std::atomic<int> current_{-1};
 };
 
@@ -47,12 +51,17 @@ class OpPacer {
 
     bool active() const noexcept { return active_; }
     bool open() const noexcept { return open_; }
-    // Its share is done, or the phase's time is up: no op starts after the phase's end, so
-    // the phase's last sample holds all of its ops.
+    // Its share is done: in the open model every op due before the phase's end is sent (one
+    // due then is still owed after it, until the next phase drops it); in the closed model
+    // the phase's time is up.
     bool exhausted() const noexcept {
-        return done_ >= budget_ || due() == Clock::time_point::max() ||
-               (end_ != Clock::time_point::max() && Clock::now() >= end_);
+        if (done_ >= budget_) return true;
+        if (open_) return due() == Clock::time_point::max();
+        return end_ != Clock::time_point::max() && Clock::now() >= end_;
     }
+    // Open model: the ops that were due by `now` and are not sent yet, which a phase's end or
+    // a stop drops; the pacer is left with nothing owed before `now`.
+    uint64_t drop_due(Clock::time_point now) noexcept;
     Clock::time_point due() const noexcept;
     void advance() noexcept {
         ++done_;

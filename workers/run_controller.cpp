@@ -13,9 +13,6 @@ namespace {
 
 // How often a count-limited phase is checked for its end between ticks.
 constexpr auto kPollInterval = std::chrono::milliseconds(10);
-// How long a timed phase's end waits for operations still in flight, so they count in the
-// phase that started them; a stalled server does not hold the next phase back longer.
-constexpr auto kPhaseGrace = std::chrono::seconds(1);
 
 std::string describe(const Phase& p, int connections) {
     std::string s;
@@ -30,6 +27,15 @@ std::string describe(const Phase& p, int connections) {
     return s;
 }
 
+// A run where nothing was ever answered: every op failed before a server replied.
+bool never_answered(const IntervalSample& t) {
+    uint64_t answered = t.total_ops() - t.total_errors();
+    for (const auto& [code, n] : t.status_codes)
+        answered += n;
+    if (const auto it = t.errors.find("server"); it != t.errors.end()) answered += it->second;
+    return answered == 0;
+}
+
 }  // namespace
 
 RunController::RunController(RunSpec spec, std::unique_ptr<LoadEngine> engine)
@@ -42,11 +48,8 @@ void RunController::add_observer(RunObserver* observer) {
 }
 
 void RunController::request_stop() {
-    {
-        std::lock_guard lock(mutex_);
-        stop_.store(true);
-    }
-    engine_->cancel();
+    if (stop_requests_.fetch_add(1) > 0) return engine_->cancel();
+    { std::lock_guard lock(mutex_); }
     wake_.notify_all();
 }
 
@@ -54,14 +57,9 @@ int64_t RunController::ms_since_start(Clock::time_point t) const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(t - start_).count();
 }
 
-void RunController::wait_for_idle_engine(Clock::time_point deadline) {
-    while (!engine_->phase_done() && Clock::now() < deadline && !stop_.load())
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-}
-
 bool RunController::wait_until(Clock::time_point deadline) {
     std::unique_lock lock(mutex_);
-    return wake_.wait_until(lock, deadline, [this] { return stop_.load(); });
+    return wake_.wait_until(lock, deadline, [this] { return stop_requests_.load() > 0; });
 }
 
 void RunController::emit_event(const RunEvent& event) {
@@ -71,7 +69,7 @@ void RunController::emit_event(const RunEvent& event) {
 
 void RunController::emit_sample(int phase, Clock::time_point now) {
     IntervalSample sample;
-    engine_->collect(sample);
+    engine_->collect(sample, phase, start_);
     sample.t_ms = ms_since_start(now);
     sample.interval_ms = ms_since_start(now) - ms_since_start(last_sample_);
     sample.phase = phase;
@@ -81,14 +79,51 @@ void RunController::emit_sample(int phase, Clock::time_point now) {
         sample.planned_rate = p.rate_at(std::chrono::duration<double>(mid - phase_start_).count());
     }
     last_sample_ = now;
-    if (sample.interval_ms <= 0 && sample.total_ops() == 0) return;
+    if (sample.interval_ms <= 0 && sample.total_ops() == 0 && sample.dropped == 0) return;
     summary_.add(sample);
     for (auto* o : observers_)
         o->on_sample(sample);
 }
 
-std::optional<Clock::time_point> RunController::run_phase(int index, Clock::time_point phase_start,
-                                                          bool last) {
+void RunController::emit_drain(const Draining& d, Clock::time_point now) {
+    IntervalSample sample;
+    engine_->collect(sample, d.phase, start_);
+    sample.t_ms = ms_since_start(now);
+    sample.interval_ms = sample.t_ms - ms_since_start(d.ended);
+    sample.phase = d.phase;
+    if (sample.total_ops() > 0 || sample.dropped > 0 || sample.sent > 0) {
+        summary_.add(sample);
+        for (auto* o : observers_)
+            o->on_sample(sample);
+    }
+    for (auto* o : observers_)
+        o->on_phase_end(summary_.phase(d.phase));
+}
+
+void RunController::finish_drain_if_done(Clock::time_point now) {
+    if (!draining_ || !engine_->drained(draining_->phase)) return;
+    emit_drain(*draining_, now);
+    draining_.reset();
+}
+
+// Two phases' replies can be told apart, not three: a phase shorter than the replies of the
+// one before it waits for them before the next begins, and says how long.
+void RunController::await_drain() {
+    if (!draining_) return;
+    const auto from = Clock::now();
+    while (!engine_->drained(draining_->phase) && stop_requests_.load() == 0)
+        wait_until(Clock::now() + kPollInterval);
+    const auto now = Clock::now();
+    const int64_t waited = ms_since_start(now) - ms_since_start(from);
+    if (waited > 0)
+        emit_event({ms_since_start(now), "drain",
+                    "waited " + std::to_string(waited) + " ms for the replies of phase " +
+                        std::to_string(draining_->phase + 1)});
+    finish_drain_if_done(now);
+}
+
+std::optional<Clock::time_point> RunController::run_phase(int index,
+                                                          Clock::time_point phase_start) {
     const Phase& phase = spec_.phases[size_t(index)];
     phase_start_ = phase_start;
     PhasePlan plan{index, phase, phase_start, phase_connections(spec_, phase)};
@@ -100,35 +135,37 @@ std::optional<Clock::time_point> RunController::run_phase(int index, Clock::time
                                                    std::chrono::duration<double>(phase.duration_s))
                                : Clock::time_point::max();
     const auto tick = std::chrono::milliseconds(spec_.tick_ms);
-    Clock::time_point ended_at;
     for (;;) {
         auto wake = std::min(next_tick_, phase_end);
-        if (phase.ops > 0) wake = std::min(wake, Clock::now() + kPollInterval);
+        if (phase.ops > 0 || draining_) wake = std::min(wake, Clock::now() + kPollInterval);
         const bool stopped = wait_until(wake);
         const auto now = Clock::now();
+        finish_drain_if_done(now);
         const bool timed_out = now >= phase_end;
         const bool ended = timed_out || (phase.ops > 0 && engine_->phase_done());
-        ended_at = timed_out ? phase_end : now;
-        if (stopped || (ended && last))
-            engine_->stop();
-        else if (timed_out)
-            wait_for_idle_engine(now + kPhaseGrace);
         if (stopped || ended || now >= next_tick_) {
             emit_sample(index, now);
             while (next_tick_ <= now)
                 next_tick_ += tick;
         }
-        if (stopped || ended) break;
+        if (stopped) return std::nullopt;
+        if (ended) return timed_out ? phase_end : now;
     }
-    for (auto* o : observers_)
-        o->on_phase_end(summary_.phase(index));
-    if (stop_.load()) return std::nullopt;
-    return ended_at;
+}
+
+RunStatus RunController::final_status(const RunSummary& summary, std::string& error) const {
+    const std::string unreached = engine_->first_connection_error();
+    if (!unreached.empty() && never_answered(summary.overall.totals)) {
+        error = "no operation reached a server; first error: " + unreached;
+        return RunStatus::failed;
+    }
+    return stop_requests_.load() > 0 ? RunStatus::stopped : RunStatus::completed;
 }
 
 RunSummary RunController::run() {
     for (auto* o : observers_)
         o->on_start(spec_);
+    const auto starting = Clock::now();
     try {
         engine_->start();
     } catch (const std::exception& e) {
@@ -140,19 +177,37 @@ RunSummary RunController::run() {
     }
     start_ = last_sample_ = Clock::now();
     next_tick_ = start_ + std::chrono::milliseconds(spec_.tick_ms);
-    bool completed = true;
+    // The clock starts once the engine is ready: what getting ready took is told, not
+    // charged to the first tick.
+    const auto ready_ms = std::chrono::duration_cast<std::chrono::milliseconds>(start_ - starting);
+    emit_event({0, "start",
+                "engine ready in " + std::to_string(ready_ms.count()) + " ms (connections" +
+                    (engine_->prefill_sets() ? " and prefill)" : ")")});
     auto phase_start = start_;
     const int phases = int(spec_.phases.size());
-    for (int i = 0; i < phases && completed; ++i) {
-        const auto ended = run_phase(i, phase_start, i == phases - 1);
-        completed = ended.has_value();
-        if (ended) phase_start = *ended;
+    int begun = -1;
+    for (int index = 0; index < phases && stop_requests_.load() == 0; ++index) {
+        begun = index;
+        const auto ended = run_phase(index, phase_start);
+        if (!ended || index + 1 == phases) break;
+        phase_start = *ended;
+        if (draining_) {
+            await_drain();
+            if (draining_) break;  // stopped while waiting
+            phase_start = std::max(phase_start, Clock::now());
+        }
+        draining_ = Draining{index, last_sample_};
     }
+    const auto cut = last_sample_;
     engine_->stop();
-    if (!completed) emit_event({ms_since_start(Clock::now()), "stop", "stopped by request"});
-    RunSummary summary = summary_.finish(completed ? RunStatus::completed : RunStatus::stopped);
+    const auto now = Clock::now();
+    if (draining_) emit_drain(*draining_, now);
+    if (begun >= 0) emit_drain({begun, cut}, now);
+    RunSummary summary = summary_.finish(RunStatus::completed);
+    summary.status = final_status(summary, summary.error);
+    if (summary.status == RunStatus::stopped)
+        emit_event({ms_since_start(cut), "stop", "stopped by request"});
     summary.prefill_sets = engine_->prefill_sets();
-    summary.wait_s = engine_->wait_s();
     for (auto* o : observers_)
         o->on_end(summary);
     return summary;

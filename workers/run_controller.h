@@ -15,7 +15,11 @@
 namespace perflab {
 
 // Runs a spec's phases on an engine: every tick it collects one IntervalSample and hands it to
-// the observers; a phase change cuts the tick short, so every sample belongs to one phase.
+// the observers; a phase change cuts a tick short, so every sample belongs to one phase.
+//
+// Each phase's schedule starts on the plan's clock, while replies to the phase before may
+// still be arriving: those belong to the phase before and come as one more sample of it (its
+// drain), stamped when the last of them arrived, its interval the time they took.
 class RunController {
   public:
     RunController(RunSpec spec, std::unique_ptr<LoadEngine> engine);
@@ -24,22 +28,32 @@ class RunController {
     void add_observer(RunObserver* observer);
     // Runs to the end (or to request_stop) on the calling thread.
     RunSummary run();
-    // Safe from any thread; the run ends with status `stopped` after a last sample.
+    // Safe from any thread. The first call stops sending and waits for operations in flight
+    // (up to their timeout); a second one stops waiting: they count as cancelled. The run
+    // ends with status `stopped`.
     void request_stop();
     // Set once run() has started the clock.
     Clock::time_point start_time() const { return start_; }
 
   private:
+    // An ended phase whose replies are still in flight.
+    struct Draining {
+        int phase = -1;
+        Clock::time_point ended{};
+    };
+
     // Runs one phase and returns when it ended: on the plan's clock when its time ran out, so
     // ticks and phase changes coincide when durations are whole ticks; nullopt when stopped.
-    // The last phase stops the engine before its final sample, so replies still in flight
-    // land in that sample.
-    std::optional<Clock::time_point> run_phase(int index, Clock::time_point phase_start, bool last);
+    std::optional<Clock::time_point> run_phase(int index, Clock::time_point phase_start);
     void emit_sample(int phase, Clock::time_point now);
+    // The replies of a phase that came after its end, as its last sample.
+    void emit_drain(const Draining& d, Clock::time_point now);
+    void finish_drain_if_done(Clock::time_point now);
+    void await_drain();
     bool wait_until(Clock::time_point deadline);
-    void wait_for_idle_engine(Clock::time_point deadline);
     int64_t ms_since_start(Clock::time_point t) const;
     void emit_event(const RunEvent& event);
+    RunStatus final_status(const RunSummary& summary, std::string& error) const;
 
     RunSpec spec_;
     std::unique_ptr<LoadEngine> engine_;
@@ -49,7 +63,8 @@ class RunController {
     Clock::time_point last_sample_{};
     Clock::time_point phase_start_{};
     Clock::time_point next_tick_{};
-    std::atomic<bool> stop_{false};
+    std::optional<Draining> draining_;
+    std::atomic<int> stop_requests_{0};
     std::mutex mutex_;
     std::condition_variable wake_;
 };

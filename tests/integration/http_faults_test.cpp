@@ -38,7 +38,10 @@ TEST(HttpFaults, ClosedModelBacksOffFromARefusingServer) {
     const std::string url = "http://127.0.0.1:" + std::to_string(free_port()) + "/";
     const auto run = run_http(http_spec(url, {{{"concurrency", 4}, {"duration_s", 1}}}));
     const auto& t = run.summary.overall.totals;
-    EXPECT_EQ(run.summary.status, RunStatus::completed);
+    // Nothing was ever answered: the run failed, and says why.
+    EXPECT_EQ(run.summary.status, RunStatus::failed);
+    EXPECT_NE(run.summary.error.find("connection refused"), std::string::npos) << run.summary.error;
+    EXPECT_GT(t.total_ops(), 0u);
     EXPECT_EQ(error_count(t, "connection refused"), t.total_ops());
     // Four connections retrying at most every 100 ms after a few failures, not in a hot loop.
     EXPECT_LT(t.total_ops(), 400u);
@@ -66,7 +69,11 @@ TEST(HttpFaults, ResetsEarlyClosesGarbageAnd500s) {
     for (const auto& [text, n] : t.errors)
         errors += n;
     EXPECT_EQ(errors + status_count(t, 200) + status_count(t, 500), t.total_ops());
-    EXPECT_EQ(server.requests(), t.total_ops());
+    // A request on a kept-alive connection that fails before any response byte goes once
+    // more on a new connection (an idle close looks the same to a client): when the server
+    // turns to resets or early closes, each connection it had kept alive meets that once.
+    EXPECT_GE(server.requests(), t.total_ops());
+    EXPECT_LE(server.requests(), t.total_ops() + 2 * uint64_t(run.max_connections()));
 }
 
 TEST(HttpFaults, ClosedModelSurvivesTheSameFaults) {
@@ -85,7 +92,9 @@ TEST(HttpFaults, ClosedModelSurvivesTheSameFaults) {
     EXPECT_EQ(run.summary.status, RunStatus::completed);
     EXPECT_GT(status_count(t, 200), 100u);
     EXPECT_GT(t.errors.size(), 1u);
-    EXPECT_EQ(server.requests(), t.total_ops());
+    // As above: at most one resend per kept-alive connection when the faults begin.
+    EXPECT_GE(server.requests(), t.total_ops());
+    EXPECT_LE(server.requests(), t.total_ops() + 6);
 }
 
 TEST(HttpFaults, SlowRepliesTimeOut) {
@@ -113,8 +122,12 @@ TEST(HttpFaults, KilledServerMidRun) {
     EXPECT_EQ(run.summary.status, RunStatus::completed);
     EXPECT_EQ(t.total_ops(), 200u);
     EXPECT_GT(error_count(t, "connection refused"), 50u);
-    // Requests in flight when it died end as eof or reset, never lost.
-    EXPECT_GT(error_count(t, "eof") + error_count(t, "connection reset"), 0u);
+    // Requests in flight when it died end (sent once more on a new connection, refused),
+    // never lost.
+    uint64_t errors = 0;
+    for (const auto& [text, n] : t.errors)
+        errors += n;
+    EXPECT_EQ(errors + status_count(t, 200), t.total_ops());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -17,6 +18,14 @@ namespace perflab::test {
 struct HttpRun {
     RunSummary summary;
     std::vector<IntervalSample> samples;
+
+    // The most connections open at a tick's end.
+    int max_connections() const {
+        int n = 0;
+        for (const auto& s : samples)
+            n = std::max(n, s.connections);
+        return n;
+    }
 };
 
 // Runs an http spec in this process and keeps every tick's sample.
@@ -30,13 +39,11 @@ inline HttpRun run_http(const nlohmann::json& json) {
     EXPECT_TRUE(parsed) << parsed.error_text();
     if (!parsed) return run;
     auto engine = std::make_unique<HttpEngine>(*parsed.spec);
-    const HttpEngine* http = engine.get();
     RunController controller(*parsed.spec, std::move(engine));
     Keep keep;
     keep.out = &run.samples;
     controller.add_observer(&keep);
     run.summary = controller.run();
-    run.summary.wait_s = http->wait_s();
     return run;
 }
 

@@ -57,6 +57,11 @@ class HttpTestServer::Impl {
 
         void on_request(size_t n) {
             buffer.consume(n);
+            {
+                std::lock_guard lock(impl.owner_.log_mutex_);
+                exchange = impl.owner_.log_.size();
+                impl.owner_.log_.push_back({Clock::now(), Clock::time_point::max()});
+            }
             impl.owner_.requests_.fetch_add(1);
             switch (impl.owner_.mode_.load()) {
                 case Mode::reset:
@@ -72,6 +77,8 @@ class HttpTestServer::Impl {
                     return delayed(kError);
                 case Mode::ok:
                     return delayed(kOk);
+                case Mode::ok_then_close:
+                    return reply(kOk, true);
             }
         }
 
@@ -89,6 +96,7 @@ class HttpTestServer::Impl {
             asio::async_write(socket, asio::buffer(bytes.data(), bytes.size()),
                               [self = shared_from_this(), then_close](error_code ec, size_t) {
                                   if (ec) return;
+                                  self->logged_reply();
                                   if (then_close)
                                       self->socket.close();
                                   else
@@ -96,7 +104,13 @@ class HttpTestServer::Impl {
                               });
         }
 
+        void logged_reply() {
+            std::lock_guard lock(impl.owner_.log_mutex_);
+            impl.owner_.log_[exchange].replied = Clock::now();
+        }
+
         Impl& impl;
+        size_t exchange = 0;
         Tcp::socket socket;
         asio::steady_timer timer;
         asio::streambuf buffer;
@@ -130,6 +144,11 @@ std::string HttpTestServer::url(const std::string& path) const {
 void HttpTestServer::stall_for(std::chrono::milliseconds d) {
     stall_until_ns_.store(now_ns() +
                           std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+}
+
+std::vector<HttpTestServer::Exchange> HttpTestServer::exchanges() const {
+    std::lock_guard lock(log_mutex_);
+    return log_;
 }
 
 void HttpTestServer::kill() {

@@ -5,6 +5,9 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
 
 namespace perflab::test {
 
@@ -19,6 +22,15 @@ class HttpTestServer {
         reset,        // reads the request, then resets the connection (RST)
         close_early,  // reads the request, then closes without a reply
         garbage,      // answers bytes that are not HTTP, then closes
+        // "200 OK" without "Connection: close", then closes: a server dropping kept-alive
+        // connections as soon as they are idle
+        ok_then_close,
+    };
+
+    // When the server read a request, and when it wrote the reply (max() if it never did).
+    struct Exchange {
+        std::chrono::steady_clock::time_point received;
+        std::chrono::steady_clock::time_point replied;
     };
 
     // Listens on `port`, or on a free port when 0.
@@ -35,6 +47,7 @@ class HttpTestServer {
     // Holds every reply due in the next `d` until its end, as a stalled server does.
     void stall_for(std::chrono::milliseconds d);
     uint64_t requests() const { return requests_.load(); }
+    std::vector<Exchange> exchanges() const;
 
     // Drops every connection and the listener at once, as a killed process would.
     void kill();
@@ -48,6 +61,8 @@ class HttpTestServer {
     std::atomic<int> delay_ms_{0};
     std::atomic<int64_t> stall_until_ns_{0};
     std::atomic<uint64_t> requests_{0};
+    mutable std::mutex log_mutex_;
+    std::vector<Exchange> log_;
 };
 
 }  // namespace perflab::test

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <sstream>
 #include <stdexcept>
 
@@ -85,6 +86,14 @@ CacheCounters cache_counters(const MemcachedServer& server) {
     const auto s = server.stats();
     const auto get = [&](const char* k) { return std::stoull(s.at(k)); };
     return {get("cmd_get"), get("cmd_set"), get("get_hits"), get("get_misses")};
+}
+
+void MemcachedServer::pause() {
+    process_.signal(SIGSTOP);
+}
+
+void MemcachedServer::resume() {
+    process_.signal(SIGCONT);
 }
 
 }  // namespace perflab::test

@@ -21,6 +21,9 @@ class MemcachedServer {
 
     void stop();   // waits until the process is gone
     void start();  // again, on the same port
+    // SIGSTOP / SIGCONT: a server that stops answering for a while, its connections open.
+    void pause();
+    void resume();
 
     // `stats` over the text protocol.
     std::map<std::string, std::string> stats() const;

@@ -10,18 +10,25 @@
 namespace perflab {
 namespace {
 
+// Phase 0 sends from 0 to 0.75 s, its last reply then; phase 1 sends from 1 s to 1.75 s, its
+// last reply at 2 s: overall, vegeta's attack is 1.75 s and its wait 0.25 s.
 IntervalSample sample_of(int phase) {
-    HttpStats s;
+    HttpStats s(1);
     for (int i = 0; i < 90; ++i)
-        s.response(0, 1, 200, 1000 + i, 6262);
+        s.response(0, 200, 1000 + i, 6262);
     for (int i = 0; i < 5; ++i)
-        s.response(0, 1, 500, 2000, 5);
+        s.response(0, 500, 2000, 5);
     for (int i = 0; i < 5; ++i)
-        s.failure(0, 1, HttpError::refused, 100);
+        s.failure(0, HttpError::refused, 100);
     s.sent = 100;
     s.late = 3;
+    const Clock::time_point origin{};
+    const auto at_ms = [&](int ms) { return origin + std::chrono::milliseconds(ms); };
+    s.times.sent(at_ms(1000 * phase));
+    s.times.sent(at_ms(1000 * phase + 750));
+    s.times.replied(at_ms(phase == 0 ? 750 : 2000));
     IntervalSample out;
-    s.add_to(out, {"GET http://127.0.0.1/"});
+    s.add_to(out, {"GET http://127.0.0.1/"}, origin);
     out.phase = phase;
     out.interval_ms = 1000;
     out.t_ms = 1000 * (phase + 1);
@@ -32,9 +39,7 @@ RunSummary summary() {
     SummaryBuilder b(RunKind::http);
     b.add(sample_of(0));
     b.add(sample_of(1));
-    RunSummary s = b.finish(RunStatus::completed);
-    s.wait_s = 0.25;
-    return s;
+    return b.finish(RunStatus::completed);
 }
 
 TEST(HttpStats, MergesIntoSample) {
@@ -51,7 +56,7 @@ TEST(HttpStats, MergesIntoSample) {
 }
 
 TEST(HttpReport, ComputesVegetaFigures) {
-    const auto r = http_report(summary().overall, 0.25);
+    const auto r = http_report(summary().overall);
     EXPECT_EQ(r.requests, 200u);
     EXPECT_DOUBLE_EQ(r.duration_s, 2.0);
     EXPECT_DOUBLE_EQ(r.attack_s, 1.75);

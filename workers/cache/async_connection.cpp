@@ -18,6 +18,8 @@ constexpr auto kLate = std::chrono::milliseconds(1);
 constexpr auto kMaxBackoff = std::chrono::milliseconds(100);
 // Request header room per request, beside the value itself.
 constexpr size_t kRequestOverhead = 300;
+// The out-buffers start at most this large and grow when a burst of large values needs it.
+constexpr size_t kMaxInitialOut = 256 * 1024;
 
 int64_t micros(Clock::duration d) {
     return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
@@ -50,21 +52,27 @@ class AsyncConnection::Link {
         socket_ = tcp::socket(owner_.worker_.io());
         socket_.async_connect(server_, [this, g = generation_](boost::system::error_code ec) {
             if (g != generation_) return;
-            if (ec) return down(CacheError::connection);
+            if (ec) {
+                owner_.worker_.note_unreached(server_, ec.message());
+                return down(CacheError::connection);
+            }
             boost::system::error_code ignored;
             socket_.set_option(tcp::no_delay(true), ignored);
             socket_.non_blocking(true, ignored);
             state_ = State::up;
             failures_ = 0;
+            settle();
+            since_ = Clock::now();
             read();
+            owner_.on_link_up(*this, since_);
             owner_.pump();
         });
     }
 
-    // Queues a request; it goes out with the next write.
+    // Queues a request; it goes out with the next write, or once a connecting link is up.
     void send(const Pending& p, std::string_view key, std::string_view value,
               Clock::time_point now) {
-        if (count_ == 0) since_ = now;
+        if (count_ == 0 && state_ == State::up) since_ = now;
         if (p.op == CacheOp::get)
             encode_get(back_, owner_.worker_.cache().protocol, key);
         else
@@ -159,6 +167,7 @@ class AsyncConnection::Link {
     void down(CacheError kind = CacheError::connection) {
         ++generation_;
         state_ = State::down;
+        settle();
         owner_.on_link_down(*this, kind);
         reset_socket();
         if (owner_.mode_ == Mode::closing) return;
@@ -168,6 +177,12 @@ class AsyncConnection::Link {
         retry_timer_.async_wait([this, g = generation_](boost::system::error_code ec) {
             if (!ec && g == generation_) connect();
         });
+    }
+
+    void settle() {
+        if (settled_) return;
+        settled_ = true;
+        owner_.worker_.link_settled();
     }
 
     void reset_socket() {
@@ -197,6 +212,7 @@ class AsyncConnection::Link {
     State state_ = State::down;
     uint64_t generation_ = 0;
     int failures_ = 0;
+    bool settled_ = false;       // its first connect ended
     Clock::time_point since_{};  // last progress: connect started, first send, last reply
 
     friend class AsyncConnection;
@@ -208,7 +224,8 @@ AsyncConnection::AsyncConnection(AsyncWorker& worker, int index)
       pipeline_(std::max(1, worker.cache().pipeline)),
       due_timer_(worker.io()),
       mix_(worker.cache()) {
-    const size_t out = size_t(pipeline_) * (worker.cache().value_size.max + kRequestOverhead);
+    const size_t out = std::min(
+        kMaxInitialOut, size_t(pipeline_) * (worker.cache().value_size.max + kRequestOverhead));
     for (const auto& server : worker.servers())
         links_.push_back(std::make_unique<Link>(*this, server, out));
     follow_ups_.reserve(size_t(pipeline_));
@@ -223,12 +240,20 @@ void AsyncConnection::open() {
 
 void AsyncConnection::begin_phase(const PhasePlan& plan) {
     if (mode_ == Mode::closing) return;
+    if (mode_ == Mode::phase) end_phase(Clock::now());
     mode_ = Mode::phase;
     phase_ = plan.index;
     pacer_.reset(plan, index_);
     reported_ = false;
-    held_.reset();
     pump();
+}
+
+void AsyncConnection::end_phase(Clock::time_point now) {
+    pump();
+    const uint64_t dropped = pacer_.drop_due(now);
+    if (dropped) worker_.stats(phase_).write([&](CacheStats& s) { s.dropped += dropped; });
+    // A cache-aside set after a miss is not a planned op: one still owed is not sent.
+    follow_ups_.clear();
 }
 
 void AsyncConnection::begin_prefill(uint64_t stride, std::function<void(uint64_t)> done) {
@@ -240,12 +265,35 @@ void AsyncConnection::begin_prefill(uint64_t stride, std::function<void(uint64_t
 }
 
 void AsyncConnection::close_when_idle() {
+    if (mode_ == Mode::phase) end_phase(Clock::now());
     mode_ = Mode::closing;
-    held_.reset();
     follow_ups_.clear();
     ++due_generation_;
     due_timer_.cancel();
     check_finished();
+}
+
+void AsyncConnection::abandon(CacheError kind) {
+    if (closed_) return;
+    const auto now = Clock::now();
+    for (auto& link : links_)
+        fail_pending(*link, kind, now);
+    close_now();
+}
+
+void AsyncConnection::fail_pending(Link& link, CacheError kind, Clock::time_point now) {
+    link.for_each_pending([&](const Pending& p) {
+        if (p.prefill()) return;
+        worker_.stats(p.phase).write([&](CacheStats& s) {
+            s.fail(p.op, kind, micros(now - p.from));
+            s.times.replied(now);
+        });
+    });
+    link.for_each_pending([&](const Pending& p) {
+        if (!p.prefill()) worker_.op_ended(p.phase);
+    });
+    inflight_ -= int(link.in_flight());
+    link.head_ = link.count_ = 0;
 }
 
 void AsyncConnection::close_now() {
@@ -264,12 +312,13 @@ void AsyncConnection::close_now() {
 bool AsyncConnection::next_op(Pending& p, Clock::time_point now) {
     if (mode_ == Mode::prefill) {
         if (prefill_next_ >= worker_.cache().keys.count || worker_.cancelled()) return false;
-        p = {CacheOp::set, true, false, 0, prefill_next_, now};
+        p = {CacheOp::set, -1, 0, prefill_next_, now};
         prefill_next_ += prefill_stride_;
         return true;
     }
     if (mode_ != Mode::phase || !pacer_.active() || pacer_.exhausted()) return false;
     p = Pending{};
+    p.phase = phase_;
     p.from = now;
     if (pacer_.open()) {
         const auto due = pacer_.due();
@@ -278,7 +327,6 @@ bool AsyncConnection::next_op(Pending& p, Clock::time_point now) {
             return false;
         }
         p.from = due;
-        p.late = now - due > kLate;
     }
     p.op = mix_.next();
     p.key = worker_.keys().draw();
@@ -291,23 +339,17 @@ void AsyncConnection::pump() {
     if (mode_ == Mode::idle) return;
     const auto now = Clock::now();
     uint64_t sent = 0, late = 0;
+    const bool paced = mode_ == Mode::phase && pacer_.open();
     while (inflight_ < pipeline_) {
         Pending p;
-        if (held_) {
-            p = *held_;
-            held_.reset();
-        } else if (!follow_ups_.empty()) {
-            p = {CacheOp::set, false, false, 0, follow_ups_.back(), now};
+        if (!follow_ups_.empty()) {
+            p = {CacheOp::set, phase_, 0, follow_ups_.back(), now};
             follow_ups_.pop_back();
         } else if (!next_op(p, now)) {
             break;
         }
         const auto key = worker_.keys().format(p.key);
         Link& link = *links_[worker_.picker().pick(key)];
-        if (link.state() == Link::State::connecting) {
-            held_ = p;
-            break;
-        }
         if (link.state() == Link::State::down) {
             fail_unsent(p, now);
             // Closed model: wait for the link's next attempt.
@@ -321,13 +363,17 @@ void AsyncConnection::pump() {
         }
         link.send(p, key, value, now);
         ++inflight_;
-        sent += !p.prefill;
-        late += p.late;
+        if (p.prefill()) continue;
+        worker_.op_started(p.phase);
+        ++sent;
+        // One queued on a connecting link is late or not when the link comes up.
+        late += paced && link.state() == Link::State::up && now - p.from > kLate;
     }
     if (sent)
-        worker_.stats().write([&](CacheStats& s) {
+        worker_.stats(phase_).write([&](CacheStats& s) {
             s.sent += sent;
             s.late += late;
+            s.times.sent(now);
         });
     for (auto& link : links_)
         link->flush();
@@ -335,39 +381,56 @@ void AsyncConnection::pump() {
 }
 
 void AsyncConnection::fail_unsent(const Pending& p, Clock::time_point now) {
-    if (p.prefill) return;
-    worker_.stats().write([&](CacheStats& s) {
+    if (p.prefill()) return;
+    const bool late = mode_ == Mode::phase && pacer_.open() && now - p.from > kLate;
+    worker_.stats(p.phase).write([&](CacheStats& s) {
         ++s.sent;
-        s.late += p.late;
+        s.late += late;
         s.fail(p.op, CacheError::connection, micros(now - p.from));
+        s.times.sent(now);
+        s.times.replied(now);
     });
+}
+
+void AsyncConnection::on_link_up(Link& link, Clock::time_point now) {
+    if (mode_ != Mode::phase || !pacer_.open()) return;
+    uint64_t late = 0;
+    link.for_each_pending([&](const Pending& p) { late += !p.prefill() && now - p.from > kLate; });
+    if (late) worker_.stats(phase_).write([&](CacheStats& s) { s.late += late; });
 }
 
 ReplyParser::Result AsyncConnection::on_replies(Link& link, std::string_view data) {
     ReplyParser::Result result;
     bool unexpected = false;
     const auto done = Clock::now();
-    worker_.stats().write([&](CacheStats& s) {
-        result = link.parser().feed(data, [&](const Reply& reply) {
-            Pending p;
-            if (!link.pop(p, done)) {
-                unexpected = true;
-                return;
-            }
-            --inflight_;
-            on_reply(reply, p, done, s);
+    // Replies to the phase before (still draining) and to this one can share a read.
+    worker_.stats(0).write([&](CacheStats& even) {
+        worker_.stats(1).write([&](CacheStats& odd) {
+            result = link.parser().feed(data, [&](const Reply& reply) {
+                Pending p;
+                if (!link.pop(p, done)) {
+                    unexpected = true;
+                    return;
+                }
+                --inflight_;
+                if (p.prefill()) return on_prefill_reply(reply);
+                CacheStats& s = (p.phase & 1) ? odd : even;
+                on_reply(reply, p, done, s);
+                s.times.replied(done);
+                worker_.op_ended(p.phase);
+            });
         });
     });
     if (unexpected) result.ok = false;
     return result;
 }
 
+void AsyncConnection::on_prefill_reply(const Reply& r) {
+    prefill_stored_ += r.kind == ReplyKind::stored;
+}
+
 void AsyncConnection::on_reply(const Reply& r, const Pending& p, Clock::time_point done,
                                CacheStats& s) {
-    if (p.prefill) {
-        prefill_stored_ += r.kind == ReplyKind::stored;
-        return;
-    }
     const int64_t latency = micros(done - p.from);
     if (p.op == CacheOp::set) {
         if (r.kind == ReplyKind::stored) {
@@ -392,14 +455,7 @@ void AsyncConnection::on_reply(const Reply& r, const Pending& p, Clock::time_poi
 }
 
 void AsyncConnection::on_link_down(Link& link, CacheError kind) {
-    const auto now = Clock::now();
-    worker_.stats().write([&](CacheStats& s) {
-        link.for_each_pending([&](const Pending& p) {
-            if (!p.prefill) s.fail(p.op, kind, micros(now - p.from));
-        });
-    });
-    inflight_ -= int(link.in_flight());
-    link.head_ = link.count_ = 0;
+    fail_pending(link, kind, Clock::now());
     if (mode_ == Mode::closing) return check_finished();
     // The retry timer, not this call, decides when the next attempt goes out.
     asio::post(worker_.io(), [this] { pump(); });
@@ -424,7 +480,7 @@ void AsyncConnection::arm_due_timer(Clock::time_point due) {
 }
 
 void AsyncConnection::check_finished() {
-    if (inflight_ > 0 || held_) return;
+    if (inflight_ > 0) return;
     if (mode_ == Mode::prefill &&
         (prefill_next_ >= worker_.cache().keys.count || worker_.cancelled())) {
         mode_ = Mode::idle;

@@ -31,20 +31,26 @@ class AsyncConnection {
     ~AsyncConnection();
 
     void open();  // connects every link
+    // Ends the phase before (its ops due by now go while the pipeline has room, the rest
+    // are dropped; its ops in flight still count for it), then starts this one.
     void begin_phase(const PhasePlan& plan);
     // Prefill: sets keys index, index + stride, ... below the key count; `done` runs once.
     void begin_prefill(uint64_t stride, std::function<void(uint64_t stored)> done);
-    void close_when_idle();  // no new requests; closes the sockets once replies are in
+    // No new requests (ops due by now go while the pipeline has room, the rest are dropped);
+    // closes the sockets once replies are in.
+    void close_when_idle();
+    // Fails every request still in flight as `kind` and closes.
+    void abandon(CacheError kind);
     // Drops links whose replies (or connection) take longer than cache.timeout_ms.
     void expire_stalled(Clock::time_point now);
 
     struct Pending {
         CacheOp op = CacheOp::get;
-        bool prefill = false;
-        bool late = false;
+        int phase = -1;  // the phase it belongs to; -1: a prefill set
         uint32_t value_bytes = 0;
         uint64_t key = 0;
         Clock::time_point from{};
+        bool prefill() const noexcept { return phase < 0; }
     };
     class Link;
 
@@ -52,10 +58,14 @@ class AsyncConnection {
     enum class Mode { idle, prefill, phase, closing };
 
     void pump();
+    void end_phase(Clock::time_point now);
     bool next_op(Pending& p, Clock::time_point now);
     void fail_unsent(const Pending& p, Clock::time_point now);
+    void on_link_up(Link& link, Clock::time_point now);
     ReplyParser::Result on_replies(Link& link, std::string_view data);
     void on_reply(const Reply& r, const Pending& p, Clock::time_point done, CacheStats& s);
+    void on_prefill_reply(const Reply& r);
+    void fail_pending(Link& link, CacheError kind, Clock::time_point now);
     void on_link_down(Link& link, CacheError kind);
     void arm_due_timer(Clock::time_point due);
     void check_finished();
@@ -69,7 +79,6 @@ class AsyncConnection {
     bool due_armed_ = false;
     Clock::time_point due_at_{};
     uint64_t due_generation_ = 0;
-    std::optional<Pending> held_;  // drawn while its server's link was still connecting
     Mode mode_ = Mode::idle;
     OpPacer pacer_;
     int phase_ = -1;

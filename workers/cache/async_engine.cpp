@@ -53,28 +53,53 @@ void AsyncEngine::start() {
     int threads = spec_.cache->threads;
     if (threads <= 0) threads = usable_cores();
     threads = std::min(threads, connections);
+    std::lock_guard lock(workers_mutex_);
     // Connection i runs on thread i % threads, so a phase using fewer connections than the
     // widest still spreads over every thread.
     for (int t = 0; t < threads; ++t) {
         std::vector<int> mine;
         for (int i = t; i < connections; i += threads)
             mine.push_back(i);
-        workers_.push_back(
-            std::make_unique<AsyncWorker>(*spec_.cache, servers_, board_, cancel_, t, mine));
+        workers_.push_back(std::make_unique<AsyncWorker>(*spec_.cache, servers_, board_, cancel_, t,
+                                                         mine, unreached_));
     }
+    connecting_.store(connections * int(servers_.size()));
+    const auto connected = [this] { connecting_.fetch_sub(1); };
     if (!spec_.cache->prefill) {
         for (auto& w : workers_)
-            w->launch(0, nullptr);
+            w->launch(0, nullptr, connected);
+        await_connections();
         return;
     }
     prefilling_.store(threads);
     for (auto& w : workers_)
-        w->launch(uint64_t(connections), [this](uint64_t stored) {
-            prefill_sets_.fetch_add(stored);
-            if (prefilling_.fetch_sub(1) == 1) prefilling_.notify_all();
-        });
+        w->launch(
+            uint64_t(connections),
+            [this](uint64_t stored) {
+                prefill_sets_.fetch_add(stored);
+                if (prefilling_.fetch_sub(1) == 1) prefilling_.notify_all();
+            },
+            connected);
     for (int left = prefilling_.load(); left > 0; left = prefilling_.load())
         prefilling_.wait(left);
+}
+
+// The first phase's clock starts once every connection is open (or failed), so its first
+// ops are not charged a connect: a failed or silent server ends the wait within its timeout.
+void AsyncEngine::await_connections() {
+    while (connecting_.load() > 0 && !cancel_.load())
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+bool AsyncEngine::drained(int phase) const {
+    return board_.drained(phase, int(workers_.size()));
+}
+
+void AsyncEngine::cancel() noexcept {
+    cancel_.store(true);
+    std::lock_guard lock(workers_mutex_);
+    for (auto& w : workers_)
+        w->abandon();
 }
 
 void AsyncEngine::begin_phase(const PhasePlan& plan) {
@@ -83,14 +108,13 @@ void AsyncEngine::begin_phase(const PhasePlan& plan) {
         w->notify();
 }
 
-void AsyncEngine::collect(IntervalSample& out) {
+void AsyncEngine::collect(IntervalSample& out, int phase, Clock::time_point origin) {
     for (auto& w : workers_)
-        w->drain(out);
+        w->drain(out, phase, origin);
     out.connections = board_.current() >= 0 ? board_.plan(board_.current()).connections : 0;
 }
 
 void AsyncEngine::stop() {
-    cancel_.store(true);
     board_.close();
     for (auto& w : workers_)
         w->notify();

@@ -4,9 +4,11 @@
 #include <atomic>
 #include <boost/asio/ip/tcp.hpp>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "engine.h"
+#include "first_error.h"
 #include "phase_board.h"
 
 namespace perflab {
@@ -25,18 +27,25 @@ class AsyncEngine final : public LoadEngine {
     void start() override;
     void begin_phase(const PhasePlan& plan) override;
     bool phase_done() const override { return board_.phase_done(); }
-    void collect(IntervalSample& out) override;
+    bool drained(int phase) const override;
+    void collect(IntervalSample& out, int phase, Clock::time_point origin) override;
     void stop() override;
-    void cancel() noexcept override { cancel_.store(true); }
+    void cancel() noexcept override;
     uint64_t prefill_sets() const override { return prefill_sets_.load(); }
+    std::string first_connection_error() const override { return unreached_.text(); }
 
   private:
     void resolve();
+    void await_connections();
 
     RunSpec spec_;
     PhaseBoard board_;
     std::vector<boost::asio::ip::tcp::endpoint> servers_;
+    FirstError unreached_;
+    // cancel() comes from another thread and may meet start() still adding workers.
+    std::mutex workers_mutex_;
     std::vector<std::unique_ptr<AsyncWorker>> workers_;
+    std::atomic<int> connecting_{0};  // links whose first connect has not ended yet
     std::atomic<uint64_t> prefill_sets_{0};
     std::atomic<int> prefilling_{0};
     std::atomic<bool> cancel_{false};

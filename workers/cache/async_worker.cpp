@@ -9,11 +9,12 @@ namespace perflab {
 AsyncWorker::AsyncWorker(const CacheSpec& cache,
                          const std::vector<boost::asio::ip::tcp::endpoint>& servers,
                          PhaseBoard& board, const std::atomic<bool>& cancel, int thread_index,
-                         const std::vector<int>& connections)
+                         const std::vector<int>& connections, FirstError& unreached)
     : cache_(cache),
       servers_(servers),
       board_(board),
       cancel_(cancel),
+      unreached_(unreached),
       io_(1),  // one thread runs it: Asio may skip its locking
       work_(io_.get_executor()),
       close_deadline_(io_),
@@ -29,7 +30,9 @@ AsyncWorker::~AsyncWorker() {
     join();
 }
 
-void AsyncWorker::launch(uint64_t prefill_stride, std::function<void(uint64_t)> prefill_done) {
+void AsyncWorker::launch(uint64_t prefill_stride, std::function<void(uint64_t)> prefill_done,
+                         std::function<void()> connected) {
+    connected_ = std::move(connected);
     thread_ = std::thread([this, prefill_stride, done = std::move(prefill_done)]() mutable {
         for (auto& c : connections_)
             c->open();
@@ -53,26 +56,57 @@ void AsyncWorker::notify() {
     boost::asio::post(io_, [this] { on_board_change(); });
 }
 
+void AsyncWorker::abandon() {
+    boost::asio::post(io_, [this] {
+        abandon_ = true;
+        if (board_.current() == PhaseBoard::kClosed) close_all(CacheError::cancelled);
+    });
+}
+
 void AsyncWorker::on_board_change() {
     const int current = board_.current();
     if (current == seen_) return;
+    const int ended = seen_;
     seen_ = current;
     if (current >= 0) {
         for (auto& c : connections_)
             c->begin_phase(board_.plan(current));
+        if (ended >= 0) {
+            draining_ = ended;
+            if (inflight_[size_t(ended) & 1] == 0) finish_drain();
+        }
         return;
     }
     if (current != PhaseBoard::kClosed) return;
     // Replies still in flight are awaited, so every request sent is counted, but not for
-    // longer than a request's timeout.
+    // longer than a request's timeout: then they count as timeouts.
     work_.reset();
     watchdog_.cancel();
     close_deadline_.expires_after(std::chrono::milliseconds(cache_.timeout_ms));
     close_deadline_.async_wait([this](boost::system::error_code ec) {
-        if (!ec) io_.stop();
+        if (!ec) close_all(CacheError::timeout);
     });
     for (auto& c : connections_)
         c->close_when_idle();
+    if (abandon_) close_all(CacheError::cancelled);
+}
+
+void AsyncWorker::finish_drain() {
+    board_.mark_drained(draining_);
+    draining_ = -1;
+}
+
+void AsyncWorker::close_all(CacheError kind) {
+    for (auto& c : connections_)
+        c->abandon(kind);
+    io_.stop();
+}
+
+void AsyncWorker::note_unreached(const boost::asio::ip::tcp::endpoint& server,
+                                 const std::string& error) {
+    unreached_.note([&] {
+        return server.address().to_string() + ":" + std::to_string(server.port()) + ": " + error;
+    });
 }
 
 // Looks for stalled links a few times per timeout, at most every 100 ms.

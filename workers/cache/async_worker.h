@@ -13,6 +13,7 @@
 
 #include "async_connection.h"
 #include "cache_stats.h"
+#include "first_error.h"
 #include "key_chooser.h"
 #include "model/double_buffer.h"
 #include "phase_board.h"
@@ -27,19 +28,26 @@ class AsyncWorker {
   public:
     AsyncWorker(const CacheSpec& cache, const std::vector<boost::asio::ip::tcp::endpoint>& servers,
                 PhaseBoard& board, const std::atomic<bool>& cancel, int thread_index,
-                const std::vector<int>& connections);
+                const std::vector<int>& connections, FirstError& unreached);
     ~AsyncWorker();
     AsyncWorker(const AsyncWorker&) = delete;
     AsyncWorker& operator=(const AsyncWorker&) = delete;
 
-    // Runs the thread: connects, prefills if `prefill_done` is set (called from the thread
-    // with the keys this worker stored), then follows the board until it closes.
-    void launch(uint64_t prefill_stride, std::function<void(uint64_t)> prefill_done);
+    // Runs the thread: connects (calling `connected` once per link when its first connect
+    // ended, either way), prefills if `prefill_done` is set (called from the thread with the
+    // keys this worker stored), then follows the board until it closes.
+    void launch(uint64_t prefill_stride, std::function<void(uint64_t)> prefill_done,
+                std::function<void()> connected);
+    void link_settled() {
+        if (connected_) connected_();
+    }
     // From any thread: the board changed (a phase began, or it closed).
     void notify();
+    // From any thread: requests still in flight at the close are failed as cancelled at once.
+    void abandon();
     void join();
-    void drain(IntervalSample& out) {
-        stats_.drain([&](const CacheStats& s) { s.add_to(out); });
+    void drain(IntervalSample& out, int phase, Clock::time_point origin) {
+        stats(phase).drain([&](const CacheStats& s) { s.add_to(out, origin); });
     }
 
     const CacheSpec& cache() const noexcept { return cache_; }
@@ -49,12 +57,20 @@ class AsyncWorker {
     KeyChooser& keys() noexcept { return keys_; }
     ValueSource& values() noexcept { return values_; }
     const ServerPicker& picker() const noexcept { return picker_; }
-    DoubleBuffer<CacheStats>& stats() noexcept { return stats_; }
+    // A phase's figures, by phase parity: the phase before may still be draining.
+    DoubleBuffer<CacheStats>& stats(int phase) noexcept { return stats_[size_t(phase) & 1]; }
+    void op_started(int phase) noexcept { ++inflight_[size_t(phase) & 1]; }
+    void op_ended(int phase) noexcept {
+        if (--inflight_[size_t(phase) & 1] == 0 && phase == draining_) finish_drain();
+    }
     bool cancelled() const noexcept { return cancel_.load(std::memory_order_relaxed); }
     void on_connection_closed();
+    void note_unreached(const boost::asio::ip::tcp::endpoint& server, const std::string& error);
 
   private:
     void on_board_change();
+    void finish_drain();
+    void close_all(CacheError kind);
     void watch_timeouts();
     void start_prefill(uint64_t stride, std::function<void(uint64_t)> done);
 
@@ -62,6 +78,7 @@ class AsyncWorker {
     const std::vector<boost::asio::ip::tcp::endpoint>& servers_;
     PhaseBoard& board_;
     const std::atomic<bool>& cancel_;
+    FirstError& unreached_;
     boost::asio::io_context io_;
     boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
     boost::asio::steady_timer close_deadline_;
@@ -69,7 +86,11 @@ class AsyncWorker {
     KeyChooser keys_;
     ValueSource values_;
     ServerPicker picker_;
-    DoubleBuffer<CacheStats> stats_;
+    DoubleBuffer<CacheStats> stats_[2];
+    int inflight_[2] = {0, 0};
+    int draining_ = -1;  // the ended phase whose requests are still in flight
+    bool abandon_ = false;
+    std::function<void()> connected_;
     std::vector<std::unique_ptr<AsyncConnection>> connections_;
     int seen_ = -1;
     int prefilling_ = 0;

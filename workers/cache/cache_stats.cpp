@@ -5,7 +5,7 @@ namespace perflab {
 
 namespace {
 constexpr const char* kOpNames[] = {"get", "set"};
-constexpr const char* kErrorNames[] = {"timeout", "connection", "server"};
+constexpr const char* kErrorNames[] = {"timeout", "connection", "server", "cancelled"};
 }  // namespace
 
 void CacheStats::reset() noexcept {
@@ -14,10 +14,11 @@ void CacheStats::reset() noexcept {
     error_kinds = {};
     for (auto& h : latency)
         h.reset();
-    hits = misses = bytes_in = bytes_out = sent = late = 0;
+    hits = misses = bytes_in = bytes_out = sent = late = dropped = 0;
+    times.reset();
 }
 
-void CacheStats::add_to(IntervalSample& sample) const {
+void CacheStats::add_to(IntervalSample& sample, Clock::time_point origin) const {
     for (size_t op = 0; op < 2; ++op) {
         // Both ops always appear, so a get-only run still reports "set": 0.
         auto& out = sample.ops[kOpNames[op]];
@@ -31,8 +32,9 @@ void CacheStats::add_to(IntervalSample& sample) const {
     sample.misses += misses;
     sample.bytes_in += bytes_in;
     sample.bytes_out += bytes_out;
-    sample.sent += sent;
+    times.add_to(sample, sent, origin);
     sample.late += late;
+    sample.dropped += dropped;
 }
 
 }  // namespace perflab

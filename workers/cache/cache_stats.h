@@ -6,11 +6,13 @@
 
 #include "model/histogram.h"
 #include "model/sample.h"
+#include "op_times.h"
 
 namespace perflab {
 
 enum class CacheOp { get, set };
-enum class CacheError { timeout, connection, server };
+// `cancelled`: in flight when a stop stopped waiting for it.
+enum class CacheError { timeout, connection, server, cancelled };
 
 // One worker's counts for one tick: plain fields, written by that worker alone (inside a
 // DoubleBuffer), merged into the IntervalSample by the collector.
@@ -18,13 +20,15 @@ struct CacheStats {
     std::array<uint64_t, 2> count{};
     std::array<uint64_t, 2> errors{};
     std::array<Histogram, 2> latency;
-    std::array<uint64_t, 3> error_kinds{};
+    std::array<uint64_t, 4> error_kinds{};
     uint64_t hits = 0;
     uint64_t misses = 0;
     uint64_t bytes_in = 0;
     uint64_t bytes_out = 0;
     uint64_t sent = 0;
     uint64_t late = 0;
+    uint64_t dropped = 0;
+    OpTimes times;
 
     void record(CacheOp op, int64_t latency_us) noexcept {
         ++count[size_t(op)];
@@ -36,7 +40,8 @@ struct CacheStats {
         ++error_kinds[size_t(kind)];
     }
     void reset() noexcept;
-    void add_to(IntervalSample& sample) const;
+    // Times relative to origin, the run's start.
+    void add_to(IntervalSample& sample, Clock::time_point origin) const;
 };
 
 }  // namespace perflab

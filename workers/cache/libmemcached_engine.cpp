@@ -78,10 +78,11 @@ McHandle connect(const CacheSpec& cache) {
 
 class LibmemcachedEngine::Worker {
   public:
-    Worker(const RunSpec& spec, PhaseBoard& board, int index)
+    Worker(const RunSpec& spec, PhaseBoard& board, int index, FirstError& unreached)
         : cache_(*spec.cache),
           board_(board),
           index_(index),
+          unreached_(unreached),
           mc_(connect(cache_)),
           keys_(cache_.keys, 0x5eed0000ULL + uint64_t(index)),
           values_(cache_.value_size),
@@ -110,15 +111,22 @@ class LibmemcachedEngine::Worker {
         return stored;
     }
 
-    void drain(IntervalSample& out) {
-        stats_.drain([&](const CacheStats& s) { s.add_to(out); });
+    void drain(IntervalSample& out, int phase, Clock::time_point origin) {
+        stats_[size_t(phase) & 1].drain([&](const CacheStats& s) { s.add_to(out, origin); });
     }
 
   private:
+    // One op at a time: when the worker sees the board change, its op of the phase before
+    // has ended, so that phase is drained for this worker at once.
     void loop() {
         int seen = -1;
         for (;;) {
             const int cur = board_.current();
+            if (cur != seen && seen >= 0) {
+                const uint64_t dropped = pacer_.drop_due(Clock::now());
+                if (dropped) stats(seen).write([&](CacheStats& s) { s.dropped += dropped; });
+                board_.mark_drained(seen);
+            }
             if (cur == PhaseBoard::kClosed) return;
             if (cur != seen) {
                 seen = cur;
@@ -133,7 +141,7 @@ class LibmemcachedEngine::Worker {
             }
             const auto due = pacer_.open() ? pacer_.due() : Clock::now();
             if (pacer_.open() && !board_.sleep_until(due, seen)) continue;
-            const bool ok = operate(due);
+            const bool ok = operate(due, seen);
             pacer_.advance();
             backoff(ok, seen);
         }
@@ -152,19 +160,24 @@ class LibmemcachedEngine::Worker {
     }
 
     // One operation (and the set after a cache-aside miss); false on a connection failure.
-    bool operate(Clock::time_point due) {
+    DoubleBuffer<CacheStats>& stats(int phase) { return stats_[size_t(phase) & 1]; }
+
+    bool operate(Clock::time_point due, int phase) {
         const auto key = keys_.next();
         const auto started = Clock::now();
         const auto from = pacer_.open() ? due : started;
         const bool late = pacer_.open() && started - due > kLate;
-        if (mix_.next() == CacheOp::set) return timed_set(key, from, late);
+        if (mix_.next() == CacheOp::set) return timed_set(key, from, late, phase);
         const auto rc = get(key);
         const auto done = Clock::now();
         const bool hit = rc == MEMCACHED_SUCCESS;
         const bool miss = rc == MEMCACHED_NOTFOUND || rc == MEMCACHED_END;
-        stats_.write([&](CacheStats& s) {
+        if (classify(rc) == CacheError::connection && !hit && !miss) note_unreached(rc);
+        stats(phase).write([&](CacheStats& s) {
             ++s.sent;
             s.late += late;
+            s.times.sent(started);
+            s.times.replied(done);
             if (hit || miss) {
                 s.record(CacheOp::get, micros(done - from));
                 s.hits += hit;
@@ -175,16 +188,20 @@ class LibmemcachedEngine::Worker {
             }
         });
         if (miss && cache_.workload == CacheWorkload::cache_aside)
-            return timed_set(key, done, false);
+            return timed_set(key, done, false, phase);
         return hit || miss || classify(rc) != CacheError::connection;
     }
 
-    bool timed_set(std::string_view key, Clock::time_point from, bool late) {
+    bool timed_set(std::string_view key, Clock::time_point from, bool late, int phase) {
+        const auto started = Clock::now();
         const auto rc = set(key);
         const auto done = Clock::now();
-        stats_.write([&](CacheStats& s) {
+        if (rc != MEMCACHED_SUCCESS && classify(rc) == CacheError::connection) note_unreached(rc);
+        stats(phase).write([&](CacheStats& s) {
             ++s.sent;
             s.late += late;
+            s.times.sent(started);
+            s.times.replied(done);
             if (rc == MEMCACHED_SUCCESS) {
                 s.record(CacheOp::set, micros(done - from));
                 s.bytes_out += last_value_size_;
@@ -193,6 +210,15 @@ class LibmemcachedEngine::Worker {
             }
         });
         return rc == MEMCACHED_SUCCESS || classify(rc) != CacheError::connection;
+    }
+
+    void note_unreached(memcached_return_t rc) {
+        unreached_.note([&] {
+            const auto& server = cache_.servers.front();
+            return (cache_.servers.size() == 1 ? server.text() + ": " : std::string()) +
+                   memcached_strerror(mc_.get(), rc) + " (" +
+                   memcached_last_error_message(mc_.get()) + ")";
+        });
     }
 
     memcached_return_t set(std::string_view key) {
@@ -222,12 +248,13 @@ class LibmemcachedEngine::Worker {
     const CacheSpec& cache_;
     PhaseBoard& board_;
     const int index_;
+    FirstError& unreached_;
     McHandle mc_;
     memcached_result_st result_{};
     KeyChooser keys_;
     ValueSource values_;
     OpPacer pacer_;
-    DoubleBuffer<CacheStats> stats_;
+    DoubleBuffer<CacheStats> stats_[2];
     OpMix mix_;
     size_t last_value_size_ = 0;
     size_t last_value_in_ = 0;
@@ -248,7 +275,7 @@ void LibmemcachedEngine::start() {
     for (const auto& p : spec_.phases)
         connections = std::max(connections, phase_connections(spec_, p));
     for (int i = 0; i < connections; ++i)
-        workers_.push_back(std::make_unique<Worker>(spec_, board_, i));
+        workers_.push_back(std::make_unique<Worker>(spec_, board_, i, unreached_));
     if (spec_.cache->prefill) prefill();
     for (auto& w : workers_)
         w->launch();
@@ -270,9 +297,13 @@ void LibmemcachedEngine::begin_phase(const PhasePlan& plan) {
     board_.publish(plan);
 }
 
-void LibmemcachedEngine::collect(IntervalSample& out) {
+bool LibmemcachedEngine::drained(int phase) const {
+    return board_.drained(phase, int(workers_.size()));
+}
+
+void LibmemcachedEngine::collect(IntervalSample& out, int phase, Clock::time_point origin) {
     for (auto& w : workers_)
-        w->drain(out);
+        w->drain(out, phase, origin);
     out.connections = board_.current() >= 0 ? board_.plan(board_.current()).connections : 0;
 }
 

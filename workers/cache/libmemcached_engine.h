@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine.h"
+#include "first_error.h"
 #include "phase_board.h"
 
 namespace perflab {
@@ -21,10 +22,12 @@ class LibmemcachedEngine final : public LoadEngine {
     void start() override;
     void begin_phase(const PhasePlan& plan) override;
     bool phase_done() const override { return board_.phase_done(); }
-    void collect(IntervalSample& out) override;
+    bool drained(int phase) const override;
+    void collect(IntervalSample& out, int phase, Clock::time_point origin) override;
     void stop() override;
     void cancel() noexcept override;
     uint64_t prefill_sets() const override { return prefill_sets_; }
+    std::string first_connection_error() const override { return unreached_.text(); }
 
     class Worker;
 
@@ -33,6 +36,7 @@ class LibmemcachedEngine final : public LoadEngine {
 
     RunSpec spec_;
     PhaseBoard board_;
+    FirstError unreached_;
     std::vector<std::unique_ptr<Worker>> workers_;
     uint64_t prefill_sets_ = 0;
     std::atomic<bool> cancel_{false};

@@ -112,16 +112,17 @@ void HttpConnection::send(size_t target, HttpClock::time_point from, HttpClock::
     busy_ = true;
     target_ = target;
     from_ = from;
-    timed_out_ = false;
+    timed_out_ = connect_timed_out_ = false;
+    resent_ = false;
     first_error_ = {};
     const size_t origin = ctx_.plan.targets[target].origin;
     // A server closes keep-alive connections left idle too long. Sending on one it has
     // closed would fail a request the server never saw, so a connection idle for a while is
     // checked first (one recv, skipped at any busy rate): anything to read there, an end of
     // stream or unsolicited bytes, means a new connection.
-    if (open_ && origin == origin_ &&
-        !(now - idle_since_ > kIdleCheckAfter && readable_while_idle()))
-        return write(now);
+    reused_ = open_ && origin == origin_ &&
+              !(now - idle_since_ > kIdleCheckAfter && readable_while_idle());
+    if (reused_) return write(now);
     close();
     origin_ = origin;
     connect();
@@ -130,6 +131,7 @@ void HttpConnection::send(size_t target, HttpClock::time_point from, HttpClock::
 void HttpConnection::connect() {
     deadline_ = after_ms(ctx_.plan.spec.connect_timeout_ms);
     handshaking_ = false;
+    first_error_ = {};
     parser_->buffer.clear();
     if (ctx_.plan.origins[origin_].tls) {
         plain_.reset();
@@ -147,7 +149,10 @@ void HttpConnection::on_connect(const error_code& ec) {
         first_error_ = ec;
         return finish();
     }
-    socket().set_option(Tcp::no_delay(true));
+    // The error_code overload: an exception thrown in a completion handler would end the
+    // process. A socket without TCP_NODELAY still works.
+    error_code ignored;
+    socket().set_option(Tcp::no_delay(true), ignored);
     if (!tls_) {
         set_open(true);
         return write(HttpClock::now());
@@ -205,6 +210,7 @@ void HttpConnection::on_step(const error_code& ec) {
 void HttpConnection::expire_if_due(HttpClock::time_point now) {
     if (!busy_ || now < deadline_ || timed_out_) return;
     timed_out_ = true;
+    connect_timed_out_ = !open_;
     error_code ignored;
     socket().close(ignored);
 }
@@ -218,17 +224,35 @@ bool HttpConnection::readable_while_idle() {
     return n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
 }
 
+// A server may close a keep-alive connection at any moment between requests (an idle
+// timeout, a request limit), so a request sent on a reused connection can meet a connection
+// the server already closed. As browsers and HTTP libraries do, an idempotent request that
+// failed so, before any byte of a response, goes once more on a new connection; the server
+// never saw the first attempt.
+bool HttpConnection::resend_on_fresh_connection() {
+    if (!reused_ || resent_ || timed_out_ || !first_error_) return false;
+    if (!ctx_.plan.targets[target_].idempotent) return false;
+    if (parser_->parser && parser_->parser->got_some()) return false;
+    resent_ = true;
+    reused_ = false;
+    close();
+    connect();
+    return true;
+}
+
 void HttpConnection::finish() {
+    if (resend_on_fresh_connection()) return;
     busy_ = false;
     deadline_ = HttpClock::time_point::max();
     HttpOutcome outcome;
     outcome.at = HttpClock::now();
     const bool failed = timed_out_ || first_error_;
     if (timed_out_)
-        outcome.error = HttpError::timeout;
+        outcome.error = connect_timed_out_ ? HttpError::connect_timeout : HttpError::timeout;
     else if (first_error_)
         outcome.error = classify(first_error_, handshaking_);
     if (failed) {
+        outcome.unreached = !open_;
         ++failures;
         close();
     } else {

@@ -31,6 +31,7 @@ struct HttpOutcome {
     std::optional<HttpError> error;
     uint64_t body_bytes = 0;
     HttpClock::time_point at{};  // when it ended: the one clock read of a request's end
+    bool unreached = false;      // it failed before a connection to the server was made
 };
 
 class HttpConnection;
@@ -68,7 +69,7 @@ class HttpConnection {
     // first when the connection is closed or open to another origin.
     void send(size_t target, HttpClock::time_point from, HttpClock::time_point now);
     // Closes a connection whose connect or request took too long; the request fails as a
-    // timeout.
+    // connect timeout or a timeout.
     void expire_if_due(HttpClock::time_point now);
     void close();
 
@@ -79,6 +80,8 @@ class HttpConnection {
     size_t origin() const { return origin_; }
     HttpClock::time_point from() const { return from_; }
 
+    // The phase whose request this is; the owner counts the request there.
+    int phase = 0;
     // Closed model: after a failed connect the owner waits before the next try.
     int failures = 0;
     HttpClock::time_point retry_at{};
@@ -93,6 +96,7 @@ class HttpConnection {
     void write(HttpClock::time_point now);
     void on_step(const boost::system::error_code& ec);
     void finish();
+    bool resend_on_fresh_connection();
     bool readable_while_idle();
     void set_open(bool open);
     TcpSocket& socket();
@@ -113,6 +117,9 @@ class HttpConnection {
     bool open_ = false;
     bool handshaking_ = false;
     bool timed_out_ = false;
+    bool connect_timed_out_ = false;
+    bool reused_ = false;  // the request went out on a connection an earlier one used
+    bool resent_ = false;  // ...and failed there, so it went again on a new connection
 };
 
 }  // namespace perflab

@@ -15,10 +15,25 @@ HttpEngine::~HttpEngine() {
 }
 
 void HttpEngine::start() {
+    std::lock_guard lock(workers_mutex_);
     for (int i = 0; i < plan_.spec.threads; ++i)
-        workers_.push_back(std::make_unique<HttpWorker>(plan_, board_, i));
+        workers_.push_back(std::make_unique<HttpWorker>(plan_, board_, i, unreached_));
     for (auto& w : workers_)
         w->launch();
+    if (cancelled_)
+        for (auto& w : workers_)
+            w->stop(true);
+}
+
+bool HttpEngine::drained(int phase) const {
+    return board_.drained(phase, int(workers_.size()));
+}
+
+void HttpEngine::cancel() noexcept {
+    std::lock_guard lock(workers_mutex_);
+    cancelled_ = true;
+    for (auto& w : workers_)
+        w->stop(true);
 }
 
 void HttpEngine::begin_phase(const PhasePlan& plan) {
@@ -36,10 +51,10 @@ void HttpEngine::begin_phase(const PhasePlan& plan) {
         w->begin_phase(plan.index, bound);
 }
 
-void HttpEngine::collect(IntervalSample& out) {
+void HttpEngine::collect(IntervalSample& out, int phase, Clock::time_point origin) {
     int open = 0;
     for (auto& w : workers_) {
-        w->drain(out);
+        w->drain(out, phase, origin);
         open += w->open_connections();
     }
     out.connections = open;
@@ -49,16 +64,13 @@ void HttpEngine::stop() {
     if (stopped_) return;
     stopped_ = true;
     board_.close();
-    for (auto& w : workers_)
-        w->stop(cancel_.load());
-    Clock::time_point last_send{}, last_reply{};
-    for (auto& w : workers_) {
-        w->join();
-        last_send = std::max(last_send, w->last_send());
-        last_reply = std::max(last_reply, w->last_reply());
+    {
+        std::lock_guard lock(workers_mutex_);
+        for (auto& w : workers_)
+            w->stop(false);
     }
-    if (last_reply > last_send)
-        wait_s_ = std::chrono::duration<double>(last_reply - last_send).count();
+    for (auto& w : workers_)
+        w->join();
 }
 
 }  // namespace perflab

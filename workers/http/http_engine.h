@@ -3,9 +3,11 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "engine.h"
+#include "first_error.h"
 #include "http_request.h"
 #include "phase_board.h"
 
@@ -26,21 +28,22 @@ class HttpEngine final : public LoadEngine {
     void start() override;
     void begin_phase(const PhasePlan& plan) override;
     bool phase_done() const override { return board_.phase_done(); }
-    void collect(IntervalSample& out) override;
+    bool drained(int phase) const override;
+    void collect(IntervalSample& out, int phase, Clock::time_point origin) override;
     void stop() override;
-    void cancel() noexcept override { cancel_.store(true); }
-
-    // After stop(): from the last request sent to the last reply (vegeta's "wait").
-    double wait_s() const override { return wait_s_; }
+    void cancel() noexcept override;
+    std::string first_connection_error() const override { return unreached_.text(); }
 
   private:
     RunSpec spec_;
     HttpPlan plan_;
     PhaseBoard board_;
+    FirstError unreached_;
+    // cancel() comes from another thread and may meet start() still adding workers.
+    std::mutex workers_mutex_;
     std::vector<std::unique_ptr<HttpWorker>> workers_;
-    std::atomic<bool> cancel_{false};
+    bool cancelled_ = false;
     bool stopped_ = false;
-    double wait_s_ = 0;
 };
 
 }  // namespace perflab

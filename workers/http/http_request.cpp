@@ -49,6 +49,8 @@ PreparedTarget prepare(const HttpTarget& t, size_t i, bool keepalive, std::vecto
     p.origin = origin_index(origins, *url);
     p.body_size = body.size();
     p.head = t.method == "HEAD";
+    p.idempotent = t.method == "GET" || t.method == "HEAD" || t.method == "PUT" ||
+                   t.method == "DELETE" || t.method == "OPTIONS" || t.method == "TRACE";
     bool host = false, agent = false;
     std::string head = t.method + " " + url->target + " HTTP/1.1\r\n";
     std::string extra;

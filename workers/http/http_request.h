@@ -17,6 +17,9 @@ struct PreparedTarget {
     size_t body_size = 0;
     size_t origin = 0;  // index into HttpPlan::origins
     bool head = false;  // a HEAD request: the response has no body whatever its length says
+    // GET, HEAD, PUT, DELETE, OPTIONS, TRACE: safe to send again when a reused connection
+    // turns out closed before any byte of the response came (RFC 9110 9.2.2).
+    bool idempotent = false;
 };
 
 // What every worker thread shares, read-only once the run starts.

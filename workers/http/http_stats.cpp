@@ -11,19 +11,15 @@ const char* to_text(HttpError e) {
                                                  "parse error",
                                                  "eof",
                                                  "resolve",
-                                                 "other"};
+                                                 "other",
+                                                 "connect timeout",
+                                                 "cancelled"};
     return texts[size_t(e)];
 }
 
-HttpStats::Target& HttpStats::at(size_t target, size_t target_count) {
-    // Grows once per buffer, on its first record: never again per request.
-    if (targets.size() < target_count) targets.resize(target_count);
-    return targets[target];
-}
-
-void HttpStats::response(size_t target, size_t target_count, int code, int64_t latency_us,
+void HttpStats::response(size_t target, int code, int64_t latency_us,
                          uint64_t body_bytes) noexcept {
-    auto& t = at(target, target_count);
+    auto& t = targets[target];
     ++t.count;
     t.errors += code < 200 || code > 399;
     t.latency.record(latency_us);
@@ -31,9 +27,8 @@ void HttpStats::response(size_t target, size_t target_count, int code, int64_t l
     bytes_in += body_bytes;
 }
 
-void HttpStats::failure(size_t target, size_t target_count, HttpError kind,
-                        int64_t latency_us) noexcept {
-    auto& t = at(target, target_count);
+void HttpStats::failure(size_t target, HttpError kind, int64_t latency_us) noexcept {
+    auto& t = targets[target];
     ++t.count;
     ++t.errors;
     t.latency.record(latency_us);
@@ -47,10 +42,12 @@ void HttpStats::reset() noexcept {
     }
     status = {};
     errors = {};
-    bytes_in = bytes_out = sent = late = 0;
+    bytes_in = bytes_out = sent = late = dropped = 0;
+    times.reset();
 }
 
-void HttpStats::add_to(IntervalSample& sample, const std::vector<std::string>& names) const {
+void HttpStats::add_to(IntervalSample& sample, const std::vector<std::string>& names,
+                       Clock::time_point origin) const {
     for (size_t i = 0; i < names.size(); ++i) {
         // Every target always appears, so one that got no reply still reports 0.
         auto& op = sample.ops[names[i]];
@@ -65,8 +62,9 @@ void HttpStats::add_to(IntervalSample& sample, const std::vector<std::string>& n
         if (errors[k]) sample.errors[to_text(HttpError(k))] += errors[k];
     sample.bytes_in += bytes_in;
     sample.bytes_out += bytes_out;
-    sample.sent += sent;
+    times.add_to(sample, sent, origin);
     sample.late += late;
+    sample.dropped += dropped;
 }
 
 }  // namespace perflab

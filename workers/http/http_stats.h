@@ -8,13 +8,28 @@
 
 #include "model/histogram.h"
 #include "model/sample.h"
+#include "op_times.h"
 
 namespace perflab {
 
 // Why a request failed without a status code. A small fixed set, so recording one is an
-// array increment; the texts are what the report's error set shows.
-enum class HttpError { refused, reset, timeout, tls, parse, eof, resolve, other };
-constexpr size_t kHttpErrorKinds = 8;
+// array increment; the texts are what the report's error set shows. `timeout` is a request
+// that got no (full) response in http.timeout_ms, `connect_timeout` a connection (and TLS
+// handshake) not made in http.connect_timeout_ms, `cancelled` a request still in flight when a
+// stop stopped waiting for it.
+enum class HttpError {
+    refused,
+    reset,
+    timeout,
+    tls,
+    parse,
+    eof,
+    resolve,
+    other,
+    connect_timeout,
+    cancelled
+};
+constexpr size_t kHttpErrorKinds = 10;
 const char* to_text(HttpError e);
 
 // One worker thread's counts for one tick, written by that thread alone (inside a
@@ -27,24 +42,26 @@ struct HttpStats {
     };
     static constexpr int kStatusSlots = 600;  // 0..599; anything else lands in slot 0
 
-    std::vector<Target> targets;  // sized on the first record, then only reset
+    std::vector<Target> targets;
     std::array<uint64_t, kStatusSlots> status{};
     std::array<uint64_t, kHttpErrorKinds> errors{};
     uint64_t bytes_in = 0;
     uint64_t bytes_out = 0;
     uint64_t sent = 0;
     uint64_t late = 0;
+    uint64_t dropped = 0;
+    OpTimes times;
+
+    // Sized for every target up front, so recording never allocates.
+    explicit HttpStats(size_t target_count = 0) : targets(target_count) {}
 
     // A response; status 200..399 counts as a success.
-    void response(size_t target, size_t target_count, int code, int64_t latency_us,
-                  uint64_t body_bytes) noexcept;
-    void failure(size_t target, size_t target_count, HttpError kind, int64_t latency_us) noexcept;
+    void response(size_t target, int code, int64_t latency_us, uint64_t body_bytes) noexcept;
+    void failure(size_t target, HttpError kind, int64_t latency_us) noexcept;
     void reset() noexcept;
-    // Ops keyed by names[target] ("GET http://...").
-    void add_to(IntervalSample& sample, const std::vector<std::string>& names) const;
-
-  private:
-    Target& at(size_t target, size_t target_count);
+    // Ops keyed by names[target] ("GET http://..."), times relative to origin (the run's start).
+    void add_to(IntervalSample& sample, const std::vector<std::string>& names,
+                Clock::time_point origin) const;
 };
 
 }  // namespace perflab

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "first_error.h"
 #include "http_connection.h"
 #include "model/double_buffer.h"
 
@@ -29,8 +30,8 @@ int64_t micros(Clock::duration d) {
     return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
 }
 
-// Sends that found every connection busy at the bound, oldest first. A ring that only grows,
-// so a long stall costs no allocation once it has been seen.
+// Sends that found every connection busy at the bound, oldest first. A ring that grows while
+// a stall lasts and gives a large ring back once it is empty again.
 class Backlog {
   public:
     struct Pending {
@@ -43,14 +44,29 @@ class Backlog {
         ring_[(head_ + size_) & (ring_.size() - 1)] = p;
         ++size_;
     }
+    const Pending& front() const { return ring_[head_]; }
     Pending pop() {
         const Pending p = ring_[head_];
         head_ = (head_ + 1) & (ring_.size() - 1);
         --size_;
+        if (size_ == 0) release();
         return p;
+    }
+    // Empties it; returns how many sends it held.
+    size_t clear() {
+        const size_t n = size_;
+        size_ = head_ = 0;
+        release();
+        return n;
     }
 
   private:
+    static constexpr size_t kKeep = 4096;
+    void release() {
+        if (ring_.size() <= kKeep) return;
+        std::vector<Pending>().swap(ring_);
+        head_ = 0;
+    }
     void grow() {
         std::vector<Pending> bigger(std::max<size_t>(64, ring_.size() * 2));
         for (size_t i = 0; i < size_; ++i)
@@ -92,13 +108,15 @@ std::optional<asio::ssl::context> tls_context(const HttpPlan& plan) {
 
 class HttpWorker::Impl final : public HttpConnectionOwner {
   public:
-    Impl(const HttpPlan& plan, PhaseBoard& board, int index)
+    Impl(const HttpPlan& plan, PhaseBoard& board, int index, FirstError& unreached)
         : plan_(plan),
           board_(board),
           index_(index),
+          unreached_(unreached),
           names_(plan.names()),
           tls_(tls_context(plan)),
-          endpoints_(resolve(io_, plan)) {}
+          endpoints_(resolve(io_, plan)),
+          slots_{Slot(plan.targets.size()), Slot(plan.targets.size())} {}
 
     ~Impl() {
         join();
@@ -115,6 +133,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     void post(std::function<void()> f) { asio::post(io_, std::move(f)); }
 
     void on_phase(int phase, int bound) {
+        if (phase_ >= 0) end_phase(Clock::now());
         phase_ = phase;
         reported_ = false;
         const PhasePlan& plan = board_.plan(phase);
@@ -130,10 +149,13 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
             pacer_.active() ? bound / participants + (index_ < bound % participants ? 1 : 0) : 0;
         users_ = open_model_ ? 0 : share;
         cap_ = open_model_ ? std::max(1, share) : 0;
+        // A phase's bound holds for connections kept from an earlier, wider phase too.
+        for (auto& c : conns_)
+            if (!c->busy()) {
+                unidle(*c);
+                if (open_model_) make_idle(*c);
+            }
         if (open_model_) {
-            // Closed-model connections waiting out a failed connect join the pool.
-            for (auto& c : conns_)
-                if (!c->busy()) make_idle(*c);
             schedule_pace();
         } else {
             while (int(conns_.size()) < users_)
@@ -145,9 +167,9 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     }
 
     void on_stop(bool abandon) {
-        if (abandon) return io_.stop();
-        // Sends due before the stop still go, however late the timer is.
-        if (open_model_ && phase_ >= 0) on_pace();
+        if (abandon) return abandon_in_flight();
+        if (stopping_) return;
+        if (phase_ >= 0) end_phase(Clock::now());
         stopping_ = true;
         pace_.cancel();
         check_done();
@@ -156,15 +178,17 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     void on_complete(HttpConnection& c, const HttpOutcome& outcome) override {
         const auto now = outcome.at;
         const int64_t us = micros(now - c.from());
-        const size_t n = names_.size();
-        stats_.write([&](HttpStats& s) {
+        Slot& slot = slot_of(c.phase);
+        slot.stats.write([&](HttpStats& s) {
             if (outcome.error)
-                s.failure(c.target(), n, *outcome.error, us);
+                s.failure(c.target(), *outcome.error, us);
             else
-                s.response(c.target(), n, outcome.status, us, outcome.body_bytes);
+                s.response(c.target(), outcome.status, us, outcome.body_bytes);
+            s.times.replied(now);
         });
-        --inflight_;
-        last_reply_ = now;
+        if (outcome.error && outcome.unreached) note_unreached(c, *outcome.error);
+        --slot.inflight;
+        if (c.phase == draining_ && slot.inflight == 0) finish_drain();
         if (outcome.error && !open_model_) {
             const auto pause = std::min<Clock::duration>(
                 kMaxBackoff, std::chrono::milliseconds(int64_t{1} << std::min(c.failures, 7)));
@@ -174,8 +198,8 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         check_done();
     }
 
-    void drain(IntervalSample& out) {
-        stats_.drain([&](const HttpStats& s) { s.add_to(out, names_); });
+    void drain(IntervalSample& out, int phase, Clock::time_point origin) {
+        slot_of(phase).stats.drain([&](const HttpStats& s) { s.add_to(out, names_, origin); });
     }
 
     // Declared before io_ so that it outlives it: operations still queued when a run is
@@ -185,10 +209,58 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     // the reactor's per-socket lock guards nothing: three lock/unlock pairs a request saved.
     asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
     std::atomic<int> open_count_{0};
-    Clock::time_point last_send_{};
-    Clock::time_point last_reply_{};
 
   private:
+    // A phase's figures and its requests in flight. Two, by phase parity: the current phase
+    // and the one before it, whose replies may still be coming in.
+    struct Slot {
+        explicit Slot(size_t targets) : stats(HttpStats(targets)) {}
+        DoubleBuffer<HttpStats> stats;
+        int inflight = 0;
+    };
+    Slot& slot_of(int phase) { return slots_[size_t(phase) & 1]; }
+
+    // The phase is over for this worker: what was due by now goes out if a connection is
+    // free, the rest is dropped, and its requests in flight are awaited apart.
+    void end_phase(Clock::time_point now) {
+        uint64_t dropped = 0;
+        if (open_model_ && pacer_.active())
+            while (!finished() && pacer_.due() <= now) {
+                if (!dispatch_now(pacer_.due(), next_target())) ++dropped;
+                pacer_.advance();
+                ++open_sent_;
+            }
+        dropped += backlog_.clear();
+        if (dropped) slot_of(phase_).stats.write([&](HttpStats& s) { s.dropped += dropped; });
+        draining_ = phase_;
+        if (slot_of(phase_).inflight == 0) finish_drain();
+    }
+
+    void finish_drain() {
+        board_.mark_drained(draining_);
+        draining_ = -1;
+    }
+
+    // A second stop: requests still in flight are counted as cancelled and nothing more runs.
+    void abandon_in_flight() {
+        const auto now = Clock::now();
+        for (auto& c : conns_) {
+            if (!c->busy()) continue;
+            slot_of(c->phase).stats.write([&](HttpStats& s) {
+                s.failure(c->target(), HttpError::cancelled, micros(now - c->from()));
+                s.times.replied(now);
+            });
+        }
+        io_.stop();
+    }
+
+    void note_unreached(const HttpConnection& c, HttpError error) {
+        unreached_.note([&] {
+            const Url& url = plan_.origins[c.origin()];
+            return url.host + ":" + std::to_string(url.port) + ": " + to_text(error);
+        });
+    }
+
     void add_connection() {
         const HttpConnection::Context ctx{
             io_,         tls_ ? &*tls_ : nullptr,       plan_, endpoints_, *this,
@@ -207,13 +279,15 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     void start(HttpConnection& c, size_t target, Clock::time_point from, Clock::time_point now) {
         const bool late = open_model_ && now - from > kLate;
         const size_t body = plan_.targets[target].body_size;
-        stats_.write([&](HttpStats& s) {
+        Slot& slot = slot_of(phase_);
+        slot.stats.write([&](HttpStats& s) {
             ++s.sent;
             s.late += late;
             s.bytes_out += body;
+            s.times.sent(now);
         });
-        ++inflight_;
-        last_send_ = now;
+        ++slot.inflight;
+        c.phase = phase_;
         c.send(target, from, now);
     }
 
@@ -228,6 +302,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     }
 
     void next(HttpConnection& c, Clock::time_point now) {
+        drop_stale_backlog(now);
         if (!backlog_.empty()) {
             const auto p = backlog_.pop();
             return start(c, p.target, p.due, now);
@@ -238,8 +313,10 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
             make_idle(c);
     }
 
+    // An idle connection beyond the phase's bound is closed rather than kept for reuse.
     void make_idle(HttpConnection& c) {
         if (c.idle_slot != SIZE_MAX) return;
+        if (c.id() >= (open_model_ ? cap_ : users_)) return c.close();
         c.idle_slot = idle_.size();
         idle_.push_back(&c);
     }
@@ -271,7 +348,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         if (stopping_ || !open_model_ || !pacer_.active() || finished()) return;
         pace_.expires_at(pacer_.due());
         pace_.async_wait([this, phase = phase_](const boost::system::error_code& ec) {
-            if (!ec && phase == phase_) on_pace();
+            if (!ec && phase == phase_ && !stopping_) on_pace();
         });
     }
 
@@ -299,26 +376,42 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
                (open_budget_ > 0 && open_sent_ >= open_budget_);
     }
 
-    void dispatch(Clock::time_point due) {
-        const size_t target = next_target();
+    // Sends on a free connection (or a new one, under the bound); false when there is none.
+    bool dispatch_now(Clock::time_point due, size_t target) {
         HttpConnection* c = take_idle(plan_.targets[target].origin);
         if (!c && int(conns_.size()) < cap_) {
             add_connection();
             c = conns_.back().get();
         }
-        if (c)
-            start(*c, target, due, Clock::now());
-        else
-            backlog_.push({due, target});
+        if (!c) return false;
+        start(*c, target, due, Clock::now());
+        return true;
+    }
+
+    void dispatch(Clock::time_point due) {
+        const size_t target = next_target();
+        if (!dispatch_now(due, target)) backlog_.push({due, target});
+    }
+
+    // A send that waited longer than a request may take is dropped: the backlog stays within
+    // rate x timeout however long the server stalls.
+    void drop_stale_backlog(Clock::time_point now) {
+        const auto limit = std::chrono::milliseconds(plan_.spec.timeout_ms);
+        uint64_t dropped = 0;
+        while (!backlog_.empty() && now - backlog_.front().due > limit) {
+            backlog_.pop();
+            ++dropped;
+        }
+        if (dropped) slot_of(phase_).stats.write([&](HttpStats& s) { s.dropped += dropped; });
     }
 
     void check_done() {
-        if (inflight_ > 0 || !backlog_.empty()) return;
-        if (stopping_) return shutdown();
-        if (phase_ >= 0 && !reported_ && pacer_.active() && finished()) {
-            board_.mark_done(phase_);
-            reported_ = true;
-        }
+        if (slots_[0].inflight + slots_[1].inflight == 0 && backlog_.empty() && stopping_)
+            return shutdown();
+        if (phase_ < 0 || stopping_ || reported_ || !pacer_.active() || !finished()) return;
+        if (slot_of(phase_).inflight > 0 || !backlog_.empty()) return;
+        board_.mark_done(phase_);
+        reported_ = true;
     }
 
     void shutdown() {
@@ -329,8 +422,8 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         guard_.reset();
     }
 
-    // Enforces connect and request timeouts, and retries closed-model connections whose
-    // connect failed once their pause is over.
+    // Enforces connect and request timeouts, retries closed-model connections whose connect
+    // failed once their pause is over, and drops sends that waited too long for a connection.
     void sweep() {
         const auto now = Clock::now();
         for (auto& c : conns_) {
@@ -339,8 +432,9 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
                 c->idle_slot == SIZE_MAX && now >= c->retry_at)
                 issue_closed(*c, now);
         }
+        if (phase_ >= 0) drop_stale_backlog(now);
         check_done();
-        if (stopping_ && inflight_ == 0 && backlog_.empty()) return;
+        if (stopping_ && slots_[0].inflight + slots_[1].inflight == 0) return;
         sweep_.expires_after(kSweep);
         sweep_.async_wait([this](const boost::system::error_code& ec) {
             if (!ec) sweep();
@@ -350,6 +444,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     const HttpPlan& plan_;
     PhaseBoard& board_;
     const int index_;
+    FirstError& unreached_;
     const std::vector<std::string> names_;
     asio::executor_work_guard<asio::io_context::executor_type> guard_{io_.get_executor()};
     std::optional<asio::ssl::context> tls_;
@@ -360,22 +455,22 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     std::vector<HttpConnection*> idle_;
     Backlog backlog_;
     OpPacer pacer_;
-    DoubleBuffer<HttpStats> stats_;
+    Slot slots_[2];
     size_t next_target_ = 0;
     int phase_ = -1;
+    int draining_ = -1;  // the ended phase whose requests are still in flight
     bool open_model_ = false;
     uint64_t open_budget_ = 0;  // open model, count-limited phase: this worker's sends
     uint64_t open_sent_ = 0;
     int users_ = 0;
     int cap_ = 0;
-    int inflight_ = 0;
     bool stopping_ = false;
     bool reported_ = false;
     std::thread thread_;
 };
 
-HttpWorker::HttpWorker(const HttpPlan& plan, PhaseBoard& board, int index)
-    : impl_(std::make_unique<Impl>(plan, board, index)) {}
+HttpWorker::HttpWorker(const HttpPlan& plan, PhaseBoard& board, int index, FirstError& unreached)
+    : impl_(std::make_unique<Impl>(plan, board, index, unreached)) {}
 
 HttpWorker::~HttpWorker() = default;
 
@@ -395,20 +490,12 @@ void HttpWorker::join() {
     impl_->join();
 }
 
-void HttpWorker::drain(IntervalSample& out) {
-    impl_->drain(out);
+void HttpWorker::drain(IntervalSample& out, int phase, Clock::time_point origin) {
+    impl_->drain(out, phase, origin);
 }
 
 int HttpWorker::open_connections() const {
     return impl_->open_count_.load(std::memory_order_relaxed);
-}
-
-Clock::time_point HttpWorker::last_send() const {
-    return impl_->last_send_;
-}
-
-Clock::time_point HttpWorker::last_reply() const {
-    return impl_->last_reply_;
 }
 
 }  // namespace perflab

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "engine.h"
+#include "first_error.h"
 #include "http_request.h"
 #include "phase_board.h"
 
@@ -13,23 +14,23 @@ namespace perflab {
 // every method from the controller's thread; each call is posted to the worker's thread.
 class HttpWorker {
   public:
-    // Resolves the plan's hosts; throws std::runtime_error when one cannot be resolved.
-    HttpWorker(const HttpPlan& plan, PhaseBoard& board, int index);
+    // Resolves the plan's hosts; throws std::runtime_error when one cannot be resolved. The
+    // first request that cannot reach its server is noted in `unreached`.
+    HttpWorker(const HttpPlan& plan, PhaseBoard& board, int index, FirstError& unreached);
     ~HttpWorker();
 
     void launch();
     // The board already holds the phase; `bound` is the phase's connection count (closed
     // model) or its bound on open connections (open model), over all workers.
     void begin_phase(int phase, int bound);
-    // Stops sending. Requests in flight and sends owed end first, unless `abandon`.
+    // Stops sending: sends due by now go if a connection is free, the rest are dropped;
+    // requests in flight end first. `abandon`: they are counted as cancelled at once.
     void stop(bool abandon);
     void join();
 
-    void drain(IntervalSample& out);
+    // The figures of `phase` since the last call, times relative to origin.
+    void drain(IntervalSample& out, int phase, Clock::time_point origin);
     int open_connections() const;
-    // Valid after join(): when this worker last sent a request and last finished one.
-    Clock::time_point last_send() const;
-    Clock::time_point last_reply() const;
 
   private:
     class Impl;

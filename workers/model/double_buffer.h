@@ -16,6 +16,10 @@ namespace perflab {
 template <class T>
 class DoubleBuffer {
   public:
+    DoubleBuffer() = default;
+    // Both instances start as copies of `initial` (sized up front, say).
+    explicit DoubleBuffer(const T& initial) : buffers_{initial, initial} {}
+
     template <class F>
     void write(F&& f) noexcept {
         const int64_t entered = start_.fetch_add(1, std::memory_order_acq_rel);

@@ -37,19 +37,24 @@ nlohmann::json latency_object(const Histogram& h) {
 
 }  // namespace
 
-HttpReport http_report(const PhaseTotals& totals, double wait_s) {
+HttpReport http_report(const PhaseTotals& totals) {
     const IntervalSample& t = totals.totals;
     HttpReport r;
     r.requests = t.total_ops();
-    r.duration_s = totals.duration_s;
-    r.wait_s = std::min(wait_s, r.duration_s);
-    r.attack_s = r.duration_s - r.wait_s;
+    if (t.sent > 0) {
+        r.attack_s = double(t.last_send_us - t.first_send_us) / 1e6;
+        r.wait_s = double(std::max<int64_t>(0, t.last_reply_us - t.last_send_us)) / 1e6;
+        r.duration_s = r.attack_s + r.wait_s;
+    } else {
+        r.duration_s = r.attack_s = totals.duration_s;
+    }
     r.latency = t.latency();
     r.bytes_in = t.bytes_in;
     r.bytes_out = t.bytes_out;
     r.status_codes = t.status_codes;
     r.errors = t.errors;
     r.late_sends = t.late;
+    r.dropped = t.dropped;
     uint64_t ok = 0;
     for (const auto& [code, n] : t.status_codes)
         if (code >= 200 && code <= 399) ok += n;
@@ -78,18 +83,18 @@ nlohmann::json to_json(const HttpReport& r) {
             {"success", r.success},
             {"status_codes", codes},
             {"errors", errors},
-            {"late_sends", r.late_sends}};
+            {"late_sends", r.late_sends},
+            {"dropped", r.dropped}};
 }
 
 nlohmann::json http_report_json(const RunSummary& s) {
-    nlohmann::json j = to_json(http_report(s.overall, s.wait_s));
+    nlohmann::json j = to_json(http_report(s.overall));
     j["status"] = to_string(s.status);
     if (!s.error.empty()) j["error"] = s.error;
     j["phases"] = nlohmann::json::array();
-    for (size_t i = 0; i < s.phases.size(); ++i) {
-        const bool last = i + 1 == s.phases.size();
-        nlohmann::json p = to_json(http_report(s.phases[i], last ? s.wait_s : 0));
-        p["phase"] = s.phases[i].phase;
+    for (const auto& phase : s.phases) {
+        nlohmann::json p = to_json(http_report(phase));
+        p["phase"] = phase.phase;
         j["phases"].push_back(std::move(p));
     }
     return j;
@@ -121,6 +126,7 @@ std::string http_report_text(const HttpReport& r) {
     const double late_share = r.requests ? double(r.late_sends) / double(r.requests) : 0;
     line(out, "Late Sends", "[count, ratio]",
          std::to_string(r.late_sends) + ", " + format_fixed(late_share * 100, 2) + "%");
+    if (r.dropped) line(out, "Dropped", "[count]", std::to_string(r.dropped));
     out << "Error Set:\n";
     for (const auto& [text, n] : r.errors)
         out << text << ": " << n << "\n";
@@ -130,13 +136,10 @@ std::string http_report_text(const HttpReport& r) {
 std::string http_report_text(const RunSummary& s) {
     std::ostringstream out;
     if (s.phases.size() > 1)
-        for (size_t i = 0; i < s.phases.size(); ++i) {
-            const bool last = i + 1 == s.phases.size();
-            out << "Phase " << s.phases[i].phase + 1 << "\n"
-                << http_report_text(http_report(s.phases[i], last ? s.wait_s : 0)) << "\n";
-        }
-    out << "Overall (" << to_string(s.status) << ")\n"
-        << http_report_text(http_report(s.overall, s.wait_s));
+        for (const auto& phase : s.phases)
+            out << "Phase " << phase.phase + 1 << "\n"
+                << http_report_text(http_report(phase)) << "\n";
+    out << "Overall (" << to_string(s.status) << ")\n" << http_report_text(http_report(s.overall));
     if (!s.error.empty()) out << "failed: " << s.error << "\n";
     return out.str();
 }

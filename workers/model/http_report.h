@@ -25,17 +25,20 @@ struct HttpReport {
     std::map<int, uint64_t> status_codes;
     std::map<std::string, uint64_t> errors;
     uint64_t late_sends = 0;
+    uint64_t dropped = 0;  // due in the open model and never sent
 
     double bytes_in_mean() const { return requests ? double(bytes_in) / double(requests) : 0; }
     double bytes_out_mean() const { return requests ? double(bytes_out) / double(requests) : 0; }
 };
 
-// `wait_s` belongs to the end of the run: the overall report and the last phase's carry it.
-HttpReport http_report(const PhaseTotals& totals, double wait_s);
+// vegeta's definitions: attack is the first send to the last, wait the last send to the last
+// reply, duration (total) their sum; rate is requests over attack, throughput successful
+// requests over the total. Totals without send times (none sent) fall back to their span.
+HttpReport http_report(const PhaseTotals& totals);
 
 // {"requests", "rate", "throughput", "duration_s", "attack_s", "wait_s", "latency_us": {...},
 //  "bytes_in": {"total", "mean"}, "bytes_out": {...}, "success", "status_codes": {"200": n},
-//  "errors": {"timeout": n}, "late_sends"}
+//  "errors": {"timeout": n}, "late_sends", "dropped"}
 nlohmann::json to_json(const HttpReport& report);
 // The overall report plus "status", "phases": [the same per phase, with "phase"].
 nlohmann::json http_report_json(const RunSummary& summary);

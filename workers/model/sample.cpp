@@ -23,12 +23,21 @@ void IntervalSample::merge(const IntervalSample& other) {
     misses += other.misses;
     bytes_in += other.bytes_in;
     bytes_out += other.bytes_out;
-    sent += other.sent;
+    add_sends(other.sent, other.first_send_us, other.last_send_us);
+    add_reply_time(other.last_reply_us);
     late += other.late;
+    dropped += other.dropped;
     for (const auto& [kind, n] : other.errors)
         errors[kind] += n;
     for (const auto& [code, n] : other.status_codes)
         status_codes[code] += n;
+}
+
+void IntervalSample::add_sends(uint64_t n, int64_t first_us, int64_t last_us) {
+    if (n == 0) return;
+    first_send_us = sent ? std::min(first_send_us, first_us) : first_us;
+    last_send_us = sent ? std::max(last_send_us, last_us) : last_us;
+    sent += n;
 }
 
 uint64_t IntervalSample::total_ops() const {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -33,11 +34,22 @@ struct IntervalSample {
     uint64_t bytes_out = 0;  // value (cache) or request (http) bytes sent
     uint64_t sent = 0;       // operations started
     uint64_t late = 0;       // open model: operations started over 1 ms after their time
+    // Open model: operations due in the phase that its end (or a stop) found unsent. With
+    // them, ok + errors + dropped over a phase equals the ops it planned.
+    uint64_t dropped = 0;
+    // When the operations counted here were first and last sent, and the last one ended, in
+    // µs since the run started (vegeta's attack and wait); valid when sent, resp. any op, > 0.
+    int64_t first_send_us = 0;
+    int64_t last_send_us = 0;
+    int64_t last_reply_us = 0;
     std::map<std::string, uint64_t> errors;  // failures by kind or text
     std::map<int, uint64_t> status_codes;    // http
 
     // Adds other's counts; t_ms becomes the later end, interval_ms the sum.
     void merge(const IntervalSample& other);
+    // Counts n sends, the first and last at these µs since the run started.
+    void add_sends(uint64_t n, int64_t first_us, int64_t last_us);
+    void add_reply_time(int64_t us) { last_reply_us = std::max(last_reply_us, us); }
 
     uint64_t total_ops() const;
     uint64_t total_errors() const;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "summary.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -19,19 +20,31 @@ SummaryBuilder::SummaryBuilder(RunKind kind) {
     summary_.kind = kind;
 }
 
+namespace {
+
+// A phase's last sample (its drain) overlaps the next phase's first ticks: durations are
+// spans, not sums of intervals.
+void add_to(PhaseTotals& p, const IntervalSample& sample) {
+    const int64_t start = sample.t_ms - sample.interval_ms;
+    const bool first = p.totals.interval_ms == 0 && p.totals.t_ms == 0;
+    p.start_ms = first ? start : std::min(p.start_ms, start);
+    p.totals.merge(sample);
+    p.totals.interval_ms = p.totals.t_ms - p.start_ms;
+    p.duration_s = p.totals.seconds();
+}
+
+}  // namespace
+
 void SummaryBuilder::add(const IntervalSample& sample) {
     while (int(summary_.phases.size()) <= sample.phase)
-        summary_.phases.push_back({int(summary_.phases.size()), 0, {}});
-    auto& phase = summary_.phases[size_t(sample.phase)];
-    phase.totals.merge(sample);
-    phase.duration_s = phase.totals.seconds();
-    summary_.overall.totals.merge(sample);
-    summary_.overall.duration_s = summary_.overall.totals.seconds();
+        summary_.phases.push_back({int(summary_.phases.size()), 0, {}, 0});
+    add_to(summary_.phases[size_t(sample.phase)], sample);
+    add_to(summary_.overall, sample);
 }
 
 PhaseTotals SummaryBuilder::phase(int index) const {
     if (index >= 0 && size_t(index) < summary_.phases.size()) return summary_.phases[size_t(index)];
-    return {index, 0, {}};
+    return {index, 0, {}, 0};
 }
 
 RunSummary SummaryBuilder::finish(RunStatus status) const {
@@ -67,6 +80,8 @@ nlohmann::json to_json(const PhaseTotals& p) {
                         {"bytes_out", t.bytes_out},
                         {"duration_s", p.duration_s},
                         {"late", t.late},
+                        {"sent", t.sent},
+                        {"dropped", t.dropped},
                         {"errors", t.errors}};
     if (p.phase >= 0) j["phase"] = p.phase;
     return j;
@@ -114,6 +129,7 @@ void write_totals(std::ostream& out, const PhaseTotals& p) {
     out << "  bytes in " << format_bytes(t.bytes_in) << ", out " << format_bytes(t.bytes_out)
         << "\n";
     if (t.late) out << "  late sends " << t.late << "\n";
+    if (t.dropped) out << "  dropped " << t.dropped << " (due, never sent)\n";
     for (const auto& [kind, n] : t.errors)
         out << "  error " << kind << ": " << n << "\n";
 }

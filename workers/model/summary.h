@@ -12,9 +12,10 @@ namespace perflab {
 
 // A phase, or the whole run: every tick in it merged.
 struct PhaseTotals {
-    int phase = -1;  // -1: the whole run
-    double duration_s = 0;
+    int phase = -1;         // -1: the whole run
+    double duration_s = 0;  // from its first sample's start to its last sample's end
     IntervalSample totals;
+    int64_t start_ms = 0;  // when its first sample began
 };
 
 enum class RunStatus { running, completed, stopped, failed, interrupted };
@@ -27,7 +28,6 @@ struct RunSummary {
     PhaseTotals overall;
     std::vector<PhaseTotals> phases;
     uint64_t prefill_sets = 0;
-    double wait_s = 0;  // time after the last send until the last reply (http)
 };
 
 // Builds the summary from the samples of a run, in order.
