@@ -234,26 +234,40 @@ std::string SshSession::run(const std::string& command) {
     return out;
 }
 
-TrustResult trust_host(const SshTarget& target, const SshOptions& options, bool record) {
-    SshSession session(target, options);
-    const std::string& known_hosts = session.options_.known_hosts;
-    session.open_socket();
+TrustResult SshSession::trust(TrustMode mode, const std::string& accepted) {
     TrustResult result;
-    result.fingerprint = fingerprint_of(session.session_);
+    result.fingerprint = fingerprint_of(session_);
+    if (mode == TrustMode::accepted && result.fingerprint != accepted)
+        throw SshError(SshError::Kind::changed_host,
+                       "ssh " + target_.text() + ": HOST KEY CHANGED: the host now shows key " +
+                           result.fingerprint + ", not the key " + accepted +
+                           " that was accepted; nothing was trusted. The host was reinstalled "
+                           "in between, or someone is in the middle",
+                       result.fingerprint);
     try {
-        session.verify_host_key();
+        verify_host_key();
         result.already_known = true;
         return result;
     } catch (const SshError& e) {
         if (e.kind() != SshError::Kind::unknown_host) throw;
     }
-    if (!record) return result;
+    if (mode == TrustMode::look) return result;
     std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(known_hosts).parent_path(), ec);
-    if (ssh_session_update_known_hosts(session.session_) != SSH_OK)
+    std::filesystem::create_directories(std::filesystem::path(options_.known_hosts).parent_path(),
+                                        ec);
+    // Writes the key of this session, the one whose fingerprint was compared above.
+    if (ssh_session_update_known_hosts(session_) != SSH_OK)
         throw SshError(SshError::Kind::connect,
-                       session.fail_text("cannot write known hosts " + known_hosts));
+                       fail_text("cannot write known hosts " + options_.known_hosts));
+    result.recorded = true;
     return result;
+}
+
+TrustResult trust_host(const SshTarget& target, const SshOptions& options, TrustMode mode,
+                       const std::string& accepted) {
+    SshSession session(target, options);
+    session.open_socket();
+    return session.trust(mode, accepted);
 }
 
 }  // namespace perflab

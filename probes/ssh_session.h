@@ -71,6 +71,14 @@ class SshChannel {
 struct TrustResult {
     std::string fingerprint;
     bool already_known = false;
+    bool recorded = false;  // written to the known_hosts file just now
+};
+
+// Which key trust_host records when the known_hosts file does not hold the host's key yet.
+enum class TrustMode {
+    look,      // none: only read the key's fingerprint
+    accepted,  // the key whose fingerprint a person was shown and accepted, if the host shows it
+    shown,     // the key this connection shows, unseen by anyone (`perflab hosts trust --yes`)
 };
 
 // One authenticated session to one host, used by one thread at a time.
@@ -89,9 +97,11 @@ class SshSession {
     const SshTarget& target() const { return target_; }
 
   private:
-    friend TrustResult trust_host(const SshTarget&, const SshOptions&, bool);
+    friend TrustResult trust_host(const SshTarget&, const SshOptions&, TrustMode,
+                                  const std::string&);
     void open_socket();
     void verify_host_key();
+    TrustResult trust(TrustMode mode, const std::string& accepted);
     void authenticate();
     std::string fail_text(const std::string& step) const;
 
@@ -100,10 +110,14 @@ class SshSession {
     ssh_session_struct* session_ = nullptr;
 };
 
-// Connects without trusting anything and returns the host key's fingerprint; with
-// record=true an unknown key is added to the known_hosts file. Throws SshError (connect, or
-// changed_host: a changed key is never overwritten here).
-TrustResult trust_host(const SshTarget& target, const SshOptions& options, bool record);
+// Connects without authenticating and returns the host key's fingerprint; records the key as
+// `mode` says when the known_hosts file does not hold it yet. The fingerprint compared and the
+// key written come from one and the same connection, so a key other than the one a person
+// accepted is never written. Throws SshError: connect, or changed_host when the file holds
+// another key for the host (never overwritten here) or when, with TrustMode::accepted, the
+// host shows a key other than `accepted` ("SHA256:...") — nothing is written then.
+TrustResult trust_host(const SshTarget& target, const SshOptions& options, TrustMode mode,
+                       const std::string& accepted = {});
 
 // Quotes a word for a POSIX shell.
 std::string shell_quote(std::string_view word);
