@@ -22,7 +22,9 @@ int run_spec(const RunSpec& spec, const RunOptions& options) {
     // First, before the store's and the probes' threads start, so that every thread inherits
     // the blocked signals and Ctrl-C reaches the watcher instead of killing the process.
     std::atomic<RunController*> running{nullptr};
-    SignalWatch signals([&running] {
+    const auto cancel = std::make_shared<SshCancel>();
+    SignalWatch signals([&running, &cancel] {
+        cancel->cancel();
         if (auto* controller = running.load()) controller->request_stop();
     });
     std::unique_ptr<LoadEngine> engine;
@@ -35,8 +37,12 @@ int run_spec(const RunSpec& spec, const RunOptions& options) {
     const bool http = spec.kind == RunKind::http;
     RunController controller(spec, std::move(engine));
     running = &controller;
-    RunProbes probes(spec);
+    RunProbes probes(spec, cancel);
     if (const std::string error = probes.open(); !error.empty()) {
+        if (cancel->cancelled()) {
+            std::fprintf(stderr, "perflab: stopped while the probes connected; nothing ran\n");
+            return kExitFailed;
+        }
         std::fprintf(stderr, "perflab: %s\n", error.c_str());
         return kExitBadInput;
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -7,6 +8,7 @@
 
 #include "memcached_server.h"
 #include "process.h"
+#include "silent_server.h"
 #include "sshd_server.h"
 
 namespace perflab {
@@ -148,6 +150,26 @@ TEST(ProbeCli, RunRefusesToStartWhenAProbeCannot) {
     const auto o = perflab({"run", dir.file("spec.json"), "--no-store"});
     EXPECT_EQ(o.code, 2);
     EXPECT_NE(o.err.find("probe: memcached 127.0.0.1:"), std::string::npos) << o.err;
+    EXPECT_EQ(server.stat("cmd_get") + server.stat("cmd_set"), 0u) << "load ran anyway";
+}
+
+TEST(ProbeCli, CtrlCWhileAProbeConnectsEndsTheRunAtOnce) {
+    test::MemcachedServer server(8);
+    test::SilentServer silent;
+    test::TempDir dir;
+    const nlohmann::json spec = {{"kind", "cache"},
+                                 {"phases", {{{"duration_s", 1}, {"concurrency", 1}}}},
+                                 {"cache", {{"servers", {server.endpoint()}}}},
+                                 {"probes", {{{"ssh", silent.target()}}}}};
+    dir.write("spec.json", spec.dump());
+    test::Process run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store"}, dir.file("out"),
+                      dir.file("err"));
+    ASSERT_TRUE(silent.wait_for_connections(1, 30000));
+    run.signal(SIGINT);
+    EXPECT_EQ(run.wait(), 1);
+    const std::string err = test::read_file(dir.file("err"));
+    EXPECT_NE(err.find("stopped while the probes connected; nothing ran"), std::string::npos)
+        << err;
     EXPECT_EQ(server.stat("cmd_get") + server.stat("cmd_set"), 0u) << "load ran anyway";
 }
 

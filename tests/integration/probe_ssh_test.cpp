@@ -4,12 +4,15 @@
 
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "probe_runner.h"
 #include "process.h"
+#include "silent_server.h"
 #include "ssh_probe.h"
 #include "sshd_server.h"
 
@@ -209,6 +212,106 @@ TEST(SshSession, TrustRefusesAKeyOtherThanTheAccepted) {
     }
     EXPECT_EQ(test::read_file(o.known_hosts), before);
     EXPECT_EQ(connect_error(server, o), SshError::Kind::unknown_host);
+}
+
+// Options under which only the deadline (or a cancel) can end a wait on the host: libssh's own
+// timeout for each wait is longer than any test runs.
+SshOptions patient_options(const std::string& known_hosts, int deadline_s) {
+    SshOptions o;
+    o.known_hosts = known_hosts;
+    o.timeout_s = 3600;
+    o.deadline_s = deadline_s;
+    return o;
+}
+
+TEST(SshSession, SilentHostFailsAtTheDeadline) {
+    test::SilentServer silent;
+    test::TempDir dir;
+    const auto o = patient_options(dir.file("known_hosts"), 2);
+    const auto started = std::chrono::steady_clock::now();
+    try {
+        SshSession session(*parse_ssh_target(silent.target()), o);
+        session.connect();
+        ADD_FAILURE() << "connected to a host that never spoke";
+    } catch (const SshError& e) {
+        EXPECT_EQ(e.kind(), SshError::Kind::connect);
+        const std::string message = e.what();
+        EXPECT_NE(message.find("cannot connect: not done within the 2 s deadline"),
+                  std::string::npos)
+            << message;
+        EXPECT_NE(message.find(silent.target()), std::string::npos) << message;
+    }
+    EXPECT_EQ(silent.accepted(), 1);
+    // Generous: only a connect that waits on the host's (hour-long) silence fails this.
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 60s);
+}
+
+TEST(SshSession, CancelFromAnotherThreadEndsABlockedConnect) {
+    test::SilentServer silent;
+    test::TempDir dir;
+    auto o = patient_options(dir.file("known_hosts"), 3600);
+    o.cancel = std::make_shared<SshCancel>();
+    auto connecting = std::async(std::launch::async, [&] {
+        SshSession session(*parse_ssh_target(silent.target()), o);
+        session.connect();
+    });
+    ASSERT_TRUE(silent.wait_for_connections(1, 30000));
+    o.cancel->cancel();
+    ASSERT_EQ(connecting.wait_for(60s), std::future_status::ready) << "the cancel did not reach it";
+    try {
+        connecting.get();
+        ADD_FAILURE() << "connected to a host that never spoke";
+    } catch (const SshError& e) {
+        EXPECT_EQ(e.kind(), SshError::Kind::cancelled);
+        EXPECT_NE(std::string(e.what()).find("cancelled"), std::string::npos) << e.what();
+    }
+    // Cancelled for good: a session made with the same options does not even connect.
+    SshSession again(*parse_ssh_target(silent.target()), o);
+    try {
+        again.connect();
+        ADD_FAILURE() << "connected after the cancel";
+    } catch (const SshError& e) {
+        EXPECT_EQ(e.kind(), SshError::Kind::cancelled);
+    }
+    EXPECT_EQ(silent.accepted(), 1);
+}
+
+TEST(SshSession, CommandThatNeverEndsFailsAtTheDeadline) {
+    test::SshdServer server;
+    auto o = patient_options(server.known_hosts(), 2);
+    o.key_file = server.client_key();
+    SshSession session(target(server), o);
+    session.connect();
+    // `cat` waits for stdin, which stays open while the channel does: no output, no end.
+    try {
+        session.run("cat");
+        ADD_FAILURE() << "a command that never ends returned";
+    } catch (const SshError& e) {
+        EXPECT_NE(std::string(e.what()).find("not done within the 2 s deadline"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(ProbeRunner, StopWhileProbesConnectCancelsThem) {
+    test::SilentServer silent;
+    test::TempDir dir;
+    ProbeSpec spec;
+    spec.type = ProbeSpec::Type::ssh;
+    spec.target = silent.target();
+    ProbeOptions options;
+    options.known_hosts = dir.file("known_hosts");
+    options.cancel = std::make_shared<SshCancel>();
+    ProbeRunner runner({spec}, 1000, options);
+    auto opening = std::async(std::launch::async, [&] { runner.open(); });
+    ASSERT_TRUE(silent.wait_for_connections(1, 30000));
+    options.cancel->cancel();
+    ASSERT_EQ(opening.wait_for(60s), std::future_status::ready) << "the cancel did not reach it";
+    try {
+        opening.get();
+        ADD_FAILURE() << "a probe opened on a host that never spoke";
+    } catch (const SshError& e) {
+        EXPECT_EQ(e.kind(), SshError::Kind::cancelled) << e.what();
+    }
 }
 
 TEST(SshProbe, RemoteLoopEndsWithTheProbe) {
