@@ -9,27 +9,6 @@
 
 namespace perflab {
 
-int hosts_trust_command(const HostsTrustOptions& o) {
-    const auto target = parse_ssh_target(o.target);
-    if (!target) {
-        std::fprintf(stderr, "perflab hosts trust: bad target \"%s\": expected user@host[:port]\n",
-                     o.target.c_str());
-        return kExitBadInput;
-    }
-    SshOptions options;
-    options.known_hosts = o.known_hosts.empty() ? default_known_hosts_path() : o.known_hosts;
-    try {
-        const TrustResult r = trust_host(*target, options, true);
-        std::printf("%s:%d %s\n%s %s\n", target->host.c_str(), target->port, r.fingerprint.c_str(),
-                    r.already_known ? "already trusted in" : "recorded in",
-                    options.known_hosts.c_str());
-    } catch (const SshError& e) {
-        std::fprintf(stderr, "perflab hosts trust: %s\n", e.what());
-        return kExitBadInput;
-    }
-    return kExitOk;
-}
-
 namespace {
 
 // Throws StoreError: a database that is not ours, newer, unreadable, or a bad field.
@@ -49,7 +28,47 @@ const SavedHost* find_by_name(const std::vector<SavedHost>& hosts, const std::st
     return nullptr;
 }
 
+TrustMode trust_mode(const HostsTrustOptions& o) {
+    if (o.yes) return TrustMode::shown;
+    return o.fingerprint.empty() ? TrustMode::look : TrustMode::accepted;
+}
+
 }  // namespace
+
+int hosts_trust_command(const HostsTrustOptions& o) {
+    const auto target = parse_ssh_target(o.target);
+    if (!target) {
+        std::fprintf(stderr, "perflab hosts trust: bad target \"%s\": expected user@host[:port]\n",
+                     o.target.c_str());
+        return kExitBadInput;
+    }
+    if (!o.fingerprint.empty() && !o.fingerprint.starts_with("SHA256:")) {
+        std::fprintf(stderr,
+                     "perflab hosts trust: --fingerprint \"%s\": expected SHA256:... as "
+                     "`perflab hosts trust` or `ssh-keygen -l` prints it\n",
+                     o.fingerprint.c_str());
+        return kExitBadInput;
+    }
+    SshOptions options;
+    options.known_hosts = o.known_hosts.empty() ? default_known_hosts_path() : o.known_hosts;
+    try {
+        const TrustResult r = trust_host(*target, options, trust_mode(o), o.fingerprint);
+        std::printf("%s:%d %s\n", target->host.c_str(), target->port, r.fingerprint.c_str());
+        if (r.already_known || r.recorded) {
+            std::printf("%s %s\n", r.already_known ? "already trusted in" : "recorded in",
+                        options.known_hosts.c_str());
+            return kExitOk;
+        }
+        std::fprintf(stderr,
+                     "perflab hosts trust: nothing recorded. Check the fingerprint above with the "
+                     "host's administrator (ssh-keygen -l -f on its host key), then run again "
+                     "with --fingerprint %s; --yes records the key shown, unchecked\n",
+                     r.fingerprint.c_str());
+    } catch (const SshError& e) {
+        std::fprintf(stderr, "perflab hosts trust: %s\n", e.what());
+    }
+    return kExitBadInput;
+}
 
 int hosts_list_command(const SavedHostOptions& o) {
     return with_book(o, Access::write, [&](HostBook& book) {

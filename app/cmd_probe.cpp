@@ -116,9 +116,11 @@ std::string ask_passphrase(const std::string& key) {
     return answer;
 }
 
-std::unique_ptr<Probe> open_probe(const ProbeSpec& spec, const ProbeCommandOptions& o) {
+std::unique_ptr<Probe> open_probe(const ProbeSpec& spec, const ProbeCommandOptions& o,
+                                  std::shared_ptr<SshCancel> cancel) {
     ProbeOptions options;
     options.known_hosts = o.known_hosts;
+    options.cancel = std::move(cancel);
     for (;;) {
         auto probe = make_probe(spec, options, o.interval_ms);
         try {
@@ -147,11 +149,16 @@ int probe_command(const ProbeCommandOptions& o) {
         return kExitBadInput;
     }
     ProbePrinter printer(o.json, o.count);
-    SignalWatch signals([&printer] { printer.stop(); });
+    const auto cancel = std::make_shared<SshCancel>();
+    SignalWatch signals([&printer, &cancel] {
+        cancel->cancel();
+        printer.stop();
+    });
     std::vector<std::unique_ptr<Probe>> probes;
     try {
-        probes.push_back(open_probe(*spec, o));
+        probes.push_back(open_probe(*spec, o, cancel));
     } catch (const ProbeError& e) {
+        if (cancel->cancelled()) return kExitOk;  // Ctrl-C while connecting: nothing to report
         std::fprintf(stderr, "perflab probe: %s\n", e.what());
         return kExitBadInput;
     }

@@ -56,7 +56,11 @@ int run_spec(const RunSpec& spec, const RunOptions& options) {
     // First, before the store's and the probes' threads start, so that every thread inherits
     // the blocked signals and Ctrl-C reaches the watcher instead of killing the process.
     StopRelay relay;
-    SignalWatch signals([&relay] { relay.stop(); });
+    const auto cancel = std::make_shared<SshCancel>();
+    SignalWatch signals([&relay, &cancel] {
+        cancel->cancel();
+        relay.stop();
+    });
     std::unique_ptr<LoadEngine> engine;
     try {
         engine = make_engine(spec);
@@ -68,8 +72,12 @@ int run_spec(const RunSpec& spec, const RunOptions& options) {
     RunController controller(spec, std::move(engine));
     // Destroyed before the controller: a late Ctrl-C finds no controller rather than a freed one.
     const StopRelay::Attach attached(relay, controller);
-    RunProbes probes(spec);
+    RunProbes probes(spec, cancel);
     if (const std::string error = probes.open(); !error.empty()) {
+        if (cancel->cancelled()) {
+            std::fprintf(stderr, "perflab: stopped while the probes connected; nothing ran\n");
+            return kExitFailed;
+        }
         std::fprintf(stderr, "perflab: %s\n", error.c_str());
         return kExitBadInput;
     }

@@ -45,10 +45,14 @@ struct ProbeCommandOptions {
 };
 int probe_command(const ProbeCommandOptions& options);
 
-// `perflab hosts trust user@host[:port]`: shows the host key's fingerprint and records it.
+// `perflab hosts trust user@host[:port]`: shows the host key's fingerprint; records it with
+// --fingerprint (the one the user checked, compared on the connection whose key is written)
+// or --yes (scripts: the key shown). With neither it records nothing and exits 2.
 struct HostsTrustOptions {
     std::string target;
     std::string known_hosts;
+    std::string fingerprint;  // "SHA256:..."
+    bool yes = false;
 };
 int hosts_trust_command(const HostsTrustOptions& options);
 

@@ -48,6 +48,11 @@ int main(int argc, char** argv) {
     auto* trust_cmd = hosts_cmd->add_subcommand("trust", "Show a host's key and trust it");
     trust_cmd->add_option("target", trust.target, "user@host[:port]")->required();
     trust_cmd->add_option("--known-hosts", trust.known_hosts, "Known hosts file");
+    auto* fingerprint_opt = trust_cmd->add_option(
+        "--fingerprint", trust.fingerprint,
+        "Record the key only if it has this fingerprint (SHA256:..., the one you checked)");
+    trust_cmd->add_flag("--yes", trust.yes, "Record the key the host shows, unchecked (scripts)")
+        ->excludes(fingerprint_opt);
     SavedHostOptions saved;
     auto* list_cmd = hosts_cmd->add_subcommand("list", "The saved SSH hosts");
     list_cmd->add_flag("--json", saved.json, "JSON output");

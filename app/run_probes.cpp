@@ -6,7 +6,8 @@
 
 namespace perflab {
 
-RunProbes::RunProbes(const RunSpec& spec) : spec_(spec) {}
+RunProbes::RunProbes(const RunSpec& spec, std::shared_ptr<SshCancel> cancel)
+    : spec_(spec), cancel_(std::move(cancel)) {}
 
 RunProbes::~RunProbes() {
     if (runner_) runner_->stop();
@@ -15,7 +16,9 @@ RunProbes::~RunProbes() {
 std::string RunProbes::open() {
     if (spec_.probes.empty()) return {};
     try {
-        runner_ = std::make_unique<ProbeRunner>(spec_.probes, spec_.tick_ms, ProbeOptions{});
+        ProbeOptions options;
+        options.cancel = cancel_;
+        runner_ = std::make_unique<ProbeRunner>(spec_.probes, spec_.tick_ms, options);
         runner_->open();
     } catch (const ProbeError& e) {
         runner_.reset();

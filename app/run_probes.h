@@ -18,7 +18,8 @@ class RunController;
 // any load), started on the run's clock with its first phase, stopped with its end.
 class RunProbes : public RunObserver {
   public:
-    explicit RunProbes(const RunSpec& spec);
+    // `cancel` (may be null) ends the probes' SSH work from another thread: a Ctrl-C.
+    RunProbes(const RunSpec& spec, std::shared_ptr<SshCancel> cancel);
     ~RunProbes() override;
     // Connects every probe; returns an error naming the failing probe, or "".
     std::string open();
@@ -44,6 +45,7 @@ class RunProbes : public RunObserver {
     };
 
     const RunSpec& spec_;
+    std::shared_ptr<SshCancel> cancel_;
     std::unique_ptr<LinePrinter> printer_;
     std::unique_ptr<ProbeRunner> runner_;
     RunController* controller_ = nullptr;

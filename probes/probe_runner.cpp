@@ -22,6 +22,7 @@ SshOptions ssh_options(const ProbeSpec& spec, const ProbeOptions& options) {
     const auto own = options.key_passphrases.find(spec.key);
     o.passphrase = own != options.key_passphrases.end() ? own->second : options.passphrase;
     o.known_hosts = options.known_hosts;
+    o.cancel = options.cancel;
     return o;
 }
 

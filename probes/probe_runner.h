@@ -21,6 +21,9 @@ struct ProbeOptions {
     std::string passphrase;   // for every key file given; memory only
     // By key file, before `passphrase`: what the desktop app was told for each saved host.
     std::map<std::string, std::string> key_passphrases;
+    // Ends the probes' SSH connects and commands at once when cancelled (Stop while they
+    // connect); may be null.
+    std::shared_ptr<SshCancel> cancel;
 };
 
 // The probe a spec entry asks for. Throws ProbeError on a malformed target.

@@ -97,9 +97,11 @@ ProcSnapshot SshProbe::request_snapshot() {
     return s;
 }
 
-void SshProbe::drop(ProbeReading& reading, const std::string& why) {
-    if (loop_)
-        reading.events.push_back({0, "error", "probe " + source() + ": " + why + "; retrying"});
+void SshProbe::drop(ProbeReading& reading, const SshError& error) {
+    // A cancel is the user's own Stop, not news about the host.
+    if (loop_ && error.kind() != SshError::Kind::cancelled)
+        reading.events.push_back(
+            {0, "error", "probe " + source() + ": " + error.what() + "; retrying"});
     close();
     backoff_ = std::min<std::chrono::milliseconds>(
         kMaxBackoff, std::max<std::chrono::milliseconds>(std::chrono::seconds(1), backoff_ * 2));
@@ -119,7 +121,7 @@ ProbeReading SshProbe::poll() {
             backoff_ = {};
             r.events.push_back({0, "probe", "probe " + source() + ": reconnected"});
         } catch (const SshError& e) {
-            drop(r, e.what());
+            drop(r, e);
         }
         return r;
     }
@@ -128,7 +130,7 @@ ProbeReading SshProbe::poll() {
         r.values = host_values(last_, now, per_core_);
         last_ = std::move(now);
     } catch (const SshError& e) {
-        drop(r, e.what());
+        drop(r, e);
     }
     return r;
 }

@@ -36,7 +36,7 @@ class SshProbe : public Probe {
   private:
     void connect();
     ProcSnapshot request_snapshot();
-    void drop(ProbeReading& reading, const std::string& why);
+    void drop(ProbeReading& reading, const SshError& error);
 
     using Clock = std::chrono::steady_clock;
     SshTarget target_;

@@ -2,10 +2,14 @@
 #include "ssh_session.h"
 
 #include <libssh/libssh.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+
+#include "ssh_watchdog.h"
+#include "tcp_connect.h"
 
 namespace perflab {
 
@@ -96,13 +100,13 @@ SshChannel::~SshChannel() {
 
 void SshChannel::write(std::string_view data) {
     if (ssh_channel_write(channel_, data.data(), uint32_t(data.size())) != int(data.size()))
-        throw SshError(SshError::Kind::channel, "ssh: write to the remote command failed");
+        throw session_.failure(SshError::Kind::channel, "write to the remote command failed");
 }
 
 bool SshChannel::read(std::string& out, int timeout_ms) {
     char buf[16384];
     const int n = ssh_channel_read_timeout(channel_, buf, sizeof buf, 0, timeout_ms);
-    if (n == SSH_ERROR) throw SshError(SshError::Kind::channel, "ssh: connection lost");
+    if (n == SSH_ERROR) throw session_.failure(SshError::Kind::channel, "connection lost");
     if (n > 0) out.append(buf, size_t(n));
     return n > 0 || !ssh_channel_is_eof(channel_);
 }
@@ -127,16 +131,51 @@ SshSession::SshSession(SshTarget target, SshOptions options)
 }
 
 SshSession::~SshSession() {
-    if (!session_) return;
-    ssh_disconnect(session_);
-    ssh_free(session_);
+    if (session_) {
+        // libssh leaves a socket given through SSH_OPTIONS_FD open when it disconnects, unless
+        // an error already made it close that socket.
+        const socket_t given = ssh_get_fd(session_);
+        ssh_disconnect(session_);
+        if (given != SSH_INVALID_SOCKET) ::close(given);
+        ssh_free(session_);
+    }
+    if (fd_ < 0) return;
+    if (options_.cancel) options_.cancel->remove(fd_);
+    ::close(fd_);
 }
 
 std::string SshSession::fail_text(const std::string& step) const {
     return "ssh " + target_.text() + ": " + step + ": " + ssh_get_error(session_);
 }
 
-void SshSession::open_socket() {
+SshError SshSession::failure(SshError::Kind kind, const std::string& step) const {
+    const std::string where = "ssh " + target_.text() + ": " + step + ": ";
+    if (cancelled()) return SshError(SshError::Kind::cancelled, where + "cancelled");
+    if (expired_.load())
+        return SshError(kind, where + "not done within the " + std::to_string(options_.deadline_s) +
+                                  " s deadline");
+    return SshError(kind, fail_text(step));
+}
+
+SshSession::Clock::time_point SshSession::deadline() const {
+    return Clock::now() + std::chrono::seconds(options_.deadline_s);
+}
+
+void SshSession::open_socket(Clock::time_point until) {
+    std::string error;
+    fd_ = tcp_connect(
+        target_.host, target_.port, until, [this] { return cancelled(); }, error);
+    if (fd_ < 0) {
+        expired_.store(Clock::now() >= until);
+        if (cancelled() || expired_.load())
+            throw failure(SshError::Kind::connect, "cannot connect");
+        throw SshError(SshError::Kind::connect,
+                       "ssh " + target_.text() + ": cannot connect: " + error);
+    }
+    if (options_.cancel) options_.cancel->add(fd_);
+}
+
+void SshSession::handshake() {
     session_ = ssh_new();
     if (!session_) throw SshError(SshError::Kind::connect, "ssh: out of memory");
     const long timeout = options_.timeout_s;
@@ -151,8 +190,12 @@ void SshSession::open_socket() {
     ssh_options_set(session_, SSH_OPTIONS_PROCESS_CONFIG, &no_config);
     ssh_options_set(session_, SSH_OPTIONS_KNOWNHOSTS, options_.known_hosts.c_str());
     ssh_options_set(session_, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, options_.known_hosts.c_str());
-    if (ssh_connect(session_) != SSH_OK)
-        throw SshError(SshError::Kind::connect, fail_text("cannot connect"));
+    const socket_t given = ::dup(fd_);
+    if (given < 0 || ssh_options_set(session_, SSH_OPTIONS_FD, &given) != SSH_OK) {
+        if (given >= 0) ::close(given);
+        throw SshError(SshError::Kind::connect, "ssh " + target_.text() + ": out of descriptors");
+    }
+    if (ssh_connect(session_) != SSH_OK) throw failure(SshError::Kind::connect, "cannot connect");
 }
 
 void SshSession::verify_host_key() {
@@ -201,6 +244,7 @@ void SshSession::authenticate() {
         rc = ssh_userauth_publickey(session_, nullptr, key);
         ssh_key_free(key);
     }
+    if (rc == SSH_AUTH_ERROR) throw failure(SshError::Kind::auth, "cannot authenticate");
     if (rc != SSH_AUTH_SUCCESS)
         throw SshError(SshError::Kind::auth,
                        "ssh " + target_.text() + ": authentication refused for user " +
@@ -210,50 +254,76 @@ void SshSession::authenticate() {
 }
 
 void SshSession::connect() {
-    open_socket();
+    const auto until = deadline();
+    open_socket(until);
+    const SshWatchdog watchdog(fd_, until, expired_);
+    handshake();
     verify_host_key();
     authenticate();
 }
 
-std::unique_ptr<SshChannel> SshSession::exec(const std::string& command) {
+std::unique_ptr<SshChannel> SshSession::open_channel(const std::string& command) {
     ssh_channel channel = ssh_channel_new(session_);
-    if (!channel) throw SshError(SshError::Kind::channel, fail_text("cannot open a channel"));
+    if (!channel) throw failure(SshError::Kind::channel, "cannot open a channel");
     if (ssh_channel_open_session(channel) != SSH_OK ||
         ssh_channel_request_exec(channel, command.c_str()) != SSH_OK) {
         ssh_channel_free(channel);
-        throw SshError(SshError::Kind::channel, fail_text("cannot run a command"));
+        throw failure(SshError::Kind::channel, "cannot run a command");
     }
-    return std::make_unique<SshChannel>(channel);
+    return std::make_unique<SshChannel>(channel, *this);
+}
+
+std::unique_ptr<SshChannel> SshSession::exec(const std::string& command) {
+    const SshWatchdog watchdog(fd_, deadline(), expired_);
+    return open_channel(command);
 }
 
 std::string SshSession::run(const std::string& command) {
-    auto channel = exec(command);
+    const SshWatchdog watchdog(fd_, deadline(), expired_);
+    auto channel = open_channel(command);
     std::string out;
     while (channel->read(out, options_.timeout_s * 1000)) {
     }
     return out;
 }
 
-TrustResult trust_host(const SshTarget& target, const SshOptions& options, bool record) {
-    SshSession session(target, options);
-    const std::string& known_hosts = session.options_.known_hosts;
-    session.open_socket();
+TrustResult SshSession::trust(TrustMode mode, const std::string& accepted) {
     TrustResult result;
-    result.fingerprint = fingerprint_of(session.session_);
+    result.fingerprint = fingerprint_of(session_);
+    if (mode == TrustMode::accepted && result.fingerprint != accepted)
+        throw SshError(SshError::Kind::changed_host,
+                       "ssh " + target_.text() + ": HOST KEY CHANGED: the host now shows key " +
+                           result.fingerprint + ", not the key " + accepted +
+                           " that was accepted; nothing was trusted. The host was reinstalled "
+                           "in between, or someone is in the middle",
+                       result.fingerprint);
     try {
-        session.verify_host_key();
+        verify_host_key();
         result.already_known = true;
         return result;
     } catch (const SshError& e) {
         if (e.kind() != SshError::Kind::unknown_host) throw;
     }
-    if (!record) return result;
+    if (mode == TrustMode::look) return result;
     std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(known_hosts).parent_path(), ec);
-    if (ssh_session_update_known_hosts(session.session_) != SSH_OK)
+    std::filesystem::create_directories(std::filesystem::path(options_.known_hosts).parent_path(),
+                                        ec);
+    // Writes the key of this session, the one whose fingerprint was compared above.
+    if (ssh_session_update_known_hosts(session_) != SSH_OK)
         throw SshError(SshError::Kind::connect,
-                       session.fail_text("cannot write known hosts " + known_hosts));
+                       fail_text("cannot write known hosts " + options_.known_hosts));
+    result.recorded = true;
     return result;
+}
+
+TrustResult trust_host(const SshTarget& target, const SshOptions& options, TrustMode mode,
+                       const std::string& accepted) {
+    SshSession session(target, options);
+    const auto until = session.deadline();
+    session.open_socket(until);
+    const SshWatchdog watchdog(session.fd_, until, session.expired_);
+    session.handshake();
+    return session.trust(mode, accepted);
 }
 
 }  // namespace perflab

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "probe.h"
+#include "ssh_cancel.h"
 
 struct ssh_session_struct;
 struct ssh_channel_struct;
 
 namespace perflab {
+
+class SshSession;
 
 struct SshTarget {
     std::string user;
@@ -27,7 +32,12 @@ struct SshOptions {
     std::string key_file;     // private key; empty: ssh-agent
     std::string passphrase;   // for key_file; held in memory only, never written
     std::string known_hosts;  // PerfLab's own file; empty: default_known_hosts_path()
-    int timeout_s = 5;        // connect and each read
+    int timeout_s = 5;        // each wait for the host: a read, a reply
+    // Connecting (TCP, key exchange, authentication), opening a command and run() as a whole:
+    // a host that answers slowly, or a command that never ends, fails here.
+    int deadline_s = 30;
+    // Shared by the sessions another thread may have to end early (Stop); may be null.
+    std::shared_ptr<SshCancel> cancel;
 };
 
 // $XDG_DATA_HOME/perflab/known_hosts, else ~/.local/share/perflab/known_hosts.
@@ -37,8 +47,9 @@ std::string default_known_hosts_path();
 // changed one, ask for another key.
 class SshError : public ProbeError {
   public:
-    // key: the key file cannot be read (missing, or needs a passphrase); auth: refused.
-    enum class Kind { connect, unknown_host, changed_host, key, auth, channel };
+    // key: the key file cannot be read (missing, or needs a passphrase); auth: refused;
+    // cancelled: SshOptions::cancel ended it.
+    enum class Kind { connect, unknown_host, changed_host, key, auth, channel, cancelled };
     SshError(Kind kind, const std::string& message, std::string fingerprint = {})
         : ProbeError(message), kind_(kind), fingerprint_(std::move(fingerprint)) {}
     Kind kind() const { return kind_; }
@@ -52,7 +63,8 @@ class SshError : public ProbeError {
 // One command running on the host, its stdout read as it comes.
 class SshChannel {
   public:
-    explicit SshChannel(ssh_channel_struct* channel) : channel_(channel) {}
+    SshChannel(ssh_channel_struct* channel, const SshSession& session)
+        : channel_(channel), session_(session) {}
     ~SshChannel();
     SshChannel(const SshChannel&) = delete;
     SshChannel& operator=(const SshChannel&) = delete;
@@ -66,11 +78,20 @@ class SshChannel {
 
   private:
     ssh_channel_struct* channel_;
+    const SshSession& session_;
 };
 
 struct TrustResult {
     std::string fingerprint;
     bool already_known = false;
+    bool recorded = false;  // written to the known_hosts file just now
+};
+
+// Which key trust_host records when the known_hosts file does not hold the host's key yet.
+enum class TrustMode {
+    look,      // none: only read the key's fingerprint
+    accepted,  // the key whose fingerprint a person was shown and accepted, if the host shows it
+    shown,     // the key this connection shows, unseen by anyone (`perflab hosts trust --yes`)
 };
 
 // One authenticated session to one host, used by one thread at a time.
@@ -81,29 +102,49 @@ class SshSession {
     SshSession(const SshSession&) = delete;
     SshSession& operator=(const SshSession&) = delete;
 
-    // Connects, checks the host key against the known_hosts file, authenticates.
+    // Connects, checks the host key against the known_hosts file, authenticates; within the
+    // deadline, and cancellable.
     void connect();
+    // Starts a command, its output read through the channel (each read with its own timeout).
     std::unique_ptr<SshChannel> exec(const std::string& command);
-    // Runs a command to its end and returns its stdout.
+    // Runs a command to its end, within the deadline, and returns its stdout.
     std::string run(const std::string& command);
     const SshTarget& target() const { return target_; }
 
   private:
-    friend TrustResult trust_host(const SshTarget&, const SshOptions&, bool);
-    void open_socket();
+    using Clock = std::chrono::steady_clock;
+    friend class SshChannel;
+    friend TrustResult trust_host(const SshTarget&, const SshOptions&, TrustMode,
+                                  const std::string&);
+    Clock::time_point deadline() const;
+    void open_socket(Clock::time_point until);
+    void handshake();
     void verify_host_key();
+    TrustResult trust(TrustMode mode, const std::string& accepted);
     void authenticate();
+    std::unique_ptr<SshChannel> open_channel(const std::string& command);
+    bool cancelled() const { return options_.cancel && options_.cancel->cancelled(); }
+    // The error of a step that failed: cancelled, or past its deadline, when that ended it.
+    SshError failure(SshError::Kind kind, const std::string& step) const;
     std::string fail_text(const std::string& step) const;
 
     SshTarget target_;
     SshOptions options_;
+    // Ours, for shutting the connection down from another thread; libssh is given a duplicate,
+    // which it closes on some errors and leaves open on others.
+    int fd_ = -1;
+    std::atomic<bool> expired_{false};  // a step ran past its deadline: the socket is shut
     ssh_session_struct* session_ = nullptr;
 };
 
-// Connects without trusting anything and returns the host key's fingerprint; with
-// record=true an unknown key is added to the known_hosts file. Throws SshError (connect, or
-// changed_host: a changed key is never overwritten here).
-TrustResult trust_host(const SshTarget& target, const SshOptions& options, bool record);
+// Connects without authenticating and returns the host key's fingerprint; records the key as
+// `mode` says when the known_hosts file does not hold it yet. The fingerprint compared and the
+// key written come from one and the same connection, so a key other than the one a person
+// accepted is never written. Throws SshError: connect, or changed_host when the file holds
+// another key for the host (never overwritten here) or when, with TrustMode::accepted, the
+// host shows a key other than `accepted` ("SHA256:...") — nothing is written then.
+TrustResult trust_host(const SshTarget& target, const SshOptions& options, TrustMode mode,
+                       const std::string& accepted = {});
 
 // Quotes a word for a POSIX shell.
 std::string shell_quote(std::string_view word);

@@ -37,19 +37,8 @@ HostCheck check_host(const SavedHost& host, const std::string& known_hosts,
     options.passphrase = passphrase;
     options.known_hosts = known_hosts;
     try {
-        // Looked at once more before recording, so a key other than the one the user saw
-        // is never written.
-        if (!trusted_fingerprint.empty()) {
-            const TrustResult seen = trust_host(*target, options, false);
-            if (seen.fingerprint != trusted_fingerprint) {
-                check.message = "ssh " + target->text() + ": the host now shows key " +
-                                seen.fingerprint + ", not the " + trusted_fingerprint +
-                                " you accepted; nothing was trusted";
-                check.fingerprint = seen.fingerprint;
-                return check;
-            }
-            trust_host(*target, options, true);
-        }
+        if (!trusted_fingerprint.empty())
+            trust_host(*target, options, TrustMode::accepted, trusted_fingerprint);
         SshSession session(*target, options);
         session.connect();
         check.profile = remote_hardware_profile(session);

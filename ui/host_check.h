@@ -19,8 +19,9 @@ struct HostCheck {
 };
 
 // Connects to the host (blocking: call it on a pool thread), checks its key against
-// known_hosts and reads its hardware profile. With a non-empty `trusted_fingerprint` the
-// host's key is first recorded in known_hosts — the user accepted that fingerprint.
+// known_hosts and reads its hardware profile. With a non-empty `trusted_fingerprint` (the one
+// the user accepted) the host's key is first recorded in known_hosts if it is that very key;
+// any other key is refused as a changed one and nothing is recorded.
 HostCheck check_host(const SavedHost& host, const std::string& known_hosts,
                      const std::string& passphrase, const std::string& trusted_fingerprint = {});
 

@@ -79,7 +79,7 @@ RunSession::RunSession(QObject* parent) : QObject(parent), bridge_(new RunBridge
 
 RunSession::~RunSession() {
     if (!thread_.joinable()) return;
-    controller_->request_stop();
+    stop();
     thread_.join();
 }
 
@@ -96,7 +96,9 @@ bool RunSession::start(const RunSpec& spec, QString* error) {
         return false;
     }
     controller_->add_observer(bridge_);
-    thread_ = std::thread([spec, options = probeOptions_, c = controller_.get(), b = bridge_] {
+    ProbeOptions options = probeOptions_;
+    cancel_ = options.cancel = std::make_shared<SshCancel>();
+    thread_ = std::thread([spec, options = std::move(options), c = controller_.get(), b = bridge_] {
         run_on_worker(spec, options, *c, *b);
     });
     return true;
@@ -107,6 +109,7 @@ void RunSession::adopt(std::unique_ptr<LocalMemcached> server) {
 }
 
 void RunSession::stop() {
+    if (cancel_) cancel_->cancel();
     if (controller_) controller_->request_stop();
 }
 

@@ -29,6 +29,7 @@ class RunSession : public QObject {
     void setProbeOptions(ProbeOptions options) { probeOptions_ = std::move(options); }
     // Keeps `server` alive until the run ends (the quick start's own memcached).
     void adopt(std::unique_ptr<LocalMemcached> server);
+    // Also while the probes still connect: their SSH work is cancelled, not waited for.
     void stop();
     bool running() const { return thread_.joinable(); }
     const RunBridge* bridge() const { return bridge_; }
@@ -44,6 +45,7 @@ class RunSession : public QObject {
     std::unique_ptr<RunController> controller_;
     std::unique_ptr<LocalMemcached> server_;
     ProbeOptions probeOptions_;
+    std::shared_ptr<SshCancel> cancel_;  // the current run's probes
     std::thread thread_;
 };
 

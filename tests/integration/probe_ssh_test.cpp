@@ -4,12 +4,15 @@
 
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "probe_runner.h"
 #include "process.h"
+#include "silent_server.h"
 #include "ssh_probe.h"
 #include "sshd_server.h"
 
@@ -109,7 +112,7 @@ TEST(SshSession, ChangedHostKeyIsRefused) {
     EXPECT_NE(message.find("HOST KEY CHANGED"), std::string::npos) << message;
     // Trusting does not overwrite a changed key either.
     try {
-        trust_host(target(server), o, true);
+        trust_host(target(server), o, TrustMode::shown);
         ADD_FAILURE() << "trusted a changed key";
     } catch (const SshError& e) {
         EXPECT_EQ(e.kind(), SshError::Kind::changed_host);
@@ -138,14 +141,177 @@ TEST(SshSession, TrustRecordsTheKey) {
     test::SshdServer server;
     auto o = options(server);
     o.known_hosts = server.dir().file("sub/dir/known_hosts");
-    const TrustResult first = trust_host(target(server), o, true);
+    const TrustResult first = trust_host(target(server), o, TrustMode::shown);
     EXPECT_EQ(first.fingerprint, server.host_fingerprint());
     EXPECT_FALSE(first.already_known);
+    EXPECT_TRUE(first.recorded);
     EXPECT_NE(test::read_file(o.known_hosts).find("[127.0.0.1]:" + std::to_string(server.port())),
               std::string::npos);
-    EXPECT_TRUE(trust_host(target(server), o, true).already_known);
+    EXPECT_TRUE(trust_host(target(server), o, TrustMode::shown).already_known);
     SshSession session(target(server), o);
     EXPECT_NO_THROW(session.connect());
+}
+
+// What `ssh-keygen -l` reads in a known_hosts file: "SHA256:... [127.0.0.1]:PORT", one a line.
+std::vector<std::string> listed_keys(const std::string& known_hosts) {
+    const auto o = test::run({"ssh-keygen", "-l", "-E", "sha256", "-f", known_hosts});
+    std::vector<std::string> out;
+    std::istringstream in(o.out);
+    for (std::string bits, fingerprint, host, type; in >> bits >> fingerprint >> host >> type;)
+        out.push_back(fingerprint + " " + host);
+    return out;
+}
+
+TEST(SshSession, TrustRecordsExactlyTheAcceptedKey) {
+    test::SshdServer server;
+    auto o = options(server);
+    o.known_hosts = server.dir().file("trusted_known_hosts");
+    const TrustResult shown = trust_host(target(server), o, TrustMode::look);
+    EXPECT_EQ(shown.fingerprint, server.host_fingerprint());
+    EXPECT_FALSE(shown.recorded);
+    EXPECT_FALSE(std::filesystem::exists(o.known_hosts)) << "looking wrote the key";
+
+    const TrustResult trusted =
+        trust_host(target(server), o, TrustMode::accepted, shown.fingerprint);
+    EXPECT_TRUE(trusted.recorded);
+    EXPECT_EQ(trusted.fingerprint, shown.fingerprint);
+    const std::string host = "[127.0.0.1]:" + std::to_string(server.port());
+    EXPECT_EQ(listed_keys(o.known_hosts), std::vector<std::string>{shown.fingerprint + " " + host});
+    // The very key of host_key.pub ("type base64 comment"), not just one with its fingerprint.
+    const std::string pub = test::read_file(server.dir().file("host_key.pub"));
+    const std::string key = pub.substr(0, pub.find(' ', pub.find(' ') + 1));
+    EXPECT_EQ(test::read_file(o.known_hosts), host + " " + key + "\n");
+    SshSession session(target(server), o);
+    EXPECT_NO_THROW(session.connect());
+}
+
+TEST(SshSession, TrustRefusesAKeyOtherThanTheAccepted) {
+    test::SshdServer server;
+    auto o = options(server);
+    o.known_hosts = server.dir().file("trusted_known_hosts");
+    // Another host's line, which must survive untouched.
+    const std::string pub = test::read_file(server.client_key() + ".pub");
+    const std::string other_host =
+        "[127.0.0.1]:1 " + pub.substr(0, pub.find(' ', pub.find(' ') + 1)) + "\n";
+    server.dir().write("trusted_known_hosts", other_host);
+    const TrustResult shown = trust_host(target(server), o, TrustMode::look);
+    ASSERT_EQ(shown.fingerprint, server.host_fingerprint());
+    // The host's key changes between the fingerprint shown and the trust.
+    server.replace_host_key();
+    ASSERT_NE(server.host_fingerprint(), shown.fingerprint);
+    const std::string before = test::read_file(o.known_hosts);
+    try {
+        trust_host(target(server), o, TrustMode::accepted, shown.fingerprint);
+        ADD_FAILURE() << "trusted a key nobody accepted";
+    } catch (const SshError& e) {
+        EXPECT_EQ(e.kind(), SshError::Kind::changed_host);
+        const std::string message = e.what();
+        EXPECT_NE(message.find(shown.fingerprint), std::string::npos) << message;
+        EXPECT_NE(message.find(server.host_fingerprint()), std::string::npos) << message;
+        EXPECT_EQ(e.fingerprint(), server.host_fingerprint());
+    }
+    EXPECT_EQ(test::read_file(o.known_hosts), before);
+    EXPECT_EQ(connect_error(server, o), SshError::Kind::unknown_host);
+}
+
+// Options under which only the deadline (or a cancel) can end a wait on the host: libssh's own
+// timeout for each wait is longer than any test runs.
+SshOptions patient_options(const std::string& known_hosts, int deadline_s) {
+    SshOptions o;
+    o.known_hosts = known_hosts;
+    o.timeout_s = 3600;
+    o.deadline_s = deadline_s;
+    return o;
+}
+
+TEST(SshSession, SilentHostFailsAtTheDeadline) {
+    test::SilentServer silent;
+    test::TempDir dir;
+    const auto o = patient_options(dir.file("known_hosts"), 2);
+    const auto started = std::chrono::steady_clock::now();
+    try {
+        SshSession session(*parse_ssh_target(silent.target()), o);
+        session.connect();
+        ADD_FAILURE() << "connected to a host that never spoke";
+    } catch (const SshError& e) {
+        EXPECT_EQ(e.kind(), SshError::Kind::connect);
+        const std::string message = e.what();
+        EXPECT_NE(message.find("cannot connect: not done within the 2 s deadline"),
+                  std::string::npos)
+            << message;
+        EXPECT_NE(message.find(silent.target()), std::string::npos) << message;
+    }
+    EXPECT_EQ(silent.accepted(), 1);
+    // Generous: only a connect that waits on the host's (hour-long) silence fails this.
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 60s);
+}
+
+TEST(SshSession, CancelFromAnotherThreadEndsABlockedConnect) {
+    test::SilentServer silent;
+    test::TempDir dir;
+    auto o = patient_options(dir.file("known_hosts"), 3600);
+    o.cancel = std::make_shared<SshCancel>();
+    auto connecting = std::async(std::launch::async, [&] {
+        SshSession session(*parse_ssh_target(silent.target()), o);
+        session.connect();
+    });
+    ASSERT_TRUE(silent.wait_for_connections(1, 30000));
+    o.cancel->cancel();
+    ASSERT_EQ(connecting.wait_for(60s), std::future_status::ready) << "the cancel did not reach it";
+    try {
+        connecting.get();
+        ADD_FAILURE() << "connected to a host that never spoke";
+    } catch (const SshError& e) {
+        EXPECT_EQ(e.kind(), SshError::Kind::cancelled);
+        EXPECT_NE(std::string(e.what()).find("cancelled"), std::string::npos) << e.what();
+    }
+    // Cancelled for good: a session made with the same options does not even connect.
+    SshSession again(*parse_ssh_target(silent.target()), o);
+    try {
+        again.connect();
+        ADD_FAILURE() << "connected after the cancel";
+    } catch (const SshError& e) {
+        EXPECT_EQ(e.kind(), SshError::Kind::cancelled);
+    }
+    EXPECT_EQ(silent.accepted(), 1);
+}
+
+TEST(SshSession, CommandThatNeverEndsFailsAtTheDeadline) {
+    test::SshdServer server;
+    auto o = patient_options(server.known_hosts(), 2);
+    o.key_file = server.client_key();
+    SshSession session(target(server), o);
+    session.connect();
+    // `cat` waits for stdin, which stays open while the channel does: no output, no end.
+    try {
+        session.run("cat");
+        ADD_FAILURE() << "a command that never ends returned";
+    } catch (const SshError& e) {
+        EXPECT_NE(std::string(e.what()).find("not done within the 2 s deadline"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(ProbeRunner, StopWhileProbesConnectCancelsThem) {
+    test::SilentServer silent;
+    test::TempDir dir;
+    ProbeSpec spec;
+    spec.type = ProbeSpec::Type::ssh;
+    spec.target = silent.target();
+    ProbeOptions options;
+    options.known_hosts = dir.file("known_hosts");
+    options.cancel = std::make_shared<SshCancel>();
+    ProbeRunner runner({spec}, 1000, options);
+    auto opening = std::async(std::launch::async, [&] { runner.open(); });
+    ASSERT_TRUE(silent.wait_for_connections(1, 30000));
+    options.cancel->cancel();
+    ASSERT_EQ(opening.wait_for(60s), std::future_status::ready) << "the cancel did not reach it";
+    try {
+        opening.get();
+        ADD_FAILURE() << "a probe opened on a host that never spoke";
+    } catch (const SshError& e) {
+        EXPECT_EQ(e.kind(), SshError::Kind::cancelled) << e.what();
+    }
 }
 
 TEST(SshProbe, RemoteLoopEndsWithTheProbe) {

@@ -98,6 +98,14 @@ void SshdServer::stop() {
     process_.stop();
 }
 
+void SshdServer::replace_host_key() {
+    stop();
+    std::filesystem::remove(dir_.file("host_key"));
+    std::filesystem::remove(dir_.file("host_key.pub"));
+    keygen(dir_.file("host_key"));
+    start();
+}
+
 std::string SshdServer::host_fingerprint() const {
     const auto o = run({"ssh-keygen", "-l", "-E", "sha256", "-f", dir_.file("host_key.pub")});
     const size_t start = o.out.find("SHA256:");

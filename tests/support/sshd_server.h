@@ -28,6 +28,9 @@ class SshdServer {
     // Kills the listener and every session it forked: connections drop as if the host went.
     void stop();
     void start();  // again, same port and keys
+    // Restarts the server with a fresh host key (host_key.pub and host_fingerprint() follow it;
+    // known_hosts() still names the old one): a reinstalled host, or someone in the middle.
+    void replace_host_key();
 
     // A fresh key pair that the server does not accept (private key path).
     std::string make_unaccepted_key(const std::string& name);

@@ -58,6 +58,7 @@ class HostsTest : public QObject {
     void addedHostIsTrustedOnRequestAndShowsItsProfile();
     void declinedKeyIsNotRecorded();
     void changedKeyIsRefusedWithAWarning();
+    void keyReplacedWhileAskingIsNotTrusted();
     void passphraseIsAskedOnceNeverStoredAndReachesTheRun();
     void badInputNamesTheField();
     void editAndRemoveAskAndReachTheDatabase();
@@ -237,6 +238,35 @@ void HostsTest::changedKeyIsRefusedWithAWarning() {
     QVERIFY2(warnings[0].contains(QStringLiteral("HOST KEY CHANGED")), qPrintable(warnings[0]));
     QVERIFY(status(view).contains(QStringLiteral("HOST KEY CHANGED")));
     QCOMPARE(file_text(q(known)), before);
+    QVERIFY(!view.findChild<QLabel*>(QStringLiteral("profile_memory")));
+}
+
+void HostsTest::keyReplacedWhileAskingIsNotTrusted() {
+    test::SshdServer server;
+    QTemporaryDir dir;
+    const QString known = dir.filePath(QStringLiteral("known_hosts"));
+    HostsView view(dir.filePath(QStringLiteral("perflab.db")).toStdString(), known.toStdString());
+    QString accepted;
+    // While the user reads the fingerprint, the host starts showing another key.
+    view.setTrustQuestion([&](const SavedHost&, const QString& fingerprint) {
+        accepted = fingerprint;
+        server.replace_host_key();
+        return true;
+    });
+    QStringList warnings;
+    view.setWarning([&](const QString&, const QString& text) { warnings << text; });
+    QSignalSpy tested(&view, &HostsView::connectionTested);
+    addServer(view, server, server.client_key());
+    const QString before = file_text(known);
+    click(view, "test");
+    QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 1, 20000);
+    QVERIFY(!tested.first().at(1).toBool());
+    QVERIFY(!accepted.isEmpty());
+    QVERIFY(accepted != q(server.host_fingerprint()));
+    QCOMPARE(warnings.size(), 1);
+    QVERIFY2(warnings[0].contains(accepted), qPrintable(warnings[0]));
+    QVERIFY2(warnings[0].contains(q(server.host_fingerprint())), qPrintable(warnings[0]));
+    QCOMPARE(file_text(known), before);
     QVERIFY(!view.findChild<QLabel*>(QStringLiteral("profile_memory")));
 }
 

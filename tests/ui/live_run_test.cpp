@@ -3,6 +3,7 @@
 // get one point per tick, Stop ends a run early, late sends raise the generator banner.
 #include <qcustomplot.h>
 
+#include <QAction>
 #include <QSignalSpy>
 #include <QTest>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "run_bridge.h"
 #include "run_list_model.h"
 #include "run_session.h"
+#include "silent_server.h"
 #include "time_chart.h"
 #include "ui_tests.h"
 
@@ -49,6 +51,7 @@ class LiveRunTest : public QObject {
   private slots:
     void cacheRunFillsChartsOnePointPerTick();
     void stopButtonEndsTheRun();
+    void stopWhileAProbeConnectsEndsTheRun();
     void runLandsInTheHistory();
     void lateSendsRaiseTheBanner();
 };
@@ -92,6 +95,35 @@ void LiveRunTest::stopButtonEndsTheRun() {
     stop->click();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
     QCOMPARE(finished.at(0).at(0).value<RunSummary>().status, RunStatus::stopped);
+}
+
+void LiveRunTest::stopWhileAProbeConnectsEndsTheRun() {
+    test::MemcachedServer server;
+    test::SilentServer silent;
+    MainWindow window;
+    QStringList errors;
+    connect(window.session()->bridge(), &RunBridge::event, &window, [&errors](const RunEvent& e) {
+        if (e.kind == "error") errors << QString::fromStdString(e.text);
+    });
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    RunSpec spec = cache_spec(server.endpoint(), 60.0);
+    ProbeSpec probe;
+    probe.type = ProbeSpec::Type::ssh;
+    probe.target = silent.target();
+    spec.probes.push_back(probe);
+    QString error;
+    QVERIFY2(window.startRun(spec, &error), qPrintable(error));
+    QVERIFY(silent.wait_for_connections(1, 30000));
+    QAction* stop = nullptr;
+    for (auto* action : window.findChildren<QAction*>())
+        if (action->text() == QStringLiteral("S&top")) stop = action;
+    QVERIFY(stop);
+    stop->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    QCOMPARE(finished.at(0).at(0).value<RunSummary>().status, RunStatus::stopped);
+    // The probe's connect ended because of the Stop, not by timing out on the silent host.
+    QTRY_COMPARE(errors.size(), 1);
+    QVERIFY2(errors[0].contains(QStringLiteral("cancelled")), qPrintable(errors[0]));
 }
 
 void LiveRunTest::runLandsInTheHistory() {
