@@ -5,12 +5,14 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <string>
 
 namespace perflab::test {
 
 // A small keep-alive HTTP/1.1 server on 127.0.0.1 for the faults nginx will not produce on
 // demand: a fixed delay, a stall, resets, connections closed before the reply, garbage and
-// 500s. It runs on its own thread and counts the requests it reads.
+// 500s. It runs on its own thread, counts the requests it reads and keeps the last one's head.
 class HttpTestServer {
   public:
     enum class Mode {
@@ -35,6 +37,8 @@ class HttpTestServer {
     // Holds every reply due in the next `d` until its end, as a stalled server does.
     void stall_for(std::chrono::milliseconds d);
     uint64_t requests() const { return requests_.load(); }
+    // The request line and headers of the last request read, as they came over the wire.
+    std::string last_request_head() const;
 
     // Drops every connection and the listener at once, as a killed process would.
     void kill();
@@ -48,6 +52,8 @@ class HttpTestServer {
     std::atomic<int> delay_ms_{0};
     std::atomic<int64_t> stall_until_ns_{0};
     std::atomic<uint64_t> requests_{0};
+    mutable std::mutex head_mutex_;
+    std::string last_head_;
 };
 
 }  // namespace perflab::test
