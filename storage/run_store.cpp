@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "run_store.h"
 
+#include "model/secrets.h"
 #include "process_stamp.h"
 
 namespace perflab {
@@ -113,7 +114,8 @@ nlohmann::json RunStore::spec(int64_t id) {
     if (!q.step()) throw StoreError("no run " + std::to_string(id) + " in " + path_);
     auto j = nlohmann::json::parse(q.text(0), nullptr, false);
     q.run();
-    return j.is_discarded() ? nlohmann::json::object() : j;
+    // Masked again for the runs stored before credentials were masked on the way in.
+    return j.is_discarded() ? nlohmann::json::object() : masked_for_storage(std::move(j));
 }
 
 std::vector<IntervalSample> RunStore::samples(int64_t id, const Window& window) {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "database.h"
+#include "model/secrets.h"
 #include "process_stamp.h"
 #include "sample_rows.h"
 
@@ -31,7 +32,8 @@ int64_t create_run(Connection& db, const RunSpec& spec) {
     Statement q(db,
                 "INSERT INTO runs (name, kind, spec_json, notes, status, started_at_ms, "
                 "writer_pid, writer_start) VALUES (?1, ?2, ?3, ?4, 'running', ?5, ?6, ?7)");
-    q.bind(1, spec.name).bind(2, to_string(spec.kind)).bind(3, to_json(spec).dump());
+    q.bind(1, spec.name).bind(2, to_string(spec.kind));
+    q.bind(3, masked_for_storage(to_json(spec)).dump());
     q.bind(4, spec.notes).bind(5, wall_ms()).bind(6, me.pid).bind(7, me.start);
     q.run();
     const int64_t run = db.last_insert_id();

@@ -23,6 +23,7 @@
 #include "hosts_view.h"
 #include "live_view.h"
 #include "local_memcached.h"
+#include "model/secrets.h"
 #include "quick_start.h"
 #include "run_bridge.h"
 #include "run_list_model.h"
@@ -239,7 +240,8 @@ void MainWindow::saveSettings() const {
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/tab"), tabs_->currentIndex());
-    settings.setValue(QStringLiteral("spec/last"), QByteArray::fromStdString(form_->json().dump()));
+    settings.setValue(QStringLiteral("spec/last"),
+                      QByteArray::fromStdString(masked_for_storage(form_->json()).dump()));
 }
 
 void MainWindow::openSpec() {

@@ -18,6 +18,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include "model/secrets.h"
 #include "phase_preview.h"
 #include "row_table.h"
 #include "spec_tables.h"
@@ -342,7 +343,7 @@ bool SpecForm::loadFile(const QString& path, QString* error) {
 
 bool SpecForm::saveFile(const QString& path, QString* error) const {
     QSaveFile file(path);
-    const std::string text = (spec_ ? to_json(*spec_) : json()).dump(2) + "\n";
+    const std::string text = masked_for_storage(spec_ ? to_json(*spec_) : json()).dump(2) + "\n";
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) < 0 ||
         !file.commit()) {
         *error = tr("cannot write %1: %2").arg(path, file.errorString());

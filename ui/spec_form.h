@@ -34,6 +34,7 @@ class SpecForm : public QWidget {
     // Fills the form from a spec's JSON (normalised first when it is valid).
     void setJson(const nlohmann::json& spec);
     bool loadFile(const QString& path, QString* error);
+    // Literal credentials are written masked (model/secrets.h), ${NAME} references as typed.
     bool saveFile(const QString& path, QString* error) const;
     // Templates shipped in the resources (":/specs/*.json").
     static QStringList templates();

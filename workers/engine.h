@@ -56,7 +56,10 @@ class LoadEngine {
     virtual std::string first_connection_error() const { return {}; }
 };
 
-// Engines the spec selects; throws std::runtime_error for a kind this build cannot run.
+// Engines the spec selects, given the spec with its ${NAME} references resolved (secrets.h);
+// throws std::runtime_error for a kind this build cannot run, an environment variable not
+// set, or a masked credential. Hand the controller and the store `spec`: it keeps the
+// references.
 std::unique_ptr<LoadEngine> make_engine(const RunSpec& spec);
 
 // Connections a phase uses: its concurrency, else the spec's largest, else a default.

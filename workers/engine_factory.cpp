@@ -5,6 +5,7 @@
 #include "cache/libmemcached_engine.h"
 #include "engine.h"
 #include "http/http_engine.h"
+#include "model/secrets.h"
 
 namespace perflab {
 
@@ -19,7 +20,16 @@ int phase_connections(const RunSpec& spec, const Phase& phase) {
     return widest > 0 ? widest : kDefaultOpenConnections;
 }
 
-std::unique_ptr<LoadEngine> make_engine(const RunSpec& spec) {
+std::unique_ptr<LoadEngine> make_engine(const RunSpec& stored) {
+    // Every way of starting a run comes through here, so this is the one place where the
+    // ${NAME} references become values, and only the engine ever holds them.
+    SpecResult resolved = resolve_references(stored);
+    if (!resolved) {
+        std::string text = resolved.error_text();
+        text.pop_back();
+        throw std::runtime_error(text);
+    }
+    const RunSpec& spec = *resolved.spec;
     if (spec.kind == RunKind::cache) {
         if (effective_driver(*spec.cache) == CacheDriver::libmemcached)
             return std::make_unique<LibmemcachedEngine>(spec);

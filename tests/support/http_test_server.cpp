@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "http_test_server.h"
 
+#include <boost/asio/buffers_iterator.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read_until.hpp>
@@ -56,6 +57,11 @@ class HttpTestServer::Impl {
         }
 
         void on_request(size_t n) {
+            const auto begin = asio::buffers_begin(buffer.data());
+            {
+                std::lock_guard lock(impl.owner_.head_mutex_);
+                impl.owner_.last_head_.assign(begin, begin + std::ptrdiff_t(n));
+            }
             buffer.consume(n);
             {
                 std::lock_guard lock(impl.owner_.log_mutex_);
@@ -149,6 +155,11 @@ void HttpTestServer::stall_for(std::chrono::milliseconds d) {
 std::vector<HttpTestServer::Exchange> HttpTestServer::exchanges() const {
     std::lock_guard lock(log_mutex_);
     return log_;
+}
+
+std::string HttpTestServer::last_request_head() const {
+    std::lock_guard lock(head_mutex_);
+    return last_head_;
 }
 
 void HttpTestServer::kill() {

@@ -13,7 +13,7 @@ namespace perflab::test {
 
 // A small keep-alive HTTP/1.1 server on 127.0.0.1 for the faults nginx will not produce on
 // demand: a fixed delay, a stall, resets, connections closed before the reply, garbage and
-// 500s. It runs on its own thread and counts the requests it reads.
+// 500s. It runs on its own thread, counts the requests it reads and keeps the last one's head.
 class HttpTestServer {
   public:
     enum class Mode {
@@ -48,6 +48,8 @@ class HttpTestServer {
     void stall_for(std::chrono::milliseconds d);
     uint64_t requests() const { return requests_.load(); }
     std::vector<Exchange> exchanges() const;
+    // The request line and headers of the last request read, as they came over the wire.
+    std::string last_request_head() const;
 
     // Drops every connection and the listener at once, as a killed process would.
     void kill();
@@ -63,6 +65,8 @@ class HttpTestServer {
     std::atomic<uint64_t> requests_{0};
     mutable std::mutex log_mutex_;
     std::vector<Exchange> log_;
+    mutable std::mutex head_mutex_;
+    std::string last_head_;
 };
 
 }  // namespace perflab::test

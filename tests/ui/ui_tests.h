@@ -9,3 +9,4 @@ int run_compare_test(int argc, char** argv);
 int run_history_test(int argc, char** argv);
 int run_hosts_test(int argc, char** argv);
 int run_time_chart_test(int argc, char** argv);
+int run_secrets_test(int argc, char** argv);

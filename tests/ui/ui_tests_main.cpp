@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
     } tests[] = {{"SpecFormTest", run_spec_form_test},       {"LiveRunTest", run_live_run_test},
                  {"ChartExportTest", run_chart_export_test}, {"CompareTest", run_compare_test},
                  {"HistoryTest", run_history_test},          {"HostsTest", run_hosts_test},
-                 {"TimeChartTest", run_time_chart_test}};
+                 {"TimeChartTest", run_time_chart_test},     {"SecretsTest", run_secrets_test}};
     // QTest sees the arguments after the class name (a test function, -v2...).
     for (const auto& t : tests)
         if (argc > 1 && std::strcmp(argv[1], t.name) == 0) {
@@ -29,6 +29,6 @@ int main(int argc, char** argv) {
         }
     std::fprintf(stderr,
                  "usage: ui_tests TEST_CLASS [QTest args]; classes: SpecFormTest LiveRunTest "
-                 "ChartExportTest CompareTest HistoryTest HostsTest TimeChartTest\n");
+                 "ChartExportTest CompareTest HistoryTest HostsTest TimeChartTest SecretsTest\n");
     return 2;
 }

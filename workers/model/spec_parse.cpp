@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "json_reader.h"
+#include "secrets.h"
 #include "spec.h"
 
 namespace perflab {
@@ -168,11 +169,18 @@ HttpTarget parse_target(const nlohmann::json& json, const std::string& path,
             for (const auto& [k, v] : h->items()) {
                 if (!v.is_string())
                     r.error(r.path("headers") + "." + k, "expected a string");
+                else if (auto e = reference_syntax_error(v.get<std::string>()); !e.empty())
+                    r.error(r.path("headers") + "." + k, e);
                 else
                     t.headers.emplace_back(k, v.get<std::string>());
             }
     }
-    if (auto v = r.string("body")) t.body = *v;
+    if (auto v = r.string("body")) {
+        if (auto e = reference_syntax_error(*v); !e.empty())
+            r.error(r.path("body"), e);
+        else
+            t.body = *v;
+    }
     if (auto v = r.string("body_file")) t.body_file = *v;
     if (r.has("body") && r.has("body_file"))
         r.error(r.path("body_file"), "give either \"body\" or \"body_file\", not both");
