@@ -35,8 +35,10 @@ std::string tick_line(RunKind kind, const IntervalSample& s) {
 
 void ConsoleObserver::on_start(const RunSpec& spec) {
     kind_ = spec.kind;
-    std::fprintf(out_, "run \"%s\" (%s), %zu phase(s)\n", spec.name.c_str(), to_string(spec.kind),
+    std::fprintf(out_, "run \"%s\" (%s), %zu phase(s)", spec.name.c_str(), to_string(spec.kind),
                  spec.phases.size());
+    if (spec.seed) std::fprintf(out_, ", seed %llu", static_cast<unsigned long long>(*spec.seed));
+    std::fprintf(out_, "\n");
     std::fflush(out_);
 }
 

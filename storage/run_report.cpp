@@ -146,6 +146,8 @@ std::vector<std::pair<std::string, std::string>> facts(const RunReport& r) {
         {"Ended", r.info.ended_at_ms ? format_wall(r.info.ended_at_ms) : "-"},
     };
     if (!r.window.whole()) f.push_back({"Window", window_text(r.window)});
+    if (const auto seed = r.spec.find("seed"); seed != r.spec.end() && seed->is_number_unsigned())
+        f.push_back({"Seed", std::to_string(seed->get<uint64_t>())});
     if (!r.info.tags.empty()) {
         std::string tags;
         for (const auto& t : r.info.tags)
