@@ -54,6 +54,7 @@ struct Table {
 Table ops_table(const PhaseTotals& p) {
     Table t{{"op", "count", "rate/s", "errors", "mean", "p50", "p90", "p99", "p99.9", "max"}, {}};
     for (const auto& [name, op] : p.totals.ops) {
+        if (op.count == 0 && op.errors == 0) continue;  // an op the run never sent
         const auto& h = op.latency;
         const double rate = p.duration_s > 0 ? double(op.count) / p.duration_s : 0.0;
         t.rows.push_back({name, std::to_string(op.count), format_fixed(rate, 1),
