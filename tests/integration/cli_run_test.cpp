@@ -150,7 +150,9 @@ TEST(CliRun, InterruptStopsCleanlyAndStillReports) {
     // With the store on: its writer thread must not take the signal's default action.
     Process p({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", dir.file("runs.db")},
               dir.file("out"), dir.file("err"));
-    std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+    // Interrupted once it has printed its tick at one second.
+    EXPECT_TRUE(wait_until(
+        [&] { return read_file(dir.file("out")).find("\n00:00:01 ") != std::string::npos; }));
     const auto started = std::chrono::steady_clock::now();
     p.signal(SIGINT);
     EXPECT_EQ(p.wait(), 0);
