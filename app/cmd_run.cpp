@@ -10,6 +10,7 @@
 #include "engine.h"
 #include "hardware_profile.h"
 #include "model/http_report.h"
+#include "model/run_seed.h"
 #include "run_controller.h"
 #include "run_probes.h"
 #include "signal_watch.h"
@@ -52,7 +53,9 @@ class StopRelay {
 
 }  // namespace
 
-int run_spec(const RunSpec& spec, const RunOptions& options) {
+int run_spec(const RunSpec& given, const RunOptions& options) {
+    // The seed is fixed before anything sees the spec, so the store keeps the one that ran.
+    const RunSpec spec = with_seed(given);
     // First, before the store's and the probes' threads start, so that every thread inherits
     // the blocked signals and Ctrl-C reaches the watcher instead of killing the process.
     StopRelay relay;
@@ -106,9 +109,11 @@ int run_spec(const RunSpec& spec, const RunOptions& options) {
         if (const std::string error = store->finish(); !error.empty())
             std::fprintf(stderr, "perflab: the run was not fully stored: %s\n", error.c_str());
     }
-    if (options.json)
-        std::cout << (http ? http_report_json(summary) : to_json(summary)).dump(2) << std::endl;
-    else
+    if (options.json) {
+        nlohmann::json report = http ? http_report_json(summary) : to_json(summary);
+        report["seed"] = *spec.seed;
+        std::cout << report.dump(2) << std::endl;
+    } else
         std::cout << (http ? http_report_text(summary) : summary_text(summary)) << std::flush;
     if (summary.status == RunStatus::failed) {
         std::fprintf(stderr, "perflab: run failed: %s\n", summary.error.c_str());

@@ -2,13 +2,14 @@
 #pragma once
 
 #include <cstdio>
+#include <optional>
 
 #include "model/observer.h"
+#include "tick_line.h"
 
 namespace perflab {
 
-// Prints a run as the field's own tools do: one line per tick, events as they happen.
-//   00:00:05 hit:97.21% get/s:478087 set/s:13328 in:3.93g out:7.42m p99:0.41ms err:0
+// Prints a run as the field's own tools do: one line per tick (TickLine), events as they happen.
 class ConsoleObserver : public RunObserver {
   public:
     explicit ConsoleObserver(std::FILE* out) : out_(out) {}
@@ -18,9 +19,7 @@ class ConsoleObserver : public RunObserver {
 
   private:
     std::FILE* out_;
-    RunKind kind_ = RunKind::cache;
+    std::optional<TickLine> line_;
 };
-
-std::string tick_line(RunKind kind, const IntervalSample& sample);
 
 }  // namespace perflab

@@ -12,6 +12,36 @@ namespace perflab {
 namespace {
 
 constexpr int kStartTimeoutMs = 15000;  // pgrep, then a JVM starting jstat
+constexpr size_t kMaxCommandShown = 300;
+
+// A command line read from /proc ends in the space its last NUL became.
+std::string trimmed(std::string text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+        text.pop_back();
+    return text;
+}
+
+// A Java command line can run to kilobytes of class path: enough of it to tell processes apart.
+std::string shortened(const std::string& command) {
+    return command.size() > kMaxCommandShown ? command.substr(0, kMaxCommandShown) + "..."
+                                             : command;
+}
+
+// The first line of a tool's complaint, without the Java exception's class name.
+std::string first_words(const std::vector<std::string>& lines) {
+    const std::string& line = lines.front();
+    const auto at = line.find("Exception: ");
+    return trimmed(at == std::string::npos ? line : line.substr(at + 11));
+}
+
+// An occupancy as jstat gave it; "-" when it had none (a column jstat printed as "-").
+std::string occupancy(const std::map<std::string, double>& m, const char* column) {
+    const auto it = m.find(column);
+    if (it == m.end()) return "-";
+    std::ostringstream out;
+    out << it->second << "%";
+    return out.str();
+}
 
 std::vector<std::string> words(std::string_view line) {
     std::istringstream in{std::string(line)};
@@ -65,8 +95,12 @@ std::string JvmProbe::script(const JvmTarget& t, int tick_ms) {
     if (t.pid > 0)
         s += "p=" + std::to_string(t.pid) + "; ";
     else
+        // Every JVM the pattern matches is listed, so that a second one is refused, not hidden.
         s += "p=; for q in $(pgrep -f -- " + shell_quote(t.match) +
-             "); do [ \"$(cat /proc/$q/comm 2>/dev/null)\" = java ] && p=$q && break; done; ";
+             "); do [ \"$(cat /proc/$q/comm 2>/dev/null)\" = java ] || continue; "
+             "echo \"@@match $q $(tr '\\000' ' ' </proc/$q/cmdline 2>/dev/null)\"; "
+             "[ -z \"$p\" ] && p=$q || p=many; done; "
+             "[ \"$p\" = many ] && { echo @@many; exit 1; }; ";
     s += "[ -n \"$p\" ] && [ -r /proc/$p/cmdline ] || { echo @@nopid; exit 1; }; "
          "command -v jstat >/dev/null || { echo @@nojstat; exit 1; }; "
          "echo \"@@pid $p\"; echo \"@@cmd $(tr '\\000' ' ' </proc/$p/cmdline)\"; "
@@ -103,29 +137,52 @@ void JvmProbe::open() {
     // Up to jstat's header and first reading, which is the baseline.
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::milliseconds(kStartTimeoutMs);
-    std::string noise;
+    std::vector<std::string> matches;
+    std::vector<std::string> noise;
     while (last_.empty()) {
         std::vector<std::string> lines;
         const bool open = stream_->read_lines(lines, 500);
         for (const auto& line : lines) {
-            if (line == "@@nopid") throw ProbeError(source() + ": no such java process");
+            if (line == "@@nopid")
+                throw ProbeError(
+                    source() + (target_.pid > 0 ? ": no such process" : ": no such java process"));
             if (line == "@@nojstat")
                 throw ProbeError(source() + ": jstat not found (install a JDK on the host)");
-            if (line.starts_with("@@pid "))
+            if (line == "@@many") throw ProbeError(ambiguous_match(matches));
+            if (line.starts_with("@@match "))
+                matches.push_back(trimmed(line.substr(8)));
+            else if (line.starts_with("@@pid "))
                 pid_ = std::atol(line.c_str() + 6);
             else if (line.starts_with("@@cmd "))
-                profile_.server_notes = line.substr(6);
+                profile_.server_notes = trimmed(line.substr(6));
             else if (line.find("YGC") != std::string::npos)
                 header_ = words(line);
             else if (!header_.empty())
                 emitted_ = last_ = parse_jstat_line(header_, line);
             else
-                noise += line + " ";
+                noise.push_back(line);
         }
+        if (!open && header_.empty() && pid_ > 0) throw ProbeError(not_a_jvm(noise));
         if (!open || std::chrono::steady_clock::now() > deadline)
             throw ProbeError(source() + ": jstat gave no reading" +
-                             (noise.empty() ? std::string() : ": " + noise));
+                             (noise.empty() ? std::string() : ": " + first_words(noise)));
     }
+}
+
+std::string JvmProbe::ambiguous_match(const std::vector<std::string>& matches) const {
+    std::string text = source() + ": " + std::to_string(matches.size()) +
+                       " java processes match; name one by its pid:";
+    for (const auto& m : matches)
+        text += "\n  " + shortened(m);
+    return text;
+}
+
+// jstat answers a pid it cannot read with a Java stack trace: one line says it all.
+std::string JvmProbe::not_a_jvm(const std::vector<std::string>& jstat_output) const {
+    std::string text = source() + ": pid " + std::to_string(pid_) + " is not a JVM jstat can read";
+    if (!profile_.server_notes.empty())
+        text += " (it runs: " + shortened(profile_.server_notes) + ")";
+    return jstat_output.empty() ? text : text + "; jstat: " + first_words(jstat_output);
 }
 
 void JvmProbe::handle(const std::string& line, ProbeReading& r) {
@@ -137,10 +194,13 @@ void JvmProbe::handle(const std::string& line, ProbeReading& r) {
     r.ready = true;
     const auto full = get(now, "FGC") - get(last_, "FGC");
     if (full > 0) {
+        // jstat samples on its own beat: the collection happened somewhere between these two
+        // samples, which is all the old generation's figures can say about it.
         std::ostringstream text;
         text << "full GC (" << source() << "): " << full << " in "
-             << (get(now, "FGCT") - get(last_, "FGCT")) * 1000 << " ms, old " << get(last_, "O")
-             << "% -> " << get(now, "O") << "%";
+             << (get(now, "FGCT") - get(last_, "FGCT")) * 1000 << " ms; old gen "
+             << occupancy(last_, "O") << " at the last sample before, " << occupancy(now, "O")
+             << " at the first after (samples " << tick_ms_ << " ms apart)";
         r.events.push_back({0, "gc", text.str()});
     }
     last_ = std::move(now);

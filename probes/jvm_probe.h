@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "command_stream.h"
 #include "probe.h"
@@ -28,8 +29,9 @@ struct JvmTarget {
 //   young_gc_ms, full_gc_ms                              time in them this tick
 //   gc_time_s                                            total GC time since start
 //
-// Each full GC becomes a RunEvent of kind "gc". The JVM's command line (its flags) goes to the
-// hardware profile's server notes.
+// A column jstat prints as "-" (no such space in this collector) is left out, never 0. Each
+// full GC becomes a RunEvent of kind "gc". The JVM's command line (its flags) goes to the
+// hardware profile's server notes. A `match` naming more than one JVM is refused.
 class JvmProbe : public Probe {
   public:
     JvmProbe(JvmTarget target, int tick_ms);
@@ -47,6 +49,10 @@ class JvmProbe : public Probe {
 
   private:
     void handle(const std::string& line, ProbeReading& reading);
+    // The errors open() raises: several JVMs match (each "PID COMMAND LINE"), or jstat could
+    // not read the process (its output).
+    std::string ambiguous_match(const std::vector<std::string>& matches) const;
+    std::string not_a_jvm(const std::vector<std::string>& jstat_output) const;
 
     JvmTarget target_;
     int tick_ms_;

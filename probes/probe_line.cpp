@@ -59,9 +59,14 @@ std::string memcached_line(const nlohmann::json& v) {
            "% cpu:" + pct(v, "cpu_pct") + "%";
 }
 
+// jstat's "-" (a space this collector does not have) arrives as an absent value: "-" again.
+std::string pct_or_dash(const nlohmann::json& v, const char* key) {
+    return v.contains(key) ? pct(v, key) + "%" : "-";
+}
+
 std::string jvm_line(const nlohmann::json& v) {
-    return "eden:" + pct(v, "eden_pct") + "% old:" + pct(v, "old_pct") +
-           "% meta:" + pct(v, "metaspace_pct") + "% ygc:" + count(v, "young_gc") + " (+" +
+    return "eden:" + pct_or_dash(v, "eden_pct") + " old:" + pct_or_dash(v, "old_pct") +
+           " meta:" + pct_or_dash(v, "metaspace_pct") + " ygc:" + count(v, "young_gc") + " (+" +
            count(v, "young_gc_delta") + ", " + format_fixed(num(v, "young_gc_ms"), 1) +
            "ms) fgc:" + count(v, "full_gc") + " (+" + count(v, "full_gc_delta") + ", " +
            format_fixed(num(v, "full_gc_ms"), 1) + "ms)";

@@ -54,6 +54,7 @@ struct Table {
 Table ops_table(const PhaseTotals& p) {
     Table t{{"op", "count", "rate/s", "errors", "mean", "p50", "p90", "p99", "p99.9", "max"}, {}};
     for (const auto& [name, op] : p.totals.ops) {
+        if (op.count == 0 && op.errors == 0) continue;  // an op the run never sent
         const auto& h = op.latency;
         const double rate = p.duration_s > 0 ? double(op.count) / p.duration_s : 0.0;
         t.rows.push_back({name, std::to_string(op.count), format_fixed(rate, 1),
@@ -146,6 +147,8 @@ std::vector<std::pair<std::string, std::string>> facts(const RunReport& r) {
         {"Ended", r.info.ended_at_ms ? format_wall(r.info.ended_at_ms) : "-"},
     };
     if (!r.window.whole()) f.push_back({"Window", window_text(r.window)});
+    if (const auto seed = r.spec.find("seed"); seed != r.spec.end() && seed->is_number_unsigned())
+        f.push_back({"Seed", std::to_string(seed->get<uint64_t>())});
     if (!r.info.tags.empty()) {
         std::string tags;
         for (const auto& t : r.info.tags)

@@ -6,6 +6,7 @@
 #include "database.h"
 #include "engine.h"
 #include "local_memcached.h"
+#include "model/run_seed.h"
 #include "probe_runner.h"
 #include "run_bridge.h"
 #include "run_controller.h"
@@ -83,12 +84,14 @@ RunSession::~RunSession() {
     thread_.join();
 }
 
-bool RunSession::start(const RunSpec& spec, QString* error) {
+bool RunSession::start(const RunSpec& given, QString* error) {
     Q_ASSERT(QThread::currentThread() == thread());
     if (running()) {
         *error = tr("A run is already going.");
         return false;
     }
+    // Drawn here, so the engine, the store and the live view share the seed that ran.
+    const RunSpec spec = with_seed(given);
     try {
         controller_ = std::make_unique<RunController>(spec, make_engine(spec));
     } catch (const std::exception& e) {

@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
 #include <thread>
 
 #include "memcached_server.h"
@@ -73,6 +75,74 @@ TEST(CliRun, JsonSummaryOnStdoutTicksOnStderr) {
     EXPECT_NE(r.err.find(" p99:"), std::string::npos);
 }
 
+// The last per-second average printed for `op` in each phase, read from the tick lines
+// (a "phase N:" event line starts phase N's ticks).
+std::vector<double> last_averages(const std::string& out, const std::string& op) {
+    const std::regex average(" " + op + "/s:[0-9]+ \\(avg ([0-9]+)\\)");
+    std::vector<double> out_averages;
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.find(" phase ") != std::string::npos) out_averages.push_back(-1);
+        std::smatch m;
+        if (std::regex_search(line, m, average) && !out_averages.empty())
+            out_averages.back() = std::stod(m[1]);
+    }
+    return out_averages;
+}
+
+// The rate/s column of `op`'s row in the report's section `title` ("Phase 2 (").
+double report_rate(const std::string& out, const std::string& title, const std::string& op) {
+    const auto section = out.find(title);
+    if (section == std::string::npos) return -1;
+    const auto row = out.find("\n  " + op + " ", section);
+    if (row == std::string::npos) return -1;
+    std::istringstream fields(out.substr(row + 3));
+    std::string name;
+    uint64_t count = 0;
+    double rate = 0;
+    fields >> name >> count >> rate;
+    return rate;
+}
+
+TEST(CliRun, TickLinesShowEachRateBesideItsPhaseAverage) {
+    MemcachedServer server;
+    TempDir dir;
+    json spec =
+        spec_for(server, {{{"duration_s", 1}, {"rate", 300}}, {{"duration_s", 1}, {"rate", 900}}});
+    spec["cache"]["workload"] = "get-only";
+    dir.write("spec.json", spec.dump());
+    const auto r = run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(std::regex_search(
+        r.out, std::regex(R"(\n00:00:0\d hit:0\.00% get/s:\d+ \(avg \d+\) rx:\S+ tx:\S+ p99:)")))
+        << r.out;
+    EXPECT_EQ(r.out.find("set/s"), std::string::npos) << r.out;  // get-only sends no sets
+    // Each phase's last average is that phase's rate, as the report counts it: the average
+    // starts again with each phase.
+    const auto averages = last_averages(r.out, "get");
+    ASSERT_EQ(averages.size(), 2u) << r.out;
+    const double first = report_rate(r.out, "Phase 1 (", "get");
+    const double second = report_rate(r.out, "Phase 2 (", "get");
+    EXPECT_NEAR(averages[0], first, first * 0.02 + 1) << r.out;
+    EXPECT_NEAR(averages[1], second, second * 0.02 + 1) << r.out;
+    EXPECT_GT(second, 2 * first) << r.out;
+}
+
+TEST(CliRun, SetOnlyRunShowsNoHitRateNorGetRow) {
+    MemcachedServer server;
+    TempDir dir;
+    json spec = spec_for(server, {{{"duration_s", 1}, {"concurrency", 2}}});
+    spec["cache"]["workload"] = "set-only";
+    dir.write("spec.json", spec.dump());
+    const auto r = run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n00:00:00 set/s:\d+ \(avg \d+\) rx:)")))
+        << r.out;
+    EXPECT_EQ(r.out.find("hit"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("get"), std::string::npos) << r.out;
+    EXPECT_GT(report_rate(r.out, "Overall (", "set"), 0) << r.out;
+}
+
 TEST(CliRun, InterruptStopsCleanlyAndStillReports) {
     MemcachedServer server;
     TempDir dir;
@@ -80,7 +150,9 @@ TEST(CliRun, InterruptStopsCleanlyAndStillReports) {
     // With the store on: its writer thread must not take the signal's default action.
     Process p({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", dir.file("runs.db")},
               dir.file("out"), dir.file("err"));
-    std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+    // Interrupted once it has printed its tick at one second.
+    EXPECT_TRUE(wait_until(
+        [&] { return read_file(dir.file("out")).find("\n00:00:01 ") != std::string::npos; }));
     const auto started = std::chrono::steady_clock::now();
     p.signal(SIGINT);
     EXPECT_EQ(p.wait(), 0);

@@ -6,6 +6,7 @@
 
 #include "http_run_helpers.h"
 #include "http_test_server.h"
+#include "process.h"
 
 namespace perflab::test {
 namespace {
@@ -36,8 +37,10 @@ struct StallRun {
 StallRun run_with_stall(const nlohmann::json& phase) {
     HttpTestServer server;
     server.set_delay_ms(1);
+    // The stall follows the load, not the clock: it starts once the server has read 100
+    // requests (half a second into the open run), so both runs have requests before and after.
     std::thread staller([&] {
-        std::this_thread::sleep_for(milliseconds(800));
+        wait_until([&] { return server.requests() >= 100; });
         server.stall_for(milliseconds(1000));
     });
     const auto run = run_http(http_spec(server.url(), {phase}, {{"max_connections", 10}}));

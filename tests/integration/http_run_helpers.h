@@ -28,8 +28,9 @@ struct HttpRun {
     }
 };
 
-// Runs an http spec in this process and keeps every tick's sample.
-inline HttpRun run_http(const nlohmann::json& json) {
+// Runs an http spec in this process and keeps every tick's sample; `watcher`, if given, sees
+// the run as it happens.
+inline HttpRun run_http(const nlohmann::json& json, RunObserver* watcher = nullptr) {
     struct Keep : RunObserver {
         std::vector<IntervalSample>* out;
         void on_sample(const IntervalSample& s) override { out->push_back(s); }
@@ -43,6 +44,7 @@ inline HttpRun run_http(const nlohmann::json& json) {
     Keep keep;
     keep.out = &run.samples;
     controller.add_observer(&keep);
+    if (watcher) controller.add_observer(watcher);
     run.summary = controller.run();
     return run;
 }

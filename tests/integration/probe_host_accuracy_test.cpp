@@ -54,16 +54,17 @@ uint64_t meminfo_kb(const std::string& name) {
     return 0;
 }
 
-// One busy loop on this 2-core machine, measured by `probe` over two seconds. Whatever else
-// the machine does counts too, so the test measures it alongside and only holds the probe to
-// 50% when nothing else ran.
-void expect_half_busy(Probe& probe) {
+// One busy loop, measured by `probe` over two seconds, against two readings the test takes
+// itself over the same window: the machine's busy share from /proc/stat, and the loop's own
+// CPU time from /proc/PID/stat. Whatever else the machine does counts in the first, so the
+// probe is held to that, and to having seen at least the loop: on a quiet machine or a busy one.
+void expect_busy_loop_seen(Probe& probe) {
     test::Process burner({"sh", "-c", "while :; do :; done"});
-    std::this_thread::sleep_for(300ms);
+    ASSERT_TRUE(test::wait_until([&] { return process_jiffies(burner.pid()) > 0; }));
     probe.open();
     const auto [busy0, total0] = cpu_jiffies();
     const uint64_t burn0 = process_jiffies(burner.pid());
-    std::this_thread::sleep_for(2s);
+    std::this_thread::sleep_for(2s);  // the measurement window, not a wait for anything
     const ProbeReading r = probe.poll();
     const auto [busy1, total1] = cpu_jiffies();
     const uint64_t burn1 = process_jiffies(burner.pid());
@@ -71,30 +72,27 @@ void expect_half_busy(Probe& probe) {
     const double reported = r.values["cpu_busy"];
     const double seen = 100.0 * double(busy1 - busy0) / double(total1 - total0);
     const double burner_share = 100.0 * double(burn1 - burn0) / double(total1 - total0);
-    std::printf("%s: cpu_busy %.1f%% (test's own reading %.1f%%, burner %.1f%%)\n",
+    std::printf("%s: cpu_busy %.1f%% (test's own reading %.1f%%, busy loop %.1f%%)\n",
                 probe.source().c_str(), reported, seen, burner_share);
+    EXPECT_GT(burner_share, 0.0) << "the busy loop never ran";
     EXPECT_NEAR(reported, seen, 5.0);
-    if (seen - burner_share > 5.0 || burner_share < 40.0)
-        GTEST_SKIP() << "other work ran on this machine (busy loop " << burner_share << "%, "
-                     << seen - burner_share
-                     << "% beyond it): the probe agreed with /proc, not held to 50%";
-    EXPECT_NEAR(reported, 50.0, 10.0);
+    EXPECT_GE(reported, burner_share - 5.0) << "the probe missed the busy loop's own CPU time";
+    // One loop is at most one of the machine's cores.
+    EXPECT_LE(burner_share, 100.0 / std::thread::hardware_concurrency() + 5.0);
 }
 
-TEST(LocalProbe, OneBusyLoopOnTwoCoresIsHalfBusy) {
-    ASSERT_EQ(std::thread::hardware_concurrency(), 2u) << "the figure assumes 2 cores";
+TEST(LocalProbe, SeesABusyLoop) {
     LocalProbe probe;
-    expect_half_busy(probe);
+    expect_busy_loop_seen(probe);
 }
 
-TEST(SshProbe, OneBusyLoopOnTwoCoresIsHalfBusy) {
-    ASSERT_EQ(std::thread::hardware_concurrency(), 2u) << "the figure assumes 2 cores";
+TEST(SshProbe, SeesABusyLoop) {
     test::SshdServer server;
     SshOptions o;
     o.key_file = server.client_key();
     o.known_hosts = server.known_hosts();
     SshProbe probe(*parse_ssh_target(server.target()), o);
-    expect_half_busy(probe);
+    expect_busy_loop_seen(probe);
 }
 
 TEST(LocalProbe, MemoryMatchesMeminfo) {

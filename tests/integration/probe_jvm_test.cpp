@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <mutex>
@@ -55,9 +56,20 @@ class JvmProbeTest : public ::testing::Test {
 
     void SetUp() override {
         trigger_ = dir_.file("gc-now");
-        jvm_ = test::Process({"java", "-Xmx64m", "-Xms64m", "-XX:+UseG1GC", "-cp", classes_->path(),
-                              "PerflabGcDemo", trigger_});
-        std::this_thread::sleep_for(300ms);
+        jvm_ = start_demo();
+    }
+
+    // The demo JVM, once its process is java (a pattern can find it) and jstat can read it.
+    test::Process start_demo() {
+        test::Process jvm({"java", "-Xmx64m", "-Xms64m", "-XX:+UseG1GC", "-cp", classes_->path(),
+                           "PerflabGcDemo", trigger_});
+        const std::string pid = std::to_string(jvm.pid());
+        const auto deadline = std::chrono::steady_clock::now() + 20s;
+        while (test::run({"jstat", "-gcutil", pid}).code != 0 &&
+               std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(50ms);
+        EXPECT_EQ(test::run({"jstat", "-gcutil", pid}).code, 0) << "the demo JVM did not start";
+        return jvm;
     }
 
     // Polls through a ProbeRunner at 500 ms until `done` holds or `timeout` passes.
@@ -160,6 +172,52 @@ TEST_F(JvmProbeTest, NoSuchProcessIsAClearError) {
         EXPECT_NE(std::string(e.what()).find("no such java process"), std::string::npos)
             << e.what();
     }
+}
+
+TEST_F(JvmProbeTest, TwoMatchingJvmsAreRefusedListingBoth) {
+    test::Process second = start_demo();
+    JvmTarget t;
+    t.match = "PerflabGcDemo " + trigger_;
+    JvmProbe probe(t, 500);
+    try {
+        probe.open();
+        FAIL() << "opened pid " << probe.pid() << " of two";
+    } catch (const ProbeError& e) {
+        const std::string text = e.what();
+        EXPECT_NE(text.find("2 java processes match"), std::string::npos) << text;
+        for (const pid_t pid : {jvm_.pid(), second.pid()})
+            EXPECT_NE(text.find("\n  " + std::to_string(pid) + " java -Xmx64m"), std::string::npos)
+                << text;
+    }
+    // The command line says the same and exits 2: bad input, nothing sampled.
+    const auto cli =
+        test::run({PERFLAB_BINARY, "probe", "jvm:PerflabGcDemo " + trigger_, "--count", "1"}, 60);
+    EXPECT_EQ(cli.code, 2) << cli.out << cli.err;
+    EXPECT_NE(cli.err.find(std::to_string(second.pid())), std::string::npos) << cli.err;
+    EXPECT_TRUE(cli.out.empty()) << cli.out;
+}
+
+TEST_F(JvmProbeTest, PidThatIsNotAJvmIsAOneLineError) {
+    test::Process sleeper({"sleep", "60"});
+    JvmTarget t;
+    t.pid = sleeper.pid();
+    JvmProbe probe(t, 500);
+    try {
+        probe.open();
+        FAIL() << "opened a probe on sleep";
+    } catch (const ProbeError& e) {
+        const std::string text = e.what();
+        EXPECT_NE(text.find("pid " + std::to_string(sleeper.pid()) + " is not a JVM"),
+                  std::string::npos)
+            << text;
+        EXPECT_EQ(text.find('\n'), std::string::npos) << text;
+        EXPECT_EQ(text.find("\tat "), std::string::npos) << text;
+        EXPECT_EQ(text.find("Exception"), std::string::npos) << text;
+    }
+    const auto cli = test::run(
+        {PERFLAB_BINARY, "probe", "jvm:" + std::to_string(sleeper.pid()), "--count", "1"}, 60);
+    EXPECT_EQ(cli.code, 2) << cli.err;
+    EXPECT_EQ(std::count(cli.err.begin(), cli.err.end(), '\n'), 1) << cli.err;
 }
 
 }  // namespace

@@ -30,12 +30,15 @@ class Collector : public RunObserver {
     std::mutex mutex_;
 };
 
-// Parses (asserting validity) and runs a spec in this process.
-inline RunSummary run_json(const nlohmann::json& spec_json, Collector* collector = nullptr) {
+// Parses (asserting validity) and runs a spec in this process; `watcher`, if given, sees the
+// run as it happens.
+inline RunSummary run_json(const nlohmann::json& spec_json, Collector* collector = nullptr,
+                           RunObserver* watcher = nullptr) {
     auto parsed = parse_spec(spec_json);
     if (!parsed) throw std::runtime_error("invalid spec: " + parsed.error_text());
     RunController controller(*parsed.spec, make_engine(*parsed.spec));
     if (collector) controller.add_observer(collector);
+    if (watcher) controller.add_observer(watcher);
     return controller.run();
 }
 

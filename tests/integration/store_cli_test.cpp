@@ -92,6 +92,12 @@ TEST_F(StoreCli, RunStoresAndEveryCommandReadsIt) {
     const auto shown = nlohmann::json::parse(show.out);
     EXPECT_EQ(shown["summary"]["ops"]["get"]["latency_us"], summary["ops"]["get"]["latency_us"]);
     EXPECT_EQ(shown["hosts"][0]["role"], "client");
+    // The spec named no seed: the one drawn for the run is reported, and stored with its spec.
+    ASSERT_TRUE(summary.contains("seed")) << a.out;
+    EXPECT_EQ(shown["spec"]["seed"], summary["seed"]);
+    EXPECT_NE(perflab({"show", "1", "--db", db})
+                  .out.find("Seed: " + std::to_string(summary["seed"].get<uint64_t>())),
+              std::string::npos);
     const Output window = perflab({"show", "1", "--db", db, "--from", "200ms", "--to", "0.6s"});
     ASSERT_EQ(window.code, 0) << window.err;
     EXPECT_NE(window.out.find("Window: 0.2 s to 0.6 s"), std::string::npos) << window.out;

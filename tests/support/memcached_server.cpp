@@ -6,9 +6,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace perflab::test {
 
@@ -44,7 +46,7 @@ void MemcachedServer::stop() {
     process_.stop();
 }
 
-std::map<std::string, std::string> MemcachedServer::stats() const {
+std::string MemcachedServer::ask(const std::string& command) const {
     const int fd = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -52,26 +54,51 @@ std::map<std::string, std::string> MemcachedServer::stats() const {
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
         close(fd);
-        throw std::runtime_error("cannot connect to memcached for stats");
+        throw std::runtime_error("cannot connect to memcached for " + command);
     }
-    const std::string cmd = "stats\r\n";
-    if (::write(fd, cmd.data(), cmd.size()) != ssize_t(cmd.size())) {
+    const std::string line = command + "\r\n";
+    if (::write(fd, line.data(), line.size()) != ssize_t(line.size())) {
         close(fd);
-        throw std::runtime_error("cannot send stats");
+        throw std::runtime_error("cannot send " + command);
     }
     std::string reply;
     char buf[4096];
-    while (reply.find("END\r\n") == std::string::npos) {
+    const auto refused = [&] {
+        return reply.ends_with("\r\n") &&
+               (reply.starts_with("BUSY") || reply.find("ERROR") < reply.find("\r\n"));
+    };
+    while (!reply.ends_with("END\r\n") && !refused()) {
         const ssize_t n = ::read(fd, buf, sizeof buf);
         if (n <= 0) break;
         reply.append(buf, size_t(n));
     }
     close(fd);
+    return reply;
+}
+
+std::map<std::string, std::string> MemcachedServer::stats() const {
     std::map<std::string, std::string> out;
-    std::istringstream lines(reply);
+    std::istringstream lines(ask("stats"));
     std::string stat, name, value;
     while (lines >> stat && stat == "STAT" && lines >> name >> value)
         out[name] = value;
+    return out;
+}
+
+std::set<std::string> MemcachedServer::keys() const {
+    // The crawler answers BUSY while a crawl of its own runs: ask again until it lists.
+    std::string reply;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!(reply = ask("lru_crawler metadump all")).ends_with("END\r\n")) {
+        if (!reply.starts_with("BUSY") || std::chrono::steady_clock::now() > deadline)
+            throw std::runtime_error("lru_crawler metadump refused: " + reply);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    // Lines read "key=<url-encoded key> exp=... la=... cas=... fetch=... cls=... size=...".
+    std::set<std::string> out;
+    std::istringstream lines(reply);
+    for (std::string line; std::getline(lines, line);)
+        if (line.starts_with("key=")) out.insert(line.substr(4, line.find(' ') - 4));
     return out;
 }
 

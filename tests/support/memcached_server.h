@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,13 @@ class MemcachedServer {
     // `stats` over the text protocol.
     std::map<std::string, std::string> stats() const;
     uint64_t stat(const std::string& name) const;
+    // Every key the server holds, as its LRU crawler lists them (`lru_crawler metadump all`).
+    std::set<std::string> keys() const;
 
   private:
+    // Sends a text-protocol command; returns the reply up to and including its "END\r\n".
+    std::string ask(const std::string& command) const;
+
     int memory_mb_;
     std::vector<std::string> extra_args_;
     uint16_t port_;

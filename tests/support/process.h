@@ -3,8 +3,10 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace perflab::test {
@@ -42,6 +44,19 @@ Output run(const std::vector<std::string>& argv, int timeout_s = 120);
 
 uint16_t free_port();
 bool wait_for_port(uint16_t port, int timeout_ms = 5000);
+
+// Polls `condition` every millisecond until it holds or `timeout` passes; returns whether it
+// held. For waiting on what a test can observe (a server's count, a printed line), never on
+// how long something should take.
+template <class Condition>
+bool wait_until(Condition condition, std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!condition()) {
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+}
 
 // A fresh directory under /tmp, removed with its contents when destroyed.
 class TempDir {

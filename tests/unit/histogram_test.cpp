@@ -11,10 +11,23 @@
 namespace perflab {
 namespace {
 
-// The reference: the value of rank ceil(p/100 * n) in the sorted data.
-int64_t exact_percentile(std::vector<int64_t> sorted, double p) {
+// A percentile as parts per million (99.99 -> 999'900), so the reference's rank is integer
+// arithmetic with nothing to round.
+struct Percentile {
+    double p;
+    uint64_t ppm;
+};
+constexpr Percentile kPercentiles[] = {{0.0, 0},        {1.0, 10'000},    {10.0, 100'000},
+                                       {25.0, 250'000}, {50.0, 500'000},  {75.0, 750'000},
+                                       {90.0, 900'000}, {95.0, 950'000},  {99.0, 990'000},
+                                       {99.9, 999'000}, {99.99, 999'900}, {100.0, 1'000'000}};
+
+// The reference, written out here rather than taken from the code under test: the value of
+// rank ceil(p/100 * n) (at least 1) in the sorted data.
+int64_t exact_percentile(std::vector<int64_t> sorted, uint64_t ppm) {
     std::sort(sorted.begin(), sorted.end());
-    const uint64_t rank = Histogram::rank_for(p, sorted.size());
+    const uint64_t n = sorted.size();
+    const uint64_t rank = std::max<uint64_t>(1, (ppm * n + 999'999) / 1'000'000);
     return sorted[rank - 1];
 }
 
@@ -22,8 +35,8 @@ void expect_close_to_exact(const std::vector<int64_t>& values) {
     Histogram h;
     for (auto v : values)
         h.record(v);
-    for (double p : {0.0, 1.0, 10.0, 25.0, 50.0, 75.0, 90.0, 95.0, 99.0, 99.9, 99.99, 100.0}) {
-        const int64_t exact = exact_percentile(values, p);
+    for (const auto [p, ppm] : kPercentiles) {
+        const int64_t exact = exact_percentile(values, ppm);
         const int64_t got = h.percentile(p);
         EXPECT_LE(std::abs(double(got - exact)), double(exact) * 0.001)
             << "p" << p << " exact " << exact << " got " << got;
@@ -35,6 +48,32 @@ void expect_close_to_exact(const std::vector<int64_t>& values) {
     for (auto v : values)
         sum += v;
     EXPECT_DOUBLE_EQ(h.mean(), double(sum / values.size()));
+}
+
+TEST(Histogram, RanksAreTheTextbookCeiling) {
+    // ceil(p/100 * n), worked by hand; 99.9% of 1000 is rank 999 exactly, not 1000.
+    EXPECT_EQ(Histogram::rank_for(99.9, 1000), 999u);
+    EXPECT_EQ(Histogram::rank_for(99.9, 1001), 1000u);
+    EXPECT_EQ(Histogram::rank_for(50, 3), 2u);
+    EXPECT_EQ(Histogram::rank_for(50, 4), 2u);
+    EXPECT_EQ(Histogram::rank_for(0, 10), 1u);
+    EXPECT_EQ(Histogram::rank_for(100, 10), 10u);
+    EXPECT_EQ(Histogram::rank_for(99.99, 100'000), 99'990u);
+    EXPECT_EQ(Histogram::rank_for(1, 7), 1u);
+    EXPECT_EQ(Histogram::rank_for(50, 0), 0u);
+}
+
+TEST(Histogram, SmallSetsGiveTheSortedValueAtTheRank) {
+    // 10, 20, ..., 100 (bucket-exact below 2048): p50 is the 5th value, p90 the 9th, p91 the 10th.
+    Histogram h;
+    for (int64_t v : {70, 10, 100, 40, 20, 90, 30, 60, 50, 80})
+        h.record(v);
+    EXPECT_EQ(h.percentile(50), 50);
+    EXPECT_EQ(h.percentile(90), 90);
+    EXPECT_EQ(h.percentile(91), 100);
+    EXPECT_EQ(h.percentile(0), 10);
+    EXPECT_EQ(h.percentile(10), 10);
+    EXPECT_EQ(h.percentile(11), 20);
 }
 
 TEST(Histogram, EmptyReportsZeros) {

@@ -6,6 +6,7 @@
 
 #include "jvm_probe.h"
 #include "memcached_probe.h"
+#include "probe_line.h"
 #include "ssh_session.h"
 
 namespace perflab {
@@ -75,6 +76,14 @@ TEST(Jstat, ParsesLinesAgainstTheHeader) {
     const auto dashes = parse_jstat_line(header, l[3]);
     EXPECT_FALSE(dashes.count("M"));
     EXPECT_FALSE(jvm_values(dashes, dashes).contains("metaspace_pct"));
+    // ... and printed as "-", never as 0.
+    ProbeSample sample;
+    sample.kind = "jvm";
+    sample.source = "jvm local pid 1";
+    sample.values = jvm_values(dashes, dashes);
+    const std::string line = probe_line(sample);
+    EXPECT_NE(line.find(" meta:- "), std::string::npos) << line;
+    EXPECT_NE(line.find(" eden:3.0% "), std::string::npos) << line;
 }
 
 TEST(SshTarget, Parses) {

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "model/run_seed.h"
+
 namespace perflab {
 namespace {
 
@@ -65,6 +67,45 @@ TEST(Spec, RoundTripsThroughJson) {
     const auto second = parse_spec(normalised);
     ASSERT_TRUE(second) << second.error_text();
     EXPECT_EQ(to_json(*second.spec), normalised);
+}
+
+TEST(Spec, SeedIsAnUnsigned64BitIntegerKeptExactly) {
+    json j = valid_cache();
+    j["seed"] = json::parse("18446744073709551615");
+    const auto full = parse_spec(j);
+    ASSERT_TRUE(full) << full.error_text();
+    EXPECT_EQ(full.spec->seed, std::optional<uint64_t>(18446744073709551615ULL));
+    EXPECT_EQ(to_json(*full.spec)["seed"].get<uint64_t>(), 18446744073709551615ULL);
+    j["seed"] = 0;
+    EXPECT_EQ(parse_spec(j).spec->seed, std::optional<uint64_t>(0));
+    EXPECT_FALSE(parse_spec(valid_cache()).spec->seed.has_value());
+    EXPECT_FALSE(to_json(*parse_spec(valid_cache()).spec).contains("seed"));
+    for (const char* bad : {"-1", "1.5", "\"42\"", "18446744073709551616"}) {
+        j["seed"] = json::parse(bad);
+        EXPECT_TRUE(has_error(j, std::string("seed: expected an unsigned 64-bit integer, got ") +
+                                     json::parse(bad).dump()))
+            << bad;
+    }
+}
+
+TEST(Spec, WithSeedDrawsOnlyWhenTheSpecHasNone) {
+    const RunSpec unseeded = *parse_spec(valid_cache()).spec;
+    const RunSpec a = with_seed(unseeded);
+    const RunSpec b = with_seed(unseeded);
+    ASSERT_TRUE(a.seed && b.seed);
+    EXPECT_NE(*a.seed, *b.seed);
+    EXPECT_LT(*a.seed, uint64_t{1} << 53);
+    // What is stored is what ran: the drawn seed survives the spec's JSON form.
+    EXPECT_EQ(parse_spec(to_json(a)).spec->seed, a.seed);
+    EXPECT_EQ(with_seed(a).seed, a.seed);
+}
+
+TEST(Spec, StreamsOfARunDiffer) {
+    const uint64_t run = 42;
+    EXPECT_NE(stream_seed(run, 0, Stream::keys), stream_seed(run, 1, Stream::keys));
+    EXPECT_NE(stream_seed(run, 0, Stream::keys), stream_seed(run, 0, Stream::values));
+    EXPECT_NE(stream_seed(run, 0, Stream::keys), stream_seed(run + 1, 0, Stream::keys));
+    EXPECT_EQ(stream_seed(run, 3, Stream::values), stream_seed(run, 3, Stream::values));
 }
 
 TEST(Spec, NamesTheOffendingField) {

@@ -64,5 +64,19 @@ TEST(Summary, TextReportHasEveryPhaseAndOverall) {
     EXPECT_NE(text.find("hit rate 75.00%"), std::string::npos);
 }
 
+TEST(Summary, SetOnlyReportHasNoGetRowNorHitRate) {
+    IntervalSample sets = tick(0, 1000, 0, 0, 50);  // "get" present with 0, as engines count it
+    sets.ops["set"].count = 200;
+    sets.ops["set"].latency.record_n(70, 200);
+    SummaryBuilder b(RunKind::cache);
+    b.add(sets);
+    const RunSummary summary = b.finish(RunStatus::completed);
+    const std::string text = summary_text(summary);
+    EXPECT_NE(text.find("\n  set "), std::string::npos) << text;
+    EXPECT_EQ(text.find("\n  get "), std::string::npos) << text;
+    EXPECT_EQ(text.find("hit rate"), std::string::npos) << text;
+    EXPECT_EQ(to_json(summary)["ops"]["get"]["count"], 0);  // the JSON keeps every op
+}
+
 }  // namespace
 }  // namespace perflab

@@ -358,7 +358,7 @@ void AsyncConnection::pump() {
         }
         std::string_view value;
         if (p.op == CacheOp::set) {
-            value = worker_.values().next(worker_.keys().rng());
+            value = worker_.values().next();
             p.value_bytes = uint32_t(value.size());
         }
         link.send(p, key, value, now);

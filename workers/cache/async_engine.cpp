@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "async_worker.h"
+#include "model/run_seed.h"
 
 namespace perflab {
 
@@ -26,7 +27,8 @@ int usable_cores() {
 
 }  // namespace
 
-AsyncEngine::AsyncEngine(const RunSpec& spec) : spec_(spec), board_(spec.phases.size()) {}
+AsyncEngine::AsyncEngine(const RunSpec& spec)
+    : spec_(with_seed(spec)), board_(spec.phases.size()) {}
 
 AsyncEngine::~AsyncEngine() {
     stop();
@@ -60,8 +62,8 @@ void AsyncEngine::start() {
         std::vector<int> mine;
         for (int i = t; i < connections; i += threads)
             mine.push_back(i);
-        workers_.push_back(std::make_unique<AsyncWorker>(*spec_.cache, servers_, board_, cancel_, t,
-                                                         mine, unreached_));
+        workers_.push_back(std::make_unique<AsyncWorker>(*spec_.cache, servers_, board_, cancel_,
+                                                         *spec_.seed, t, mine, unreached_));
     }
     connecting_.store(connections * int(servers_.size()));
     const auto connected = [this] { connecting_.fetch_sub(1); };

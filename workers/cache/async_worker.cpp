@@ -4,12 +4,15 @@
 #include <algorithm>
 #include <boost/asio/post.hpp>
 
+#include "model/run_seed.h"
+
 namespace perflab {
 
 AsyncWorker::AsyncWorker(const CacheSpec& cache,
                          const std::vector<boost::asio::ip::tcp::endpoint>& servers,
-                         PhaseBoard& board, const std::atomic<bool>& cancel, int thread_index,
-                         const std::vector<int>& connections, FirstError& unreached)
+                         PhaseBoard& board, const std::atomic<bool>& cancel, uint64_t seed,
+                         int thread_index, const std::vector<int>& connections,
+                         FirstError& unreached)
     : cache_(cache),
       servers_(servers),
       board_(board),
@@ -19,8 +22,8 @@ AsyncWorker::AsyncWorker(const CacheSpec& cache,
       work_(io_.get_executor()),
       close_deadline_(io_),
       watchdog_(io_),
-      keys_(cache.keys, 0xa5e00000ULL + uint64_t(thread_index)),
-      values_(cache.value_size),
+      keys_(cache.keys, stream_seed(seed, uint64_t(thread_index), Stream::keys)),
+      values_(cache.value_size, stream_seed(seed, uint64_t(thread_index), Stream::values)),
       picker_(cache) {
     for (const int index : connections)
         connections_.push_back(std::make_unique<AsyncConnection>(*this, index));

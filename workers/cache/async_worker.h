@@ -26,8 +26,9 @@ namespace perflab {
 // they share without locks (keys, values, server choice, the thread's recorder).
 class AsyncWorker {
   public:
+    // `seed`: the run's; this thread's streams derive from it and `thread_index`.
     AsyncWorker(const CacheSpec& cache, const std::vector<boost::asio::ip::tcp::endpoint>& servers,
-                PhaseBoard& board, const std::atomic<bool>& cancel, int thread_index,
+                PhaseBoard& board, const std::atomic<bool>& cancel, uint64_t seed, int thread_index,
                 const std::vector<int>& connections, FirstError& unreached);
     ~AsyncWorker();
     AsyncWorker(const AsyncWorker&) = delete;

@@ -21,7 +21,6 @@ class KeyChooser {
     std::string_view next() noexcept { return format(draw()); }
     uint64_t draw() noexcept;
     std::string_view format(uint64_t index) noexcept;
-    Rng& rng() noexcept { return rng_; }
 
   private:
     uint64_t count_;

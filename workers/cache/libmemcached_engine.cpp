@@ -10,6 +10,7 @@
 #include "cache_stats.h"
 #include "key_chooser.h"
 #include "model/double_buffer.h"
+#include "model/run_seed.h"
 #include "op_mix.h"
 #include "value_source.h"
 
@@ -84,8 +85,8 @@ class LibmemcachedEngine::Worker {
           index_(index),
           unreached_(unreached),
           mc_(connect(cache_)),
-          keys_(cache_.keys, 0x5eed0000ULL + uint64_t(index)),
-          values_(cache_.value_size),
+          keys_(cache_.keys, stream_seed(*spec.seed, uint64_t(index), Stream::keys)),
+          values_(cache_.value_size, stream_seed(*spec.seed, uint64_t(index), Stream::values)),
           mix_(cache_) {
         if (!memcached_result_create(mc_.get(), &result_))
             throw std::runtime_error("libmemcached: cannot create a result");
@@ -222,7 +223,7 @@ class LibmemcachedEngine::Worker {
     }
 
     memcached_return_t set(std::string_view key) {
-        const auto value = values_.next(keys_.rng());
+        const auto value = values_.next();
         last_value_size_ = value.size();
         return memcached_set(mc_.get(), key.data(), key.size(), value.data(), value.size(),
                              time_t(cache_.ttl_s), 0);
@@ -264,7 +265,7 @@ class LibmemcachedEngine::Worker {
 };
 
 LibmemcachedEngine::LibmemcachedEngine(const RunSpec& spec)
-    : spec_(spec), board_(spec.phases.size()) {}
+    : spec_(with_seed(spec)), board_(spec.phases.size()) {}
 
 LibmemcachedEngine::~LibmemcachedEngine() {
     stop();

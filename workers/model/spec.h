@@ -105,6 +105,9 @@ struct RunSpec {
     std::optional<CacheSpec> cache;
     std::optional<HttpSpec> http;
     std::vector<ProbeSpec> probes;
+    // Every random stream of the run (keys, value sizes) derives from it and the worker's or
+    // connection's index. Absent: drawn when the run starts (with_seed), and stored with it.
+    std::optional<uint64_t> seed;
 
     double planned_duration_s() const;  // sum of timed phases; ops-only phases count 0
     int max_concurrency() const;

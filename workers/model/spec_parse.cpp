@@ -262,7 +262,8 @@ SpecResult parse_spec(const nlohmann::json& json) {
     auto& errors = result.errors;
     JsonReader r(json, "", errors);
     if (!r.is_object()) return result;
-    r.allow_only({"name", "kind", "tick_ms", "tags", "notes", "phases", "cache", "http", "probes"});
+    r.allow_only(
+        {"name", "kind", "tick_ms", "tags", "notes", "phases", "cache", "http", "probes", "seed"});
     RunSpec s;
     if (auto v = r.string("name")) s.name = *v;
     if (auto v = r.choice("kind", {"cache", "http"}))
@@ -272,6 +273,13 @@ SpecResult parse_spec(const nlohmann::json& json) {
     if (auto v = r.integer("tick_ms", 10, 600'000)) s.tick_ms = int(*v);
     if (auto v = r.strings("tags")) s.tags = *v;
     if (auto v = r.string("notes")) s.notes = *v;
+    if (const auto* v = r.child("seed")) {
+        // Unsigned 64-bit, whole: a seed is an identity, so nothing may round it.
+        if (v->is_number_unsigned() || (v->is_number_integer() && v->get<int64_t>() >= 0))
+            s.seed = v->get<uint64_t>();
+        else
+            r.error("seed", "expected an unsigned 64-bit integer, got " + v->dump());
+    }
 
     const auto* phases = r.child("phases");
     if (!phases || !phases->is_array() || phases->empty())

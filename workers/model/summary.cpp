@@ -109,6 +109,8 @@ void write_totals(std::ostream& out, const PhaseTotals& p) {
                   "max");
     out << line;
     for (const auto& [name, op] : t.ops) {
+        // Both cache ops are always counted; an op the run never sent is no row of the report.
+        if (op.count == 0 && op.errors == 0) continue;
         const auto& h = op.latency;
         const double rate = p.duration_s > 0 ? double(op.count) / p.duration_s : 0.0;
         std::snprintf(

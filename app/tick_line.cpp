@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#include "tick_line.h"
+
+#include "model/format.h"
+
+namespace perflab {
+
+TickLine::TickLine(const RunSpec& spec) : kind_(spec.kind) {
+    if (!spec.cache) return;
+    const auto& c = *spec.cache;
+    gets_ = c.workload != CacheWorkload::set_only &&
+            !(c.workload == CacheWorkload::ratio && c.get_ratio == 0);
+    sets_ = c.workload != CacheWorkload::get_only &&
+            !(c.workload == CacheWorkload::ratio && c.set_ratio == 0);
+}
+
+std::string TickLine::rate(const char* label, const std::string& key, uint64_t count, double secs) {
+    const uint64_t total = phase_counts_[key] += count;
+    const double phase_secs = double(phase_ms_) / 1000;
+    const auto per_s = [](double n, double s) { return std::to_string(uint64_t(n / s + 0.5)); };
+    return std::string(" ") + label + ":" + per_s(double(count), secs) + " (avg " +
+           per_s(double(total), phase_secs > 0 ? phase_secs : secs) + ")";
+}
+
+std::string TickLine::next(const IntervalSample& s) {
+    if (s.phase != phase_) {
+        phase_ = s.phase;
+        phase_ms_ = 0;
+        phase_counts_.clear();
+    }
+    phase_ms_ += s.interval_ms;
+    const double secs = s.seconds() > 0 ? s.seconds() : 1.0;
+    const auto count = [&](const char* op) {
+        const auto it = s.ops.find(op);
+        return it == s.ops.end() ? uint64_t{0} : it->second.count;
+    };
+    std::string line = format_clock(s.t_ms);
+    if (kind_ == RunKind::cache) {
+        if (s.hits + s.misses > 0) line += " hit:" + format_fixed(s.hit_rate() * 100, 2) + "%";
+        if (gets_) line += rate("get/s", "get", count("get"), secs);
+        if (sets_) line += rate("set/s", "set", count("set"), secs);
+    } else {
+        line += rate("req/s", "", s.total_ops(), secs);
+        uint64_t ok = 0;
+        for (const auto& [code, n] : s.status_codes)
+            if (code >= 200 && code < 400) ok += n;
+        const uint64_t total = s.total_ops();
+        line += " ok:" + format_fixed(total ? 100.0 * double(ok) / double(total) : 0.0, 2) + "%";
+    }
+    line += " rx:" + format_bytes(s.bytes_in) + " tx:" + format_bytes(s.bytes_out);
+    line += " p99:" + format_latency_ms(s.latency().percentile(99));
+    line += " err:" + std::to_string(s.total_errors());
+    if (s.late) line += " late:" + std::to_string(s.late);
+    return line;
+}
+
+}  // namespace perflab
