@@ -166,8 +166,9 @@ TEST(OpenModel, HoldsThePlannedRate) {
     Collector collector;
     const auto s = run_json(
         cache_spec(server, "get-only", "text", {{{"duration_s", 2}, {"rate", 2000}}}), &collector);
-    const double gets = double(op_count(s, "get"));
-    EXPECT_NEAR(gets, 4000, 40);
+    // Every op due is sent or, when the generator fell behind at the end, counted as dropped.
+    EXPECT_EQ(op_count(s, "get") + s.overall.totals.dropped, 4000u);
+    EXPECT_LT(s.overall.totals.dropped, 200u);
     for (const auto& sample : collector.samples)
         EXPECT_DOUBLE_EQ(sample.planned_rate, 2000);
 }

@@ -134,7 +134,11 @@ TEST(HostBook, VersionOneDatabaseMigratesAndKeepsItsRuns) {
     const int64_t run = store_a_run(db);
     {  // back to what a version 1 PerfLab left behind
         Connection raw(db, Connection::Mode::read_write);
-        raw.exec("DROP TABLE saved_hosts; PRAGMA user_version = 1");
+        raw.exec(
+            "DROP TABLE saved_hosts; ALTER TABLE samples DROP COLUMN dropped; "
+            "ALTER TABLE samples DROP COLUMN first_send_us; "
+            "ALTER TABLE samples DROP COLUMN last_send_us; "
+            "ALTER TABLE samples DROP COLUMN last_reply_us; PRAGMA user_version = 1");
     }
     HostBook book(db, Access::write);
     book.add(host("db1", "root@127.0.0.1:22"));

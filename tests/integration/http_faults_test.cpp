@@ -117,7 +117,7 @@ TEST(HttpFaults, ResetsEarlyClosesGarbageAnd500s) {
     // more on a new connection (an idle close looks the same to a client): when the server
     // turns to resets or early closes, each connection it had kept alive meets that once.
     EXPECT_GE(server.requests(), t.total_ops());
-    EXPECT_LE(server.requests(), t.total_ops() + 2 * uint64_t(run.max_connections()));
+    EXPECT_LE(server.requests(), t.total_ops() + 2 * uint64_t(run->max_connections()));
 }
 
 TEST(HttpFaults, ClosedModelSurvivesTheSameFaults) {
