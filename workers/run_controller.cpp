@@ -122,12 +122,21 @@ void RunController::await_drain() {
     finish_drain_if_done(now);
 }
 
-std::optional<Clock::time_point> RunController::run_phase(int index,
-                                                          Clock::time_point phase_start) {
+void RunController::emit_cut() {
+    if (!cut_) return;
+    emit_sample(cut_->phase, cut_->ended);
+    cut_.reset();
+}
+
+std::optional<Clock::time_point> RunController::run_phase(int index, Clock::time_point phase_start,
+                                                          bool last) {
     const Phase& phase = spec_.phases[size_t(index)];
-    phase_start_ = phase_start;
     PhasePlan plan{index, phase, phase_start, phase_connections(spec_, phase)};
+    // The next phase's first sends are due the moment the phase before ends: its plan goes
+    // out first, the last sample of the phase before after it.
     engine_->begin_phase(plan);
+    emit_cut();
+    phase_start_ = phase_start;
     emit_event({ms_since_start(phase_start), "phase",
                 "phase " + std::to_string(index + 1) + ": " + describe(phase, plan.connections)});
     const auto phase_end = phase.duration_s > 0
@@ -143,11 +152,13 @@ std::optional<Clock::time_point> RunController::run_phase(int index,
         finish_drain_if_done(now);
         const bool timed_out = now >= phase_end;
         const bool ended = timed_out || (phase.ops > 0 && engine_->phase_done());
-        if (stopped || ended || now >= next_tick_) {
+        if (ended && !stopped && !last)
+            cut_ = Draining{index, now};
+        else if (stopped || ended || now >= next_tick_)
             emit_sample(index, now);
+        if (stopped || ended || now >= next_tick_)
             while (next_tick_ <= now)
                 next_tick_ += tick;
-        }
         if (stopped) return std::nullopt;
         if (ended) return timed_out ? phase_end : now;
     }
@@ -188,16 +199,19 @@ RunSummary RunController::run() {
     int begun = -1;
     for (int index = 0; index < phases && stop_requests_.load() == 0; ++index) {
         begun = index;
-        const auto ended = run_phase(index, phase_start);
+        const auto ended = run_phase(index, phase_start, index + 1 == phases);
         if (!ended || index + 1 == phases) break;
         phase_start = *ended;
+        const Draining just_ended{index, cut_->ended};
         if (draining_) {
+            emit_cut();
             await_drain();
             if (draining_) break;  // stopped while waiting
             phase_start = std::max(phase_start, Clock::now());
         }
-        draining_ = Draining{index, last_sample_};
+        draining_ = just_ended;
     }
+    emit_cut();
     const auto cut = last_sample_;
     engine_->stop();
     const auto now = Clock::now();

@@ -36,7 +36,7 @@ class RunController {
     Clock::time_point start_time() const { return start_; }
 
   private:
-    // An ended phase whose replies are still in flight.
+    // A phase that ended, and when.
     struct Draining {
         int phase = -1;
         Clock::time_point ended{};
@@ -44,7 +44,9 @@ class RunController {
 
     // Runs one phase and returns when it ended: on the plan's clock when its time ran out, so
     // ticks and phase changes coincide when durations are whole ticks; nullopt when stopped.
-    std::optional<Clock::time_point> run_phase(int index, Clock::time_point phase_start);
+    // The last tick of a phase that a next one follows is held in cut_ until that one began.
+    std::optional<Clock::time_point> run_phase(int index, Clock::time_point phase_start, bool last);
+    void emit_cut();
     void emit_sample(int phase, Clock::time_point now);
     // The replies of a phase that came after its end, as its last sample.
     void emit_drain(const Draining& d, Clock::time_point now);
@@ -64,6 +66,7 @@ class RunController {
     Clock::time_point phase_start_{};
     Clock::time_point next_tick_{};
     std::optional<Draining> draining_;
+    std::optional<Draining> cut_;
     std::atomic<int> stop_requests_{0};
     std::mutex mutex_;
     std::condition_variable wake_;

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+// The edges of a run against our own test server, whose log says what really happened: a
+// phase change, a stop with requests in flight, vegeta's attack and wait, and a server that
+// closes kept-alive connections.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "http_run_helpers.h"
+#include "http_test_server.h"
+#include "model/http_report.h"
+#include "process.h"
+
+namespace perflab::test {
+namespace {
+
+using std::chrono::duration;
+using std::chrono::milliseconds;
+
+uint64_t ok_count(const IntervalSample& t) {
+    uint64_t n = 0;
+    for (const auto& [code, count] : t.status_codes)
+        if (code >= 200 && code <= 399) n += count;
+    return n;
+}
+
+// 50/s, then 100/s, against a server that always answers in 300 ms, with connections to
+// spare: the second phase starts on time while the first one's replies still arrive, so no
+// tick is starved, nothing is late, and no latency exceeds the server's.
+TEST(HttpEdges, PhaseChangeAgainstASlowServerInventsNoStall) {
+    HttpTestServer server;
+    server.set_delay_ms(300);
+    auto spec = http_spec(server.url(), {{{"rate", 50}, {"duration_s", 2}},
+                                         {{"rate", 100}, {"duration_s", 2}}});
+    spec["tick_ms"] = 250;
+    // One worker is plenty for 100/s; a second would only compete with this process's test
+    // server and controller for the machine's two cores, and a 1 ms scheduling delay is a
+    // late send.
+    spec["http"]["threads"] = 1;
+    const auto run = run_http(spec);
+    ASSERT_EQ(run.summary.phases.size(), 2u);
+    const uint64_t planned[] = {100, 200};
+    for (int p = 0; p < 2; ++p) {
+        const auto& t = run.summary.phases[size_t(p)].totals;
+        SCOPED_TRACE("phase " + std::to_string(p + 1));
+        EXPECT_EQ(ok_count(t), planned[p]);  // every reply counted in its own phase
+        EXPECT_EQ(t.total_errors(), 0u);
+        EXPECT_EQ(t.dropped, 0u);
+        EXPECT_EQ(t.late, 0u);
+    }
+    EXPECT_EQ(server.requests(), 300u);
+    for (const auto& s : run.samples)
+        EXPECT_EQ(s.late, 0u) << "phase " << s.phase + 1 << ", tick ending at " << s.t_ms << " ms";
+    for (int p = 0; p < 2; ++p) {
+        const double rate = p == 0 ? 50 : 100;
+        std::vector<IntervalSample> ticks, drains;
+        for (const auto& s : run.samples)
+            if (s.phase == p) (s.sent > 0 ? ticks : drains).push_back(s);
+        SCOPED_TRACE("phase " + std::to_string(p + 1));
+        ASSERT_EQ(ticks.size(), 8u);  // 2 s of 250 ms ticks, each sending on schedule
+        for (const auto& tick : ticks)
+            EXPECT_NEAR(double(tick.sent), rate * tick.seconds(), 1.5) << "t=" << tick.t_ms;
+        // The last tick completes at the phase's rate: the replies still due come apart.
+        const auto& last = ticks.back();
+        EXPECT_NEAR(double(last.total_ops()) / last.seconds(), rate, rate * 0.15);
+        ASSERT_EQ(drains.size(), 1u);
+        const auto& drain = drains.front();
+        EXPECT_GE(drain.interval_ms, 280);
+        EXPECT_LE(drain.interval_ms, 400);
+        EXPECT_NEAR(double(drain.total_ops()) / drain.seconds(), rate, rate * 0.25);
+    }
+    for (const auto& s : run.samples) {
+        if (s.total_ops() > 0) {
+            EXPECT_LE(s.latency().max(), 305'000) << "t=" << s.t_ms;
+        }
+    }
+}
+
+struct Stopped {
+    RunSummary summary;
+    uint64_t received = 0;
+};
+
+// 50/s against a 300 ms server, stopped (once or twice) when the server has read 60
+// requests: about 15 are in flight then.
+Stopped stop_mid_run(int stops) {
+    HttpTestServer server;
+    server.set_delay_ms(300);
+    auto parsed = parse_spec(http_spec(server.url(), {{{"rate", 50}, {"duration_s", 30}}}));
+    EXPECT_TRUE(parsed) << parsed.error_text();
+    RunController controller(*parsed.spec, std::make_unique<HttpEngine>(*parsed.spec));
+    std::thread stopper([&] {
+        EXPECT_TRUE(wait_until([&] { return server.requests() >= 60; }, std::chrono::seconds(20)));
+        for (int i = 0; i < stops; ++i)
+            controller.request_stop();
+    });
+    Stopped out;
+    out.summary = controller.run();
+    stopper.join();
+    out.received = server.requests();
+    return out;
+}
+
+TEST(HttpEdges, StopWaitsForTheRequestsInFlight) {
+    const auto r = stop_mid_run(1);
+    const auto& t = r.summary.overall.totals;
+    EXPECT_EQ(r.summary.status, RunStatus::stopped);
+    EXPECT_GE(t.total_ops(), 60u);
+    EXPECT_EQ(t.total_ops(), r.received);  // every request the server read is in the report
+    EXPECT_EQ(ok_count(t), t.total_ops());
+}
+
+TEST(HttpEdges, SecondStopCountsTheRequestsInFlightAsCancelled) {
+    const auto r = stop_mid_run(2);
+    const auto& t = r.summary.overall.totals;
+    EXPECT_EQ(r.summary.status, RunStatus::stopped);
+    EXPECT_EQ(t.total_ops(), r.received);
+    const auto cancelled = t.errors.count("cancelled") ? t.errors.at("cancelled") : 0;
+    EXPECT_GT(cancelled, 0u);
+    EXPECT_EQ(ok_count(t) + cancelled, t.total_ops());
+}
+
+// vegeta: attack runs from the first send to the last, wait from the last send to the last
+// reply; the server's own log, read and written on loopback, tells both within a few ms.
+TEST(HttpEdges, AttackAndWaitFollowVegetaByTheServersLog) {
+    HttpTestServer server;
+    server.set_delay_ms(300);
+    const auto run = run_http(http_spec(server.url(), {{{"rate", 50}, {"duration_s", 1}}}));
+    const auto log = server.exchanges();
+    ASSERT_EQ(log.size(), 50u);
+    auto first = log.front().received, last = log.front().received, replied = log.front().replied;
+    for (const auto& e : log) {
+        first = std::min(first, e.received);
+        last = std::max(last, e.received);
+        replied = std::max(replied, e.replied);
+    }
+    const double attack = duration<double>(last - first).count();
+    const double wait = duration<double>(replied - last).count();
+    const auto report = http_report(run.summary.overall);
+    EXPECT_NEAR(report.attack_s, attack, 0.01);
+    EXPECT_NEAR(report.attack_s, 0.98, 0.01);  // 50 sends 20 ms apart
+    EXPECT_NEAR(report.wait_s, wait, 0.01);
+    EXPECT_NEAR(report.duration_s, attack + wait, 0.02);
+    EXPECT_NEAR(report.rate, 50 / attack, 1.0);
+    EXPECT_NEAR(report.throughput, 50 / (attack + wait), 1.0);
+}
+
+// A server that closes every kept-alive connection once it answered (as the JDK's server
+// does with idle ones, Tomcat after maxKeepAliveRequests): a request that meets such a
+// connection goes again on a new one, so the run has no failure the server never saw.
+TEST(HttpEdges, ServerClosingKeptAliveConnectionsCostsNoFailures) {
+    HttpTestServer server;
+    server.set_mode(HttpTestServer::Mode::ok_then_close);
+    for (const nlohmann::json& phase :
+         {nlohmann::json{{"rate", 100}, {"duration_s", 1}},
+          nlohmann::json{{"concurrency", 2}, {"ops", 200}}}) {
+        const uint64_t before = server.requests();
+        const auto run = run_http(http_spec(server.url(), {phase}));
+        const auto& t = run.summary.overall.totals;
+        SCOPED_TRACE(phase.dump());
+        EXPECT_EQ(t.total_errors(), 0u);
+        EXPECT_EQ(ok_count(t), t.total_ops());
+        EXPECT_EQ(server.requests() - before, t.total_ops());
+    }
+}
+
+}  // namespace
+}  // namespace perflab::test
