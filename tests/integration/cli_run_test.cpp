@@ -52,6 +52,31 @@ TEST(CliRun, MissingFileAndBadOptionsExit2) {
     EXPECT_NE(r.err.find("not valid JSON"), std::string::npos) << r.err;
 }
 
+// Nothing listens where the spec points: no operation ever reached a server, so the run
+// failed (exit 1) and says with what, for cache and HTTP runs alike.
+TEST(CliRun, NothingListeningFailsWithTheConnectionError) {
+    TempDir dir;
+    const std::string port = std::to_string(free_port());
+    dir.write("cache.json", json{{"name", "nobody"},
+                                 {"kind", "cache"},
+                                 {"phases", {{{"duration_s", 1}, {"concurrency", 2}}}},
+                                 {"cache", {{"servers", {"127.0.0.1:" + port}}}}}
+                                .dump());
+    dir.write("http.json",
+              json{{"name", "nobody"},
+                   {"kind", "http"},
+                   {"phases", {{{"duration_s", 1}, {"rate", 50}}}},
+                   {"http", {{"targets", {{{"url", "http://127.0.0.1:" + port + "/"}}}}}}}
+                  .dump());
+    for (const char* spec : {"cache.json", "http.json"}) {
+        const auto r = run({PERFLAB_BINARY, "run", dir.file(spec), "--no-store"});
+        EXPECT_EQ(r.code, 1) << spec << "\n" << r.err;
+        EXPECT_NE(r.err.find("no operation reached a server"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("127.0.0.1:" + port), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("refused"), std::string::npos) << r.err;
+    }
+}
+
 TEST(CliRun, JsonSummaryOnStdoutTicksOnStderr) {
     MemcachedServer server;
     TempDir dir;
