@@ -50,7 +50,7 @@ class LoadEngine {
     virtual uint64_t prefill_sets() const { return 0; }
     // Safe from any thread: abandon start-up work (a prefill) and stop waiting for operations
     // in flight, which count as `cancelled`; stop() then returns at once.
-    virtual void cancel() noexcept {}
+    virtual void cancel() {}
     // The first failure to reach a server ("127.0.0.1:1: connection refused"), empty if none:
     // a run where nothing was ever answered fails with it.
     virtual std::string first_connection_error() const { return {}; }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace perflab {
@@ -176,6 +177,36 @@ TEST(Histogram, DecodeRejectsGarbage) {
     EXPECT_FALSE(Histogram::decode(bytes.substr(0, bytes.size() - 1)).has_value());
     bytes.back() = char(0xff);
     EXPECT_FALSE(Histogram::decode(bytes).has_value());
+}
+
+// LEB128, written here rather than taken from the code under test.
+void varint(std::string& out, uint64_t v) {
+    for (; v >= 0x80; v >>= 7)
+        out.push_back(char(v | 0x80));
+    out.push_back(char(v));
+}
+
+// A first index and skips that wrap around 2^64 back onto index 100: a count of 1 at 100 µs
+// that a checking decoder must not accept as a well-formed histogram.
+TEST(Histogram, DecodeRejectsARunLengthThatWraps) {
+    std::string bytes = {'H', 1};
+    varint(bytes, 100);  // min
+    varint(bytes, 100);  // max
+    varint(bytes, 100);  // sum
+    varint(bytes, uint64_t{1} << 63);                    // first index
+    varint(bytes, (((uint64_t{1} << 63) - 1) << 1) | 1);  // skip 2^63 - 1
+    varint(bytes, (uint64_t{101} << 1) | 1);              // skip 101: index 2^64 + 100
+    varint(bytes, uint64_t{1} << 1);                      // one value there
+    EXPECT_FALSE(Histogram::decode(bytes).has_value());
+
+    std::string skip_past_end = {'H', 1};
+    varint(skip_past_end, 100);
+    varint(skip_past_end, 100);
+    varint(skip_past_end, 100);
+    varint(skip_past_end, 100);
+    varint(skip_past_end, uint64_t{1} << 1);
+    varint(skip_past_end, (uint64_t{1} << 40 << 1) | 1);  // far beyond the last slot
+    EXPECT_FALSE(Histogram::decode(skip_past_end).has_value());
 }
 
 TEST(Histogram, ResetClearsForReuse) {

@@ -97,7 +97,7 @@ bool AsyncEngine::drained(int phase) const {
     return board_.drained(phase, int(workers_.size()));
 }
 
-void AsyncEngine::cancel() noexcept {
+void AsyncEngine::cancel() {
     cancel_.store(true);
     std::lock_guard lock(workers_mutex_);
     for (auto& w : workers_)

@@ -30,7 +30,7 @@ class AsyncEngine final : public LoadEngine {
     bool drained(int phase) const override;
     void collect(IntervalSample& out, int phase, Clock::time_point origin) override;
     void stop() override;
-    void cancel() noexcept override;
+    void cancel() override;
     uint64_t prefill_sets() const override { return prefill_sets_.load(); }
     std::string first_connection_error() const override { return unreached_.text(); }
 

@@ -308,7 +308,7 @@ void LibmemcachedEngine::collect(IntervalSample& out, int phase, Clock::time_poi
     out.connections = board_.current() >= 0 ? board_.plan(board_.current()).connections : 0;
 }
 
-void LibmemcachedEngine::cancel() noexcept {
+void LibmemcachedEngine::cancel() {
     cancel_.store(true);
 }
 

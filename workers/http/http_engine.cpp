@@ -29,7 +29,7 @@ bool HttpEngine::drained(int phase) const {
     return board_.drained(phase, int(workers_.size()));
 }
 
-void HttpEngine::cancel() noexcept {
+void HttpEngine::cancel() {
     std::lock_guard lock(workers_mutex_);
     cancelled_ = true;
     for (auto& w : workers_)

@@ -31,7 +31,7 @@ class HttpEngine final : public LoadEngine {
     bool drained(int phase) const override;
     void collect(IntervalSample& out, int phase, Clock::time_point origin) override;
     void stop() override;
-    void cancel() noexcept override;
+    void cancel() override;
     std::string first_connection_error() const override { return unreached_.text(); }
 
   private:

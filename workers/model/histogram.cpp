@@ -112,8 +112,9 @@ Histogram::Histogram(const Histogram& other) : Histogram() {
     merge(other);
 }
 
-// Leaves other empty but usable; the fresh mapping costs no resident memory.
-Histogram::Histogram(Histogram&& other) noexcept : Histogram() {
+// Leaves other empty but usable; the fresh mapping costs no resident memory. Not noexcept:
+// that mapping may fail.
+Histogram::Histogram(Histogram&& other) : Histogram() {
     *this = std::move(other);
 }
 
@@ -234,15 +235,17 @@ std::optional<Histogram> Histogram::decode(std::string_view in) {
         return std::nullopt;
     if (max > uint64_t(kHighest) || min > max) return std::nullopt;
     const auto slots = uint64_t(slot_count());
+    if (index >= slots) return std::nullopt;
     while (!in.empty()) {
         uint64_t word = 0;
         if (!get_varint(in, word)) return std::nullopt;
         const uint64_t n = word >> 1;
         if (word & 1) {
+            if (n > slots - index) return std::nullopt;  // a skip past the end, or wrapped
             index += n;
             continue;
         }
-        if (index >= slots || n == 0) return std::nullopt;
+        if (index >= slots || n == 0 || n > UINT64_MAX - h.count_) return std::nullopt;
         const int i = int(index++);
         h.counts_[i] = n;
         h.lo_ = std::min(h.lo_, i);

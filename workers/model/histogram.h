@@ -20,7 +20,7 @@ class Histogram {
 
     Histogram();
     Histogram(const Histogram& other);
-    Histogram(Histogram&& other) noexcept;
+    Histogram(Histogram&& other);
     Histogram& operator=(const Histogram& other);
     Histogram& operator=(Histogram&& other) noexcept;
     ~Histogram();
