@@ -51,6 +51,7 @@ std::string TickLine::next(const IntervalSample& s) {
     line += " p99:" + format_latency_ms(s.latency().percentile(99));
     line += " err:" + std::to_string(s.total_errors());
     if (s.late) line += " late:" + std::to_string(s.late);
+    if (s.dropped) line += " dropped:" + std::to_string(s.dropped);
     return line;
 }
 
