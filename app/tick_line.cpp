@@ -15,26 +15,31 @@ TickLine::TickLine(const RunSpec& spec) : kind_(spec.kind) {
 }
 
 std::string TickLine::rate(const char* label, const std::string& key, uint64_t count, double secs) {
+    const auto per_s = [](double n, double s) { return std::to_string(uint64_t(n / s + 0.5)); };
+    if (drain_) return std::string(" ") + label + ":" + per_s(double(count), secs);
     const uint64_t total = phase_counts_[key] += count;
     const double phase_secs = double(phase_ms_) / 1000;
-    const auto per_s = [](double n, double s) { return std::to_string(uint64_t(n / s + 0.5)); };
     return std::string(" ") + label + ":" + per_s(double(count), secs) + " (avg " +
            per_s(double(total), phase_secs > 0 ? phase_secs : secs) + ")";
 }
 
 std::string TickLine::next(const IntervalSample& s) {
-    if (s.phase != phase_) {
+    // The replies of the phase before, come in after the next one began: their own line,
+    // outside the current phase's averages.
+    drain_ = s.phase < phase_;
+    if (s.phase > phase_) {
         phase_ = s.phase;
         phase_ms_ = 0;
         phase_counts_.clear();
     }
-    phase_ms_ += s.interval_ms;
+    if (!drain_) phase_ms_ += s.interval_ms;
     const double secs = s.seconds() > 0 ? s.seconds() : 1.0;
     const auto count = [&](const char* op) {
         const auto it = s.ops.find(op);
         return it == s.ops.end() ? uint64_t{0} : it->second.count;
     };
     std::string line = format_clock(s.t_ms);
+    if (drain_) line += " phase " + std::to_string(s.phase + 1) + " replies:";
     if (kind_ == RunKind::cache) {
         if (s.hits + s.misses > 0) line += " hit:" + format_fixed(s.hit_rate() * 100, 2) + "%";
         if (gets_) line += rate("get/s", "get", count("get"), secs);

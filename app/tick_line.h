@@ -15,7 +15,9 @@ namespace perflab {
 // average across them would describe none), then the bytes the client received and sent.
 //   00:00:05 hit:97.21% get/s:478087 (avg 478010) set/s:13328 (avg 13301) rx:3.93g tx:7.42m
 //   p99:0.41ms err:0
-// The hit rate shows only in ticks that had gets, and an op only if the workload sends it.
+// The hit rate shows only in ticks that had gets, and an op only if the workload sends it. The
+// replies to a phase that came after the next one began have a line of their own:
+//   00:00:05 phase 1 replies: req/s:50 ok:100.00% rx:30b tx:0b p99:302.10ms err:0
 class TickLine {
   public:
     explicit TickLine(const RunSpec& spec);
@@ -28,6 +30,7 @@ class TickLine {
     bool gets_ = true;
     bool sets_ = true;
     int phase_ = -1;
+    bool drain_ = false;
     int64_t phase_ms_ = 0;
     std::map<std::string, uint64_t> phase_counts_;
 };

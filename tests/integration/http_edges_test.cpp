@@ -31,8 +31,8 @@ uint64_t ok_count(const IntervalSample& t) {
 TEST(HttpEdges, PhaseChangeAgainstASlowServerInventsNoStall) {
     HttpTestServer server;
     server.set_delay_ms(300);
-    auto spec = http_spec(server.url(), {{{"rate", 50}, {"duration_s", 2}},
-                                         {{"rate", 100}, {"duration_s", 2}}});
+    auto spec = http_spec(server.url(),
+                          {{{"rate", 50}, {"duration_s", 2}}, {{"rate", 100}, {"duration_s", 2}}});
     spec["tick_ms"] = 250;
     // One worker is plenty for 100/s; a second would only compete with this process's test
     // server and controller for the machine's two cores, and a 1 ms scheduling delay is a
@@ -154,9 +154,8 @@ TEST(HttpEdges, AttackAndWaitFollowVegetaByTheServersLog) {
 TEST(HttpEdges, ServerClosingKeptAliveConnectionsCostsNoFailures) {
     HttpTestServer server;
     server.set_mode(HttpTestServer::Mode::ok_then_close);
-    for (const nlohmann::json& phase :
-         {nlohmann::json{{"rate", 100}, {"duration_s", 1}},
-          nlohmann::json{{"concurrency", 2}, {"ops", 200}}}) {
+    for (const nlohmann::json& phase : {nlohmann::json{{"rate", 100}, {"duration_s", 1}},
+                                        nlohmann::json{{"concurrency", 2}, {"ops", 200}}}) {
         const uint64_t before = server.requests();
         const auto run = run_http(http_spec(server.url(), {phase}));
         const auto& t = run.summary.overall.totals;
