@@ -128,6 +128,16 @@ void HttpConnection::send(size_t target, HttpClock::time_point from, HttpClock::
     connect();
 }
 
+void HttpConnection::preconnect(size_t origin) {
+    busy_ = true;  // so the sweep holds the connect to its timeout
+    preconnecting_ = true;
+    timed_out_ = connect_timed_out_ = false;
+    first_error_ = {};
+    close();
+    origin_ = origin;
+    connect();
+}
+
 void HttpConnection::connect() {
     deadline_ = after_ms(ctx_.plan.spec.connect_timeout_ms);
     handshaking_ = false;
@@ -155,6 +165,7 @@ void HttpConnection::on_connect(const error_code& ec) {
     socket().set_option(Tcp::no_delay(true), ignored);
     if (!tls_) {
         set_open(true);
+        if (preconnecting_) return finish();
         return write(HttpClock::now());
     }
     const Url& url = ctx_.plan.origins[origin_];
@@ -173,6 +184,7 @@ void HttpConnection::on_handshake(const error_code& ec) {
     }
     handshaking_ = false;
     set_open(true);
+    if (preconnecting_) return finish();
     write(HttpClock::now());
 }
 
@@ -244,6 +256,12 @@ void HttpConnection::finish() {
     if (resend_on_fresh_connection()) return;
     busy_ = false;
     deadline_ = HttpClock::time_point::max();
+    if (preconnecting_) {
+        preconnecting_ = false;
+        idle_since_ = HttpClock::now();
+        if (timed_out_ || first_error_) close();
+        return ctx_.owner.on_ready(*this);
+    }
     HttpOutcome outcome;
     outcome.at = HttpClock::now();
     const bool failed = timed_out_ || first_error_;

@@ -40,6 +40,8 @@ class HttpConnection;
 class HttpConnectionOwner {
   public:
     virtual void on_complete(HttpConnection& connection, const HttpOutcome& outcome) = 0;
+    // A connection opened ahead of the load (preconnect) is ready, or failed to open.
+    virtual void on_ready(HttpConnection& connection) = 0;
 
   protected:
     ~HttpConnectionOwner() = default;
@@ -68,6 +70,9 @@ class HttpConnection {
     // Starts a request for target whose latency counts from `from`, at `now`; reconnects
     // first when the connection is closed or open to another origin.
     void send(size_t target, HttpClock::time_point from, HttpClock::time_point now);
+    // Opens the connection to an origin before any request, so the first requests of a run
+    // are not charged a connect; on_ready follows, whether it opened or not.
+    void preconnect(size_t origin);
     // Closes a connection whose connect or request took too long; the request fails as a
     // connect timeout or a timeout.
     void expire_if_due(HttpClock::time_point now);
@@ -120,6 +125,7 @@ class HttpConnection {
     bool connect_timed_out_ = false;
     bool reused_ = false;  // the request went out on a connection an earlier one used
     bool resent_ = false;  // ...and failed there, so it went again on a new connection
+    bool preconnecting_ = false;
 };
 
 }  // namespace perflab

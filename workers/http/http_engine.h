@@ -35,6 +35,9 @@ class HttpEngine final : public LoadEngine {
     std::string first_connection_error() const override { return unreached_.text(); }
 
   private:
+    // A phase's bound on connections: the closed model's count, the open model's limit.
+    int bound(const Phase& phase, int connections) const;
+
     RunSpec spec_;
     HttpPlan plan_;
     PhaseBoard board_;
@@ -43,6 +46,8 @@ class HttpEngine final : public LoadEngine {
     std::mutex workers_mutex_;
     std::vector<std::unique_ptr<HttpWorker>> workers_;
     bool cancelled_ = false;
+    std::atomic<bool> cancel_requested_{false};
+    std::atomic<int> connecting_{0};  // workers whose connections are still opening
     bool stopped_ = false;
 };
 

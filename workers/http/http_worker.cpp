@@ -132,6 +132,20 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     }
     void post(std::function<void()> f) { asio::post(io_, std::move(f)); }
 
+    void on_preconnect(int n, std::function<void()> settled) {
+        settled_ = std::move(settled);
+        for (int i = 0; i < n; ++i) {
+            add_connection();
+            ++preconnecting_;
+            conns_.back()->preconnect(plan_.targets[size_t(i) % plan_.targets.size()].origin);
+        }
+        if (preconnecting_ == 0) settled_();
+    }
+
+    void on_ready(HttpConnection&) override {
+        if (--preconnecting_ == 0) settled_();
+    }
+
     void on_phase(int phase, int bound) {
         if (phase_ >= 0) end_phase(Clock::now());
         phase_ = phase;
@@ -457,6 +471,8 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     OpPacer pacer_;
     Slot slots_[2];
     size_t next_target_ = 0;
+    int preconnecting_ = 0;
+    std::function<void()> settled_;
     int phase_ = -1;
     int draining_ = -1;  // the ended phase whose requests are still in flight
     bool open_model_ = false;
@@ -476,6 +492,12 @@ HttpWorker::~HttpWorker() = default;
 
 void HttpWorker::launch() {
     impl_->launch();
+}
+
+void HttpWorker::preconnect(int connections, std::function<void()> settled) {
+    impl_->post([i = impl_.get(), connections, settled = std::move(settled)]() mutable {
+        i->on_preconnect(connections, std::move(settled));
+    });
 }
 
 void HttpWorker::begin_phase(int phase, int bound) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "engine.h"
@@ -20,6 +21,9 @@ class HttpWorker {
     ~HttpWorker();
 
     void launch();
+    // Opens this many connections ahead of the load; `settled` runs (on the worker's thread)
+    // once each has opened or failed.
+    void preconnect(int connections, std::function<void()> settled);
     // The board already holds the phase; `bound` is the phase's connection count (closed
     // model) or its bound on open connections (open model), over all workers.
     void begin_phase(int phase, int bound);
