@@ -80,6 +80,34 @@ TEST(HttpEdges, PhaseChangeAgainstASlowServerInventsNoStall) {
     }
 }
 
+// The connections of the first phase are opened before its clock starts: the server has
+// accepted all of them before it reads the first request, so no request is charged a connect.
+TEST(HttpEdges, FirstPhaseConnectionsOpenBeforeTheClock) {
+    HttpTestServer server;
+    const auto run = run_http(http_spec(server.url(), {{{"concurrency", 20}, {"ops", 400}}}));
+    EXPECT_EQ(ok_count(run.summary.overall.totals), 400u);
+    EXPECT_EQ(server.connections_before_first_request(), 20u);
+    EXPECT_EQ(server.connections(), 20u);
+}
+
+// A later phase's lower concurrency bounds the connections kept from a wider one: the rest
+// close rather than wait idle for reuse.
+TEST(HttpEdges, LaterPhasesBoundHoldsForConnectionsKeptFromAWiderOne) {
+    HttpTestServer server;
+    server.set_delay_ms(10);
+    auto spec = http_spec(server.url(), {{{"concurrency", 20}, {"duration_s", 1}},
+                                         {{"rate", 200}, {"concurrency", 4}, {"duration_s", 1}}});
+    spec["tick_ms"] = 250;
+    const auto run = run_http(spec);
+    std::vector<IntervalSample> second;
+    for (const auto& s : run.samples)
+        if (s.phase == 1) second.push_back(s);
+    ASSERT_GE(second.size(), 3u);
+    for (size_t i = 1; i < second.size(); ++i)
+        EXPECT_LE(second[i].connections, 4) << "t=" << second[i].t_ms;
+    EXPECT_EQ(run.summary.phases[1].totals.total_errors(), 0u);
+}
+
 struct Stopped {
     RunSummary summary;
     uint64_t received = 0;

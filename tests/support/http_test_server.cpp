@@ -68,7 +68,8 @@ class HttpTestServer::Impl {
                 exchange = impl.owner_.log_.size();
                 impl.owner_.log_.push_back({Clock::now(), Clock::time_point::max()});
             }
-            impl.owner_.requests_.fetch_add(1);
+            if (impl.owner_.requests_.fetch_add(1) == 0)
+                impl.owner_.accepted_first_.store(impl.owner_.accepted_.load());
             switch (impl.owner_.mode_.load()) {
                 case Mode::reset:
                     socket.set_option(asio::socket_base::linger(true, 0));
@@ -125,6 +126,7 @@ class HttpTestServer::Impl {
     void accept() {
         acceptor_.async_accept([this](error_code ec, Tcp::socket socket) {
             if (ec) return;
+            owner_.accepted_.fetch_add(1);
             socket.set_option(Tcp::no_delay(true));
             std::make_shared<Session>(*this, std::move(socket))->read();
             accept();

@@ -47,6 +47,9 @@ class HttpTestServer {
     // Holds every reply due in the next `d` until its end, as a stalled server does.
     void stall_for(std::chrono::milliseconds d);
     uint64_t requests() const { return requests_.load(); }
+    uint64_t connections() const { return accepted_.load(); }
+    // How many connections had been accepted when the first request was read.
+    uint64_t connections_before_first_request() const { return accepted_first_.load(); }
     std::vector<Exchange> exchanges() const;
     // The request line and headers of the last request read, as they came over the wire.
     std::string last_request_head() const;
@@ -63,6 +66,8 @@ class HttpTestServer {
     std::atomic<int> delay_ms_{0};
     std::atomic<int64_t> stall_until_ns_{0};
     std::atomic<uint64_t> requests_{0};
+    std::atomic<uint64_t> accepted_{0};
+    std::atomic<uint64_t> accepted_first_{0};
     mutable std::mutex log_mutex_;
     std::vector<Exchange> log_;
     mutable std::mutex head_mutex_;

@@ -163,11 +163,12 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
             pacer_.active() ? bound / participants + (index_ < bound % participants ? 1 : 0) : 0;
         users_ = open_model_ ? 0 : share;
         cap_ = open_model_ ? std::max(1, share) : 0;
-        // A phase's bound holds for connections kept from an earlier, wider phase too.
+        // A phase's bound holds for connections kept from an earlier, wider phase too: idle
+        // ones beyond it close (busy ones once their request ends).
         for (auto& c : conns_)
             if (!c->busy()) {
                 unidle(*c);
-                if (open_model_) make_idle(*c);
+                make_idle(*c);
             }
         if (open_model_) {
             schedule_pace();
