@@ -11,6 +11,7 @@
 #include "http_test_server.h"
 #include "model/http_report.h"
 #include "process.h"
+#include "silent_server.h"
 
 namespace perflab::test {
 namespace {
@@ -106,6 +107,23 @@ TEST(HttpEdges, LaterPhasesBoundHoldsForConnectionsKeptFromAWiderOne) {
     for (size_t i = 1; i < second.size(); ++i)
         EXPECT_LE(second[i].connections, 4) << "t=" << second[i].t_ms;
     EXPECT_EQ(run.summary.phases[1].totals.total_errors(), 0u);
+}
+
+// A server that accepts and never completes the TLS handshake: the connection was not made
+// within connect_timeout_ms, an error of its own kind, however long timeout_ms is.
+TEST(HttpEdges, ConnectTimeoutIsItsOwnKindAndBound) {
+    SilentServer silent;
+    const auto run = run_http(
+        http_spec("https://127.0.0.1:" + std::to_string(silent.port()) + "/",
+                  {{{"concurrency", 2}, {"ops", 4}}},
+                  {{"connect_timeout_ms", 200}, {"timeout_ms", 30000}, {"tls_verify", false}}));
+    const auto& t = run.summary.overall.totals;
+    EXPECT_EQ(t.total_ops(), 4u);
+    EXPECT_EQ(t.errors.count("connect timeout") ? t.errors.at("connect timeout") : 0, 4u);
+    EXPECT_EQ(t.errors.count("timeout"), 0u);
+    EXPECT_GE(t.latency().min(), 200'000);
+    EXPECT_LT(t.latency().max(), 1'000'000);
+    EXPECT_EQ(run.summary.status, RunStatus::failed);  // nothing was ever answered
 }
 
 struct Stopped {
