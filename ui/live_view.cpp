@@ -60,8 +60,17 @@ void LiveView::setupProgress() {
     stop_ = new QPushButton(tr("Stop"), this);
     stop_->setObjectName(QStringLiteral("stopButton"));
     stop_->setEnabled(false);
+    // The first press stops sending and waits for the replies in flight; the second stops
+    // waiting for them (they count as cancelled).
     connect(stop_, &QPushButton::clicked, this, [this] {
-        stop_->setEnabled(false);
+        if (stop_->text() == tr("Stop")) {
+            stop_->setText(tr("Stop now"));
+            stop_->setToolTip(
+                tr("Stop waiting for the requests in flight: they count as cancelled"));
+            phase_->setText(tr("stopping: waiting for the requests in flight…"));
+        } else {
+            stop_->setEnabled(false);
+        }
         emit stopRequested();
     });
     row->addWidget(title_);
@@ -92,6 +101,8 @@ void LiveView::begin(const RunSpec& spec) {
     progress_->setRange(0, std::max(1, int(spec.planned_duration_s())));
     progress_->setValue(0);
     progress_->setFormat(QStringLiteral("%v / %m s"));
+    stop_->setText(tr("Stop"));
+    stop_->setToolTip({});
     stop_->setEnabled(true);
     for (auto* t : {rate_, hitRate_, p50_, p99_, errors_, connections_})
         t->setValue(QStringLiteral("–"));

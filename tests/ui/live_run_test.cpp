@@ -51,6 +51,7 @@ class LiveRunTest : public QObject {
   private slots:
     void cacheRunFillsChartsOnePointPerTick();
     void stopButtonEndsTheRun();
+    void secondStopCancelsTheRequestsInFlight();
     void stopWhileAProbeConnectsEndsTheRun();
     void runLandsInTheHistory();
     void lateSendsRaiseTheBanner();
@@ -95,6 +96,35 @@ void LiveRunTest::stopButtonEndsTheRun() {
     stop->click();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
     QCOMPARE(finished.at(0).at(0).value<RunSummary>().status, RunStatus::stopped);
+}
+
+// memcached frozen with requests in flight: the first Stop waits for them (up to their
+// timeout), the button now reads "Stop now", and pressing it ends the run at once with them
+// counted as cancelled.
+void LiveRunTest::secondStopCancelsTheRequestsInFlight() {
+    test::MemcachedServer server;
+    MainWindow window;
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QSignalSpy sampled(window.session()->bridge(), &RunBridge::sampled);
+    RunSpec spec = cache_spec(server.endpoint(), 60.0);
+    spec.cache->timeout_ms = 60'000;
+    QString error;
+    QVERIFY2(window.startRun(spec, &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(sampled.count() >= 1, 10000);
+    server.pause();
+    auto* stop = window.liveView()->findChild<QPushButton*>(QStringLiteral("stopButton"));
+    QVERIFY(stop && stop->isEnabled());
+    stop->click();
+    QCOMPARE(stop->text(), QStringLiteral("Stop now"));
+    QVERIFY(stop->isEnabled());
+    QCOMPARE(finished.count(), 0);
+    stop->click();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    server.resume();
+    const auto summary = finished.at(0).at(0).value<RunSummary>();
+    QCOMPARE(summary.status, RunStatus::stopped);
+    const auto& errors = summary.overall.totals.errors;
+    QVERIFY2(errors.count("cancelled") && errors.at("cancelled") > 0, "no request cancelled");
 }
 
 void LiveRunTest::stopWhileAProbeConnectsEndsTheRun() {
