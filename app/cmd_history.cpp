@@ -39,7 +39,13 @@ nlohmann::json run_json(const RunInfo& r) {
             {"p99_us", f.p99_us},
             {"hit_rate", optional(f.hit_rate)},
             {"success", optional(f.success)},
-            {"errors", f.errors}};
+            {"errors", f.errors},
+            {"slo", r.slo ? nlohmann::json(r.slo->passed ? "PASS" : "FAIL") : nullptr}};
+}
+
+// "PASS", "FAIL" or "-" (no slo in the spec).
+const char* slo_column(const RunInfo& r) {
+    return r.slo ? (r.slo->passed ? "PASS" : "FAIL") : "-";
 }
 
 // Runs an edit of one run; every store problem is bad input (exit 2).
@@ -78,9 +84,10 @@ int runs_command(const RunsOptions& o) {
         std::string tags;
         for (const auto& t : r.tags)
             tags += " #" + t;
-        std::printf("%5lld  %s  %-11s %-5s %7.1fs  %s  %s%s\n", static_cast<long long>(r.id),
+        std::printf("%5lld  %s  %-11s %-5s %-4s %7.1fs  %s  %s%s\n", static_cast<long long>(r.id),
                     format_wall(r.started_at_ms).c_str(), r.status.c_str(), r.kind.c_str(),
-                    r.figures.duration_s, figures_line(r).c_str(), r.name.c_str(), tags.c_str());
+                    slo_column(r), r.figures.duration_s, figures_line(r).c_str(), r.name.c_str(),
+                    tags.c_str());
     }
     return kExitOk;
 }

@@ -102,8 +102,10 @@ int run_spec(const RunSpec& given, const RunOptions& options) {
     }
     ConsoleObserver console(options.json ? stderr : stdout);
     if (!options.quiet) controller.add_observer(&console);
-    probes.attach(controller, {store.get(), options.quiet ? nullptr : &console},
-                  options.quiet ? nullptr : (options.json ? stderr : stdout));
+    probes.attach(
+        controller,
+        {store.get(), options.quiet ? nullptr : &console, controller.slo_probe_observer()},
+        options.quiet ? nullptr : (options.json ? stderr : stdout));
     const RunSummary summary = controller.run();
     if (store) {
         if (const std::string error = store->finish(); !error.empty())
@@ -112,12 +114,19 @@ int run_spec(const RunSpec& given, const RunOptions& options) {
     if (options.json) {
         nlohmann::json report = http ? http_report_json(summary) : to_json(summary);
         report["seed"] = *spec.seed;
+        if (summary.slo) report["slo"] = to_json(*summary.slo);
         std::cout << report.dump(2) << std::endl;
-    } else
+    } else {
         std::cout << (http ? http_report_text(summary) : summary_text(summary)) << std::flush;
+    }
     if (summary.status == RunStatus::failed) {
         std::fprintf(stderr, "perflab: run failed: %s\n", summary.error.c_str());
         return kExitFailed;
+    }
+    // The verdict last, its failing checks at the very bottom, where a terminal leaves them.
+    if (summary.slo) {
+        std::fprintf(options.json ? stderr : stdout, "%s", slo_text(*summary.slo).c_str());
+        if (!summary.slo->passed) return kExitSloFailed;
     }
     return kExitOk;
 }

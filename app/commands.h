@@ -13,6 +13,7 @@ namespace perflab {
 constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;    // the run itself failed (server unreachable at start...)
 constexpr int kExitBadInput = 2;  // a bad spec, option, file or id: nothing was run
+constexpr int kExitSloFailed = 3;  // the run ran, and a check of its spec's slo failed
 
 struct RunOptions {
     std::string spec_path;

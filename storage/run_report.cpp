@@ -232,6 +232,7 @@ std::string report_text(const RunReport& r) {
     for (const auto& h : r.hosts)
         out += "Machine (" + h.role + ")\n" + profile_text(h.profile);
     out += summary_text(r.summary);
+    if (r.summary.slo) out += slo_text(*r.summary.slo);
     if (!r.events.empty()) out += "Events\n";
     for (const auto& e : r.events)
         out += "  " + format_clock(e.t_ms) + " " + e.kind + ": " + e.text + "\n";
@@ -262,8 +263,10 @@ nlohmann::json report_json(const RunReport& r) {
     }
     nlohmann::json summary = to_json(r.summary);
     summary["latency_us"] = latency_json(r.summary.overall.totals.latency());
-    return {{"run", run},         {"window", window}, {"spec", r.spec},
-            {"summary", summary}, {"hosts", hosts},   {"events", events}};
+    nlohmann::json out = {{"run", run},         {"window", window}, {"spec", r.spec},
+                          {"summary", summary}, {"hosts", hosts},   {"events", events}};
+    if (r.summary.slo) out["slo"] = to_json(*r.summary.slo);
+    return out;
 }
 
 std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& images) {

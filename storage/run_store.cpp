@@ -60,7 +60,7 @@ std::vector<RunInfo> RunStore::query(const std::string& where, int64_t id,
                                      const RunFilter& filter) {
     const std::string sql =
         "SELECT id, name, kind, status, error, started_at_ms, ended_at_ms, notes, duration_s, ops, "
-        "errors, throughput, p99_us, hit_rate, success FROM runs WHERE " +
+        "errors, throughput, p99_us, hit_rate, success, slo_json FROM runs WHERE " +
         where + " ORDER BY started_at_ms DESC, id DESC";
     Statement q(*db_, sql.c_str());
     // Parameters the condition does not use are ignored by SQLite.
@@ -83,6 +83,8 @@ std::vector<RunInfo> RunStore::query(const std::string& where, int64_t id,
         r.figures.p99_us = q.integer(12);
         r.figures.hit_rate = q.is_null(13) ? -1 : q.real(13);
         r.figures.success = q.is_null(14) ? -1 : q.real(14);
+        if (!q.is_null(15))
+            r.slo = slo_verdict_from_json(nlohmann::json::parse(q.text(15), nullptr, false));
         out.push_back(std::move(r));
     }
     Statement tags(*db_, "SELECT tag FROM run_tags WHERE run_id = ?1 ORDER BY tag");
@@ -157,6 +159,7 @@ RunSummary RunStore::summary(int64_t id, const Window& window) {
     if (finished && summary.overall.totals.total_ops() > 0 && !final_histograms(id, summary))
         summary = build(true);
     summary.error = run.error;
+    if (window.whole()) summary.slo = run.slo;
     Statement q(*db_, "SELECT prefill_sets FROM runs WHERE id = ?1");
     q.bind(1, id);
     if (q.step()) summary.prefill_sets = uint64_t(q.integer(0));

@@ -29,6 +29,7 @@ struct RunInfo {
     std::vector<std::string> tags;
     std::string notes;
     KeyFigures figures;
+    std::optional<SloVerdict> slo;  // its verdict, when its spec had an slo
 };
 
 struct StoredHost {

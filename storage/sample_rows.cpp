@@ -104,7 +104,7 @@ void RunRows::finish(int64_t run, const RunSummary& summary, int64_t ended_at_ms
         db_,
         "UPDATE runs SET status = ?2, error = ?3, ended_at_ms = ?4, summary_json = ?5, "
         "prefill_sets = ?6, duration_s = ?7, ops = ?8, errors = ?9, throughput = ?10, "
-        "p99_us = ?11, hit_rate = ?12, success = ?13, writer_pid = NULL "
+        "p99_us = ?11, hit_rate = ?12, success = ?13, slo_json = ?14, writer_pid = NULL "
         "WHERE id = ?1");
     update.bind(1, run).bind(2, to_string(summary.status)).bind(3, summary.error);
     update.bind(4, ended_at_ms).bind(5, to_json(summary).dump());
@@ -118,6 +118,10 @@ void RunRows::finish(int64_t run, const RunSummary& summary, int64_t ended_at_ms
         update.bind(13, k.success);
     else
         update.bind_null(13);
+    if (summary.slo)
+        update.bind(14, to_json(*summary.slo).dump());
+    else
+        update.bind_null(14);
     update.run();
 }
 

@@ -127,11 +127,13 @@ CREATE TABLE saved_hosts (
 
 // Version 3: what a tick says about the edges of a run. `dropped`: ops due that were never
 // sent; the send and reply times (µs since the run's start) give vegeta's attack and wait.
+// A run's SLO verdict (NULL: its spec had no slo).
 constexpr const char* kVersion3 = R"sql(
 ALTER TABLE samples ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE samples ADD COLUMN first_send_us INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE samples ADD COLUMN last_send_us INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE samples ADD COLUMN last_reply_us INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN slo_json TEXT;
 )sql";
 
 constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3};

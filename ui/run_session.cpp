@@ -56,6 +56,7 @@ void run_on_worker(const RunSpec& spec, const ProbeOptions& probeOptions, RunCon
             probes = std::make_unique<ProbeRunner>(spec.probes, spec.tick_ms, probeOptions);
             probes->add_observer(&bridge);
             if (store) probes->add_observer(store.get());
+            if (auto* slo = controller.slo_probe_observer()) probes->add_observer(slo);
             probes->open();
             if (store)
                 for (const auto& [source, profile] : probes->profiles())

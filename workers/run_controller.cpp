@@ -39,7 +39,11 @@ bool never_answered(const IntervalSample& t) {
 }  // namespace
 
 RunController::RunController(RunSpec spec, std::unique_ptr<LoadEngine> engine)
-    : spec_(std::move(spec)), engine_(std::move(engine)), summary_(spec_.kind) {}
+    : spec_(std::move(spec)), engine_(std::move(engine)), summary_(spec_.kind) {
+    if (spec_.slo)
+        slo_ = std::make_unique<SloWatch>(
+            spec_, [this](const RunEvent& e) { emit_event(e); }, [this] { request_stop(); });
+}
 
 RunController::~RunController() = default;
 
@@ -80,9 +84,14 @@ void RunController::emit_sample(int phase, Clock::time_point now) {
     }
     last_sample_ = now;
     if (sample.interval_ms <= 0 && sample.total_ops() == 0 && sample.dropped == 0) return;
+    publish(sample);
+}
+
+void RunController::publish(const IntervalSample& sample) {
     summary_.add(sample);
     for (auto* o : observers_)
         o->on_sample(sample);
+    if (slo_) slo_->on_sample(sample);
 }
 
 void RunController::emit_drain(const Draining& d, Clock::time_point now) {
@@ -91,11 +100,7 @@ void RunController::emit_drain(const Draining& d, Clock::time_point now) {
     sample.t_ms = ms_since_start(now);
     sample.interval_ms = sample.t_ms - ms_since_start(d.ended);
     sample.phase = d.phase;
-    if (sample.total_ops() > 0 || sample.dropped > 0 || sample.sent > 0) {
-        summary_.add(sample);
-        for (auto* o : observers_)
-            o->on_sample(sample);
-    }
+    if (sample.total_ops() > 0 || sample.dropped > 0 || sample.sent > 0) publish(sample);
     for (auto* o : observers_)
         o->on_phase_end(summary_.phase(d.phase));
 }
@@ -137,6 +142,7 @@ std::optional<Clock::time_point> RunController::run_phase(int index, Clock::time
     engine_->begin_phase(plan);
     emit_cut();
     phase_start_ = phase_start;
+    if (slo_) slo_->phase_began(index, ms_since_start(phase_start));
     emit_event({ms_since_start(phase_start), "phase",
                 "phase " + std::to_string(index + 1) + ": " + describe(phase, plan.connections)});
     const auto phase_end = phase.duration_s > 0
@@ -222,6 +228,7 @@ RunSummary RunController::run() {
     if (summary.status == RunStatus::stopped)
         emit_event({ms_since_start(cut), "stop", "stopped by request"});
     summary.prefill_sets = engine_->prefill_sets();
+    if (slo_ && summary.status != RunStatus::failed) summary.slo = slo_->verdict(summary);
     for (auto* o : observers_)
         o->on_end(summary);
     return summary;

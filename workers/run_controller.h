@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "model/observer.h"
 #include "model/summary.h"
+#include "slo_watch.h"
 
 namespace perflab {
 
@@ -34,6 +35,9 @@ class RunController {
     void request_stop();
     // Set once run() has started the clock.
     Clock::time_point start_time() const { return start_; }
+    // With an slo in the spec: where the probes' samples go so full GCs are counted; null
+    // otherwise.
+    RunObserver* slo_probe_observer() { return slo_.get(); }
 
   private:
     // A phase that ended, and when.
@@ -48,6 +52,7 @@ class RunController {
     std::optional<Clock::time_point> run_phase(int index, Clock::time_point phase_start, bool last);
     void emit_cut();
     void emit_sample(int phase, Clock::time_point now);
+    void publish(const IntervalSample& sample);
     // The replies of a phase that came after its end, as its last sample.
     void emit_drain(const Draining& d, Clock::time_point now);
     void finish_drain_if_done(Clock::time_point now);
@@ -67,6 +72,7 @@ class RunController {
     Clock::time_point next_tick_{};
     std::optional<Draining> draining_;
     std::optional<Draining> cut_;
+    std::unique_ptr<SloWatch> slo_;
     std::atomic<int> stop_requests_{0};
     std::mutex mutex_;
     std::condition_variable wake_;

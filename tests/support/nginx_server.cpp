@@ -27,6 +27,9 @@ std::string nginx_config(const std::string& dir, uint16_t port, bool tls,
       << "  access_log " << dir << "/access.log counted;\n";
     for (const char* temp : {"client_body", "proxy", "fastcgi", "uwsgi", "scgi"})
         c << "  " << temp << "_temp_path " << dir << "/tmp/" << temp << ";\n";
+    // /limited.bin: the static file behind a 400 r/s limit, excess queued up to 100 then
+    // refused (503), the way a rate-limited service behaves.
+    c << "  limit_req_zone $binary_remote_addr zone=limited:1m rate=400r/s;\n";
     c << "  keepalive_requests 1000000;\n"
       << "  keepalive_timeout " << keepalive_timeout_ms << "ms;\n"
       << "  server {\n"
@@ -36,6 +39,8 @@ std::string nginx_config(const std::string& dir, uint16_t port, bool tls,
           << "    ssl_certificate_key " << dir << "/key.pem;\n";
     c << "    root " << dir << "/www;\n"
       << "    location = /ok { return 200; }\n"
+      << "    location = /limited.bin { limit_req zone=limited burst=100; "
+      << "alias " << dir << "/www/static.bin; }\n"
       << "  }\n}\n";
     return c.str();
 }

@@ -9,8 +9,9 @@
 namespace perflab::test {
 
 // A real nginx on a free loopback port: one worker, its own config, pid, logs and temp paths
-// in a TempDir. Serves /static.bin (6262 bytes), /ok (`return 200`) and logs every request,
-// so a test can count what the server saw.
+// in a TempDir. Serves /static.bin (6262 bytes), /ok (`return 200`), /limited.bin (the same
+// file, limited to 400 r/s with a burst of 100 queued, the excess refused with 503) and logs
+// every request, so a test can count what the server saw.
 class NginxServer {
   public:
     static constexpr size_t kStaticBytes = 6262;

@@ -167,6 +167,17 @@ nlohmann::json probe_json(const ProbeSpec& p) {
     return j;
 }
 
+nlohmann::json slo_json(const SloSpec& slo) {
+    nlohmann::json j = {{"window_s", slo.window_s}, {"abort", slo.abort}};
+    if (!slo.latency_ms.empty()) j["latency_ms"] = slo.latency_ms;
+    if (slo.error_rate) j["error_rate"] = *slo.error_rate;
+    if (slo.min_success) j["min_success"] = *slo.min_success;
+    if (slo.min_hit_rate) j["min_hit_rate"] = *slo.min_hit_rate;
+    if (slo.min_throughput_ratio) j["min_throughput_ratio"] = *slo.min_throughput_ratio;
+    if (slo.max_full_gcs) j["max_full_gcs"] = *slo.max_full_gcs;
+    return j;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const RunSpec& s) {
@@ -178,6 +189,7 @@ nlohmann::json to_json(const RunSpec& s) {
     if (s.seed) j["seed"] = *s.seed;
     if (s.cache) j["cache"] = cache_json(*s.cache);
     if (s.http) j["http"] = http_json(*s.http);
+    if (s.slo) j["slo"] = slo_json(*s.slo);
     if (!s.probes.empty()) {
         j["probes"] = nlohmann::json::array();
         for (const auto& p : s.probes)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -95,6 +96,19 @@ struct ProbeSpec {
     std::string match;      // jvm: pgrep -f pattern
 };
 
+// Service-level objectives a run is judged by: each limit a check, per phase and for the
+// whole run, from the merged histograms; a check with no data fails.
+struct SloSpec {
+    std::map<std::string, double> latency_ms;    // "p50", "p90", "p99", "p999", "max" → ms
+    std::optional<double> error_rate;            // most errors / ops, 0..1
+    std::optional<double> min_success;           // least successful / ops, 0..1
+    std::optional<double> min_hit_rate;          // cache runs: least hits / gets
+    std::optional<double> min_throughput_ratio;  // open model: least achieved / planned
+    std::optional<uint64_t> max_full_gcs;        // from the run's JVM probes
+    double window_s = 10;                        // the live check's sliding window
+    bool abort = false;                          // stop the run at a live window's breach
+};
+
 struct RunSpec {
     std::string name;
     RunKind kind = RunKind::cache;
@@ -108,6 +122,7 @@ struct RunSpec {
     // Every random stream of the run (keys, value sizes) derives from it and the worker's or
     // connection's index. Absent: drawn when the run starts (with_seed), and stored with it.
     std::optional<uint64_t> seed;
+    std::optional<SloSpec> slo;
 
     double planned_duration_s() const;  // sum of timed phases; ops-only phases count 0
     int max_concurrency() const;

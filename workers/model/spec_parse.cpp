@@ -248,6 +248,73 @@ ProbeSpec parse_probe(const nlohmann::json& json, const std::string& path,
     return p;
 }
 
+// Checked against the rest of the spec: a check that could never have data is refused here
+// rather than failing every run as "no data".
+SloSpec parse_slo(const nlohmann::json& json, const RunSpec& spec, std::vector<SpecError>& errors) {
+    SloSpec slo;
+    JsonReader r(json, "slo", errors);
+    if (!r.is_object()) {
+        r.error("slo", "expected an object");
+        return slo;
+    }
+    r.allow_only({"latency_ms", "error_rate", "min_success", "min_hit_rate", "min_throughput_ratio",
+                  "max_full_gcs", "window_s", "abort"});
+    if (const auto* l = r.child("latency_ms")) {
+        JsonReader lr(*l, "slo.latency_ms", errors);
+        if (!lr.is_object()) {
+            r.error(r.path("latency_ms"), "expected an object such as {\"p99\": 100}");
+        } else {
+            lr.allow_only({"p50", "p90", "p95", "p99", "p999", "max"});
+            for (const char* key : {"p50", "p90", "p95", "p99", "p999", "max"}) {
+                const auto v = lr.number(key);
+                if (!v) continue;
+                if (*v <= 0)
+                    lr.error(lr.path(key), "must be > 0 (milliseconds)");
+                else
+                    slo.latency_ms[key] = *v;
+            }
+        }
+    }
+    const auto fraction = [&](const char* key) -> std::optional<double> {
+        const auto v = r.number(key);
+        if (v && (*v < 0 || *v > 1)) {
+            r.error(r.path(key), "must be a fraction from 0 to 1");
+            return std::nullopt;
+        }
+        return v;
+    };
+    slo.error_rate = fraction("error_rate");
+    slo.min_success = fraction("min_success");
+    slo.min_hit_rate = fraction("min_hit_rate");
+    if (auto v = r.number("min_throughput_ratio")) {
+        if (*v <= 0 || *v > 1)
+            r.error(r.path("min_throughput_ratio"), "must be a fraction above 0, at most 1");
+        else
+            slo.min_throughput_ratio = v;
+    }
+    if (auto v = r.count("max_full_gcs", 0, UINT32_MAX)) slo.max_full_gcs = *v;
+    if (auto v = r.number("window_s")) {
+        if (*v < 1)
+            r.error(r.path("window_s"), "must be at least 1 (seconds)");
+        else
+            slo.window_s = *v;
+    }
+    if (auto v = r.boolean("abort")) slo.abort = *v;
+    if (slo.min_hit_rate && spec.kind != RunKind::cache)
+        r.error(r.path("min_hit_rate"), "only a cache run has a hit rate");
+    bool open = false;
+    for (const auto& p : spec.phases)
+        open = open || p.open();
+    if (slo.min_throughput_ratio && !open)
+        r.error(r.path("min_throughput_ratio"), "needs an open-model phase (one with a rate)");
+    bool jvm = false;
+    for (const auto& p : spec.probes)
+        jvm = jvm || p.type == ProbeSpec::Type::jvm;
+    if (slo.max_full_gcs && !jvm)
+        r.error(r.path("max_full_gcs"), "needs a jvm probe in \"probes\"");
+    return slo;
+}
+
 }  // namespace
 
 std::string SpecResult::error_text() const {
@@ -262,8 +329,8 @@ SpecResult parse_spec(const nlohmann::json& json) {
     auto& errors = result.errors;
     JsonReader r(json, "", errors);
     if (!r.is_object()) return result;
-    r.allow_only(
-        {"name", "kind", "tick_ms", "tags", "notes", "phases", "cache", "http", "probes", "seed"});
+    r.allow_only({"name", "kind", "tick_ms", "tags", "notes", "phases", "cache", "http", "probes",
+                  "seed", "slo"});
     RunSpec s;
     if (auto v = r.string("name")) s.name = *v;
     if (auto v = r.choice("kind", {"cache", "http"}))
@@ -303,6 +370,7 @@ SpecResult parse_spec(const nlohmann::json& json) {
             for (size_t i = 0; i < p->size(); ++i)
                 s.probes.push_back(parse_probe((*p)[i], index_path("probes", i), errors));
     }
+    if (const auto* v = r.child("slo")) s.slo = parse_slo(*v, s, errors);
     if (s.name.empty()) s.name = std::string(to_string(s.kind)) + " run";
     if (errors.empty()) result.spec = std::move(s);
     return result;

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sample.h"
+#include "slo.h"
 #include "spec.h"
 
 namespace perflab {
@@ -28,6 +30,7 @@ struct RunSummary {
     PhaseTotals overall;
     std::vector<PhaseTotals> phases;
     uint64_t prefill_sets = 0;
+    std::optional<SloVerdict> slo;  // when the spec has an slo
 };
 
 // Builds the summary from the samples of a run, in order.

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#include "slo_watch.h"
+
+#include <algorithm>
+
+namespace perflab {
+
+SloWatch::SloWatch(const RunSpec& spec, Emit emit, std::function<void()> stop)
+    : spec_(spec),
+      slo_(*spec.slo),
+      emit_(std::move(emit)),
+      stop_(std::move(stop)),
+      window_ms_(int64_t(slo_.window_s * 1000)),
+      phase_starts_ms_{0},
+      phase_gcs_(spec.phases.size(), 0) {}
+
+void SloWatch::phase_began(int index, int64_t t_ms) {
+    std::lock_guard lock(mutex_);
+    if (index > 0 && size_t(index) == phase_starts_ms_.size()) phase_starts_ms_.push_back(t_ms);
+}
+
+void SloWatch::on_probe_sample(const ProbeSample& sample) {
+    if (sample.kind != "jvm" || sample.gap) return;
+    const uint64_t full = sample.values.value("full_gc_delta", uint64_t{0});
+    std::lock_guard lock(mutex_);
+    saw_jvm_ = true;
+    const auto at = std::upper_bound(phase_starts_ms_.begin(), phase_starts_ms_.end(), sample.t_ms);
+    const auto phase = size_t(std::max<std::ptrdiff_t>(0, at - phase_starts_ms_.begin() - 1));
+    if (phase < phase_gcs_.size()) phase_gcs_[phase] += full;
+    window_gcs_.emplace_back(sample.t_ms, full);
+}
+
+void SloWatch::on_sample(const IntervalSample& sample) {
+    window_.push_back(sample);
+    // A phase's drain sample (sent 0, an earlier phase) belongs to the window too: its
+    // replies came in it. The window ends at the latest tick.
+    if (sample.phase >= phase_) {
+        phase_ = sample.phase;
+        judge_window(sample.t_ms);
+    }
+}
+
+void SloWatch::judge_window(int64_t now_ms) {
+    while (!window_.empty() && window_.front().t_ms <= now_ms - window_ms_)
+        window_.pop_front();
+    std::optional<uint64_t> gcs;
+    {
+        std::lock_guard lock(mutex_);
+        while (!window_gcs_.empty() && window_gcs_.front().first <= now_ms - window_ms_)
+            window_gcs_.pop_front();
+        if (saw_jvm_) {
+            gcs = 0;
+            for (const auto& [t, n] : window_gcs_)
+                *gcs += n;
+        }
+    }
+    IntervalSample totals;
+    for (const auto& s : window_)
+        totals.merge(s);
+    std::vector<SloCheck> checks;
+    check_scope(slo_, spec_.kind, totals, spec_.phases[size_t(phase_)].open(), gcs, "window",
+                checks);
+    {
+        std::lock_guard lock(mutex_);
+        window_checks_ = checks;
+    }
+    // A window shorter than window_s says too little to act on.
+    if (now_ms < window_ms_) return;
+    bool breach = false;
+    for (const auto& c : checks) {
+        if (c.passed) {
+            breached_.erase(c.name);
+            continue;
+        }
+        if (!breached_.insert(c.name).second) continue;
+        breach = true;
+        emit_({now_ms, "slo",
+               "breach over the last " + std::to_string(window_ms_ / 1000) + " s: " + c.text()});
+    }
+    if (breach && slo_.abort && !stopping_) {
+        stopping_ = true;
+        emit_({now_ms, "slo", "stopping the run: slo.abort is set"});
+        stop_();
+    }
+}
+
+SloVerdict SloWatch::verdict(const RunSummary& summary) const {
+    std::vector<IntervalSample> phases;
+    for (const auto& p : summary.phases)
+        phases.push_back(p.totals);
+    std::lock_guard lock(mutex_);
+    std::vector<uint64_t> gcs;
+    if (saw_jvm_)
+        gcs.assign(phase_gcs_.begin(), phase_gcs_.begin() + std::ptrdiff_t(phases.size()));
+    return evaluate_slo(slo_, spec_, phases, summary.overall.totals, gcs);
+}
+
+std::vector<SloCheck> SloWatch::window_checks() const {
+    std::lock_guard lock(mutex_);
+    return window_checks_;
+}
+
+}  // namespace perflab
