@@ -49,8 +49,8 @@ Bytes header(uint32_t payload_length) {
     Bytes h = {0x1c, 0x84, 0x93, 0x13};
     for (int shift = 24; shift >= 0; shift -= 8)
         h.push_back((unsigned char)(payload_length >> shift));
-    const Bytes rest = {0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0,    0,    0,    1,    0, 0, 0, 0,
-                        0xd6, 0x93, 0xa4, 0, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0};
+    const Bytes rest = {0, 0, 0, 0, 0,    0,    0,    3, 0,    0,    0, 0, 0, 0, 0, 1,
+                        0, 0, 0, 0, 0xd6, 0x93, 0xa4, 0, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0};
     h.insert(h.end(), rest.begin(), rest.end());
     return h;
 }
