@@ -8,9 +8,9 @@ packages=(
   cmake g++ pkg-config ninja-build
   qt6-base-dev qt6-svg-dev libqt6sql6-sqlite libqcustomplot-dev
   libmemcached-dev libboost-dev libssh-dev libsqlite3-dev libssl-dev nlohmann-json3-dev
-  libcli11-dev libgtest-dev
+  libcli11-dev libgtest-dev zlib1g-dev
   memcached libmemcached-tools nginx-light openssh-server wrk openssl
-  default-jdk-headless procps
+  default-jdk-headless libhdrhistogram-java procps
   xvfb xauth imagemagick python3
 )
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "hlog_export.h"
 #include "run_compare.h"
 #include "run_report.h"
 #include "run_store.h"
@@ -89,9 +90,11 @@ int export_command(const ExportOptions& o) {
             text = export_json(store, o.id).dump(2) + "\n";
         } else if (o.format == "hgrm") {
             text = hgrm_text(store.summary(o.id).overall.totals.latency());
+        } else if (o.format == "hlog") {
+            text = hlog_text(store.info(o.id), store.samples(o.id));
         } else {
             return bad_input("--format: \"" + o.format +
-                             "\" is not one of md, html, csv, json, hgrm");
+                             "\" is not one of md, html, csv, json, hgrm, hlog");
         }
     } catch (const StoreError& e) {
         return bad_input(e.what());

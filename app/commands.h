@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/spec.h"
+#include "run_import.h"
 
 namespace perflab {
 
@@ -90,7 +91,7 @@ struct CompareOptions {
 struct ExportOptions {
     std::string db;
     int64_t id = 0;
-    std::string format;  // md, html, csv, json, hgrm
+    std::string format;  // md, html, csv, json, hgrm, hlog
     std::string output;  // empty: stdout
 };
 struct EditOptions {  // delete, note, tag
@@ -106,5 +107,12 @@ int export_command(const ExportOptions& options);
 int delete_command(const EditOptions& options);
 int note_command(const EditOptions& options);
 int tag_command(const EditOptions& options);
+
+// `perflab import FILE`: another tool's results stored as a run.
+struct ImportCommandOptions {
+    std::string db;
+    ImportOptions import;
+};
+int import_command(const ImportCommandOptions& options);
 
 }  // namespace perflab

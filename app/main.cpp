@@ -67,6 +67,16 @@ int main(int argc, char** argv) {
     for (auto* cmd : {list_cmd, add_cmd, remove_cmd})
         cmd->add_option("--db", saved.db, "Database file (default: the user's)");
 
+    ImportCommandOptions import;
+    auto* import_cmd = app.add_subcommand("import", "Store another tool's results as a run");
+    import_cmd->add_option("file", import.import.file, "JMeter JTL (CSV) or vegeta JSON lines")
+        ->required();
+    import_cmd->add_option("--name", import.import.name, "The run's name (default: the file's)");
+    import_cmd->add_option("--tag", import.import.tags, "Tag the run (repeatable)");
+    import_cmd->add_option("--format", import.import.format, "auto (default), jtl or vegeta")
+        ->check(CLI::IsMember({"auto", "jtl", "vegeta"}));
+    import_cmd->add_option("--db", import.db, "Run database (default: the user's)");
+
     const StoreCommands store = add_store_commands(app);
 
     try {
@@ -86,6 +96,7 @@ int main(int argc, char** argv) {
     if (*list_cmd) return hosts_list_command(saved);
     if (*add_cmd) return hosts_add_command(saved);
     if (*remove_cmd) return hosts_remove_command(saved);
+    if (*import_cmd) return import_command(import);
     if (const int code = store.dispatch(); code >= 0) return code;
     return gui_main(argc, argv);
 }

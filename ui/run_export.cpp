@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "chart_export.h"
+#include "hlog_export.h"
 #include "live_charts.h"
 #include "stored_run.h"
 #include "time_chart.h"
@@ -72,6 +73,10 @@ bool write_run_report(const StoredRun& run, const QString& path, QString* error)
 
 bool write_ticks_csv(const StoredRun& run, const QString& path, QString* error) {
     return write_file(path, ticks_csv(run.samples), error);
+}
+
+bool write_hlog(const StoredRun& run, const QString& path, QString* error) {
+    return write_file(path, hlog_text(run.report.info, run.samples), error);
 }
 
 }  // namespace perflab

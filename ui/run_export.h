@@ -16,4 +16,7 @@ bool write_run_report(const StoredRun& run, const QString& path, QString* error)
 // The per-tick table: one row per stored tick.
 bool write_ticks_csv(const StoredRun& run, const QString& path, QString* error);
 
+// Every tick's latency histograms as an HdrHistogram interval log (hlog_export.h).
+bool write_hlog(const StoredRun& run, const QString& path, QString* error);
+
 }  // namespace perflab

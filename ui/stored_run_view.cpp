@@ -28,7 +28,7 @@ StoredRunView::StoredRunView(std::string dbPath, QWidget* parent)
       status_(new QLabel(this)),
       report_(new QPlainTextEdit(this)),
       exportReport_(new QPushButton(tr("Export report…"), this)),
-      exportCsv_(new QPushButton(tr("Export CSV…"), this)) {
+      exportData_(new QPushButton(tr("Export data…"), this)) {
     setupWidgets();
 }
 
@@ -37,12 +37,13 @@ StoredRunView::~StoredRunView() = default;
 void StoredRunView::setupWidgets() {
     auto* back = new QPushButton(tr("← History"), this);
     exportReport_->setToolTip(tr("The report as Markdown or HTML, with its charts as PNG files"));
-    exportCsv_->setToolTip(tr("One row per tick"));
+    exportData_->setToolTip(
+        tr("CSV: one row per tick; HdrHistogram log: every tick's latency histograms"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(back);
     bar->addWidget(title_, 1);
     bar->addWidget(exportReport_);
-    bar->addWidget(exportCsv_);
+    bar->addWidget(exportData_);
     report_->setReadOnly(true);
     report_->setLineWrapMode(QPlainTextEdit::NoWrap);
     report_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -60,7 +61,7 @@ void StoredRunView::setupWidgets() {
     layout->addWidget(split, 1);
     connect(back, &QPushButton::clicked, this, &StoredRunView::backRequested);
     connect(exportReport_, &QPushButton::clicked, this, &StoredRunView::chooseReportFile);
-    connect(exportCsv_, &QPushButton::clicked, this, &StoredRunView::chooseCsvFile);
+    connect(exportData_, &QPushButton::clicked, this, &StoredRunView::chooseDataFile);
 }
 
 void StoredRunView::open(qint64 id) {
@@ -70,7 +71,7 @@ void StoredRunView::open(qint64 id) {
     status_->clear();
     report_->clear();
     exportReport_->setEnabled(false);
-    exportCsv_->setEnabled(false);
+    exportData_->setEnabled(false);
     query_->submit(
         [id](RunStore& store) {
             return std::shared_ptr<const StoredRun>(
@@ -95,7 +96,7 @@ void StoredRunView::show(std::shared_ptr<const StoredRun> run) {
     show_stored_run(*charts_, *run_);
     report_->setPlainText(QString::fromStdString(report_text(run_->report)));
     exportReport_->setEnabled(true);
-    exportCsv_->setEnabled(true);
+    exportData_->setEnabled(true);
     emit runLoaded(info.id);
 }
 
@@ -127,6 +128,14 @@ bool StoredRunView::exportCsv(const QString& path, QString* error) const {
     return write_ticks_csv(*run_, path, error);
 }
 
+bool StoredRunView::exportHlog(const QString& path, QString* error) const {
+    if (!run_) {
+        *error = tr("no run is shown");
+        return false;
+    }
+    return write_hlog(*run_, path, error);
+}
+
 void StoredRunView::chooseReportFile() {
     QString filter = tr("Markdown (*.md)");
     const QString path =
@@ -141,13 +150,20 @@ void StoredRunView::chooseReportFile() {
     status_->setText(exportReport(file, &error) ? QString() : error);
 }
 
-void StoredRunView::chooseCsvFile() {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export the ticks of run %1").arg(id_),
-                                     tr("run-%1.csv").arg(id_), tr("CSV (*.csv)"));
+void StoredRunView::chooseDataFile() {
+    QString filter = tr("CSV (*.csv)");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the ticks of run %1").arg(id_), tr("run-%1.csv").arg(id_),
+        tr("CSV (*.csv);;HdrHistogram log (*.hlog)"), &filter);
     if (path.isEmpty()) return;
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const bool hlog = suffix == QLatin1String("hlog") ||
+                      (suffix.isEmpty() && filter.startsWith(QLatin1String("HdrHistogram")));
+    QString file = path;
+    if (suffix.isEmpty()) file += hlog ? QStringLiteral(".hlog") : QStringLiteral(".csv");
     QString error;
-    status_->setText(exportCsv(path, &error) ? QString() : error);
+    status_->setText((hlog ? exportHlog(file, &error) : exportCsv(file, &error)) ? QString()
+                                                                                 : error);
 }
 
 }  // namespace perflab

@@ -17,7 +17,8 @@ class TimeChart;
 struct StoredRun;
 
 // One stored run: the live view's charts drawn from its stored ticks, probe samples and
-// events, its report beside them, and its export to a report with chart images or to CSV.
+// events, its report beside them, and its export to a report with chart images, to CSV or to
+// an HdrHistogram log.
 // The run is read off the GUI thread.
 class StoredRunView : public QWidget {
     Q_OBJECT
@@ -38,6 +39,7 @@ class StoredRunView : public QWidget {
     // What the Export buttons do once a file is chosen; false with a message on failure.
     bool exportReport(const QString& path, QString* error) const;
     bool exportCsv(const QString& path, QString* error) const;
+    bool exportHlog(const QString& path, QString* error) const;
 
   signals:
     void runLoaded(qint64 id);
@@ -49,7 +51,7 @@ class StoredRunView : public QWidget {
     void show(std::shared_ptr<const StoredRun> run);
     void showError(const QString& message);
     void chooseReportFile();
-    void chooseCsvFile();
+    void chooseDataFile();
 
     StoreQuery* query_;
     TimeChart* chart_;
@@ -58,7 +60,7 @@ class StoredRunView : public QWidget {
     QLabel* status_;
     QPlainTextEdit* report_;
     QPushButton* exportReport_;
-    QPushButton* exportCsv_;
+    QPushButton* exportData_;
     std::shared_ptr<const StoredRun> run_;
     qint64 id_ = 0;
 };

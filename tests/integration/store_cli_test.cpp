@@ -108,7 +108,7 @@ TEST_F(StoreCli, RunStoresAndEveryCommandReadsIt) {
     EXPECT_NE(compare.out.find("throughput"), std::string::npos);
     EXPECT_EQ(compare.out.find("different machines"), std::string::npos);
 
-    for (const char* format : {"md", "html", "csv", "json", "hgrm"}) {
+    for (const char* format : {"md", "html", "csv", "json", "hgrm", "hlog"}) {
         const std::string file = dir.file(std::string("export.") + format);
         const Output e = perflab({"export", "1", "--db", db, "--format", format, "-o", file});
         ASSERT_EQ(e.code, 0) << format << ": " << e.err;

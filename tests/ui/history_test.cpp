@@ -320,6 +320,11 @@ void HistoryTest::exportWritesReportWithChartImagesAndCsv() {
     QCOMPARE(lines.size(), qsizetype(samples.size()) + 1);
     QVERIFY(lines.front().startsWith("t_ms,"));
     QCOMPARE(lines.at(1).split(',').front().toLongLong(), samples.front().t_ms);
+
+    QVERIFY2(view.exportHlog(dir + QStringLiteral("/run.hlog"), &error), qPrintable(error));
+    const QByteArray hlog = read(dir + QStringLiteral("/run.hlog"));
+    QVERIFY(hlog.startsWith("#[Logged with PerfLab"));
+    QCOMPARE(hlog.count("\nTag=get,"), qsizetype(samples.size()));
 }
 
 void HistoryTest::deleteAsksFirstThenRemoves() {

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+// `perflab export --format hlog` read by HdrHistogram's own Java library (Debian's
+// libhdrhistogram-java): for real runs against memcached and an HTTP server, its
+// HistogramLogProcessor must find, per tag, the count and percentiles `perflab show` reports.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "http_test_server.h"
+#include "memcached_server.h"
+#include "process.h"
+
+namespace perflab::test {
+namespace {
+
+using nlohmann::json;
+
+Output perflab(std::vector<std::string> args) {
+    args.insert(args.begin(), PERFLAB_BINARY);
+    return run(args, 120);
+}
+
+std::vector<std::string> split(const std::string& line, char sep) {
+    std::vector<std::string> fields;
+    std::istringstream in(line);
+    for (std::string f; std::getline(in, f, sep);)
+        fields.push_back(f);
+    return fields;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    return split(text, '\n');
+}
+
+// What HistogramLogProcessor reports over a whole log, in the log's units (µs).
+struct JavaTotals {
+    uint64_t count = 0;
+    double p50 = 0, p90 = 0, p99 = 0, p999 = 0, max = 0;
+};
+
+// HistogramLogProcessor with -o writes one CSV line per interval of the tag, each with the
+// totals of every interval so far (Total_Count, Total_50%...Total_Max, from
+// getValueAtPercentile and getMaxValue): the last line is the whole log. One JVM per tag.
+JavaTotals java_totals(const TempDir& dir, const std::string& hlog, const std::string& tag) {
+    std::string name = tag;
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    const std::string out = dir.file(name + ".csv");
+    const Output java =
+        run({"java", "-cp", HDRHISTOGRAM_JAR, "org.HdrHistogram.HistogramLogProcessor", "-i", hlog,
+             "-tag", tag, "-csv", "-outputValueUnitRatio", "1", "-o", out});
+    EXPECT_EQ(java.code, 0) << java.out << java.err;
+    std::vector<std::string> legend, last;
+    for (const auto& line : lines_of(read_file(out))) {
+        if (line.empty() || line[0] == '#') continue;
+        if (line[0] == '"')
+            legend = split(line, ',');
+        else
+            last = split(line, ',');
+    }
+    EXPECT_EQ(legend.size(), last.size()) << read_file(out);
+    JavaTotals t;
+    for (size_t i = 0; i < legend.size() && i < last.size(); ++i) {
+        const std::string& name = legend[i];
+        const double v = std::stod(last[i]);
+        if (name == "\"Total_Count\"") t.count = uint64_t(v);
+        if (name == "\"Total_50%\"") t.p50 = v;
+        if (name == "\"Total_90%\"") t.p90 = v;
+        if (name == "\"Total_99%\"") t.p99 = v;
+        if (name == "\"Total_99.9%\"") t.p999 = v;
+        if (name == "\"Total_Max\"") t.max = v;
+    }
+    return t;
+}
+
+// HdrHistogram reports a bucket's highest equivalent value; `perflab show` reports the same
+// but never above the largest value recorded. Buckets are exact below 2048 µs and 1/1024 of
+// their values wide above, so Java's figure lies in [ours, ours + ours / 1024].
+void expect_within_resolution(double java, int64_t ours, const std::string& what) {
+    EXPECT_GE(java, double(ours)) << what;
+    EXPECT_LE(java - double(ours), double(ours) / 1024.0)
+        << what << ": java " << java << ", perflab " << ours;
+}
+
+// Exports run 1 of `db` as .hlog and checks each of `ops` (as `show --json` names them)
+// against the Java reader; returns the log's text.
+std::string expect_java_agrees(const TempDir& dir, const std::string& db,
+                               const std::map<std::string, std::string>& tag_of_op) {
+    const std::string hlog = dir.file("run.hlog");
+    const Output e = perflab({"export", "1", "--db", db, "--format", "hlog", "-o", hlog});
+    EXPECT_EQ(e.code, 0) << e.err;
+    const Output show = perflab({"show", "1", "--db", db, "--json"});
+    EXPECT_EQ(show.code, 0) << show.err;
+    const json ops = json::parse(show.out)["summary"]["ops"];
+    const std::string text = read_file(hlog);
+    for (const auto& [op, tag] : tag_of_op) {
+        SCOPED_TRACE(op);
+        const json& ours = ops.at(op);
+        const json& lat = ours["latency_us"];
+        EXPECT_GT(ours["count"].get<uint64_t>(), 0u);
+        const JavaTotals java = java_totals(dir, hlog, tag);
+        EXPECT_EQ(java.count, ours["count"].get<uint64_t>());
+        expect_within_resolution(java.p50, lat["p50"], "p50");
+        expect_within_resolution(java.p90, lat["p90"], "p90");
+        expect_within_resolution(java.p99, lat["p99"], "p99");
+        expect_within_resolution(java.p999, lat["p999"], "p99.9");
+        expect_within_resolution(java.max, lat["max"], "max");
+        std::cout << "[ hlog     ] " << tag << ": java count " << java.count << " p50 " << java.p50
+                  << " p90 " << java.p90 << " p99 " << java.p99 << " p99.9 " << java.p999 << " max "
+                  << java.max << " | perflab count " << ours["count"] << " p50 " << lat["p50"]
+                  << " p90 " << lat["p90"] << " p99 " << lat["p99"] << " p99.9 " << lat["p999"]
+                  << " max " << lat["max"] << std::endl;
+    }
+    return text;
+}
+
+size_t lines_tagged(const std::string& text, const std::string& tag) {
+    size_t n = 0;
+    for (const auto& line : lines_of(text))
+        n += line.rfind("Tag=" + tag + ",", 0) == 0;
+    return n;
+}
+
+TEST(HlogExport, JavaReaderAgreesOnACacheRun) {
+    MemcachedServer server;
+    TempDir dir;
+    // An open-model phase, then a closed one: the first phase's drain tick overlaps the
+    // second in time, and the log keeps the ticks' order.
+    const json spec = {
+        {"name", "hlog"},
+        {"kind", "cache"},
+        {"tick_ms", 200},
+        {"phases", {{{"duration_s", 1}, {"rate", 2000}}, {{"duration_s", 1}, {"concurrency", 4}}}},
+        {"cache",
+         {{"servers", {server.endpoint()}},
+          {"workload", "ratio"},
+          {"get_ratio", 3},
+          {"set_ratio", 1},
+          {"keys", {{"count", 1000}}},
+          {"value_size", {{"min", 64}, {"max", 4096}}}}}};
+    dir.write("spec.json", spec.dump());
+    const std::string db = dir.file("runs.db");
+    const Output r = perflab({"run", dir.file("spec.json"), "--db", db, "-q"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string text = expect_java_agrees(dir, db, {{"get", "get"}, {"set", "set"}});
+    EXPECT_GE(lines_tagged(text, "get"), 10u);
+    EXPECT_EQ(lines_tagged(text, "get"), lines_tagged(text, "set"));
+}
+
+TEST(HlogExport, JavaReaderAgreesOnAnHttpRun) {
+    HttpTestServer server;
+    server.set_delay_ms(3);  // latencies above 2048 µs, where buckets are wider than 1 µs
+    TempDir dir;
+    const std::string url = server.url("/item");
+    const json spec = {{"name", "hlog-http"},
+                       {"kind", "http"},
+                       {"tick_ms", 250},
+                       {"phases", {{{"duration_s", 1.5}, {"rate", 400}}}},
+                       {"http", {{"targets", {{{"url", url}}}}, {"threads", 1}}}};
+    dir.write("spec.json", spec.dump());
+    const std::string db = dir.file("runs.db");
+    const Output r = perflab({"run", dir.file("spec.json"), "--db", db, "-q"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    // The target's name has a space, which the log's fields may not hold.
+    const std::string tag = "GET_" + url;
+    const std::string text = expect_java_agrees(dir, db, {{"GET " + url, tag}});
+    EXPECT_GE(lines_tagged(text, tag), 6u);
+}
+
+}  // namespace
+}  // namespace perflab::test

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+// `perflab import`: vegeta's JSON lines and JMeter's JTL, written here in each tool's
+// documented format, become stored runs whose counts, errors and percentiles match what this
+// test computes from the same requests; bad files exit 2 naming the line and field.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "process.h"
+
+namespace perflab::test {
+namespace {
+
+using nlohmann::json;
+
+Output perflab(std::vector<std::string> args) {
+    args.insert(args.begin(), PERFLAB_BINARY);
+    return run(args, 60);
+}
+
+// What this test expects of one op, from the requests it wrote.
+struct Expected {
+    std::vector<int64_t> latencies_us;
+    uint64_t errors = 0;
+};
+
+// The value of rank ceil(p/100 * n) in sorted order, p given in tenths of a percent so the
+// rank is integer arithmetic.
+int64_t exact_percentile(std::vector<int64_t> v, uint64_t p_tenths) {
+    std::sort(v.begin(), v.end());
+    const uint64_t n = v.size();
+    const uint64_t rank = std::max<uint64_t>(1, (p_tenths * n + 999) / 1000);
+    return v[rank - 1];
+}
+
+// The stored histograms report a bucket's highest value (never above the largest recorded):
+// exact below 2048 µs, within 1/1024 above.
+void expect_percentile(const json& latency, const char* key, const Expected& e, uint64_t p_tenths) {
+    const int64_t exact = exact_percentile(e.latencies_us, p_tenths);
+    const int64_t ours = latency[key].get<int64_t>();
+    EXPECT_GE(ours, exact) << key;
+    EXPECT_LE(double(ours - exact), double(exact) / 1024.0)
+        << key << ": " << ours << " vs " << exact;
+}
+
+void expect_op(const json& ops, const std::string& name, const Expected& e) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(ops.contains(name)) << ops.dump();
+    const json& op = ops[name];
+    EXPECT_EQ(op["count"].get<uint64_t>(), e.latencies_us.size());
+    EXPECT_EQ(op["errors"].get<uint64_t>(), e.errors);
+    expect_percentile(op["latency_us"], "p50", e, 500);
+    expect_percentile(op["latency_us"], "p99", e, 990);
+    EXPECT_EQ(op["latency_us"]["max"].get<int64_t>(),
+              *std::max_element(e.latencies_us.begin(), e.latencies_us.end()));
+}
+
+// A deterministic spread of latencies with a tail: 0.2..12 ms, every 37th 40..80 ms.
+int64_t latency_ns(int i) {
+    const uint64_t x = uint64_t(i) * 2654435761u % 1000;
+    const int64_t base = 200'000 + int64_t(x) * 11'800 + i % 7;
+    return i % 37 == 0 ? base * 4 + 40'000'000 : base;
+}
+
+class ImportCli : public ::testing::Test {
+  protected:
+    TempDir dir;
+    std::string db = dir.file("runs.db");
+
+    json show(int64_t id, std::vector<std::string> extra = {}) {
+        std::vector<std::string> args = {"show", std::to_string(id), "--db", db, "--json"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const Output out = perflab(args);
+        EXPECT_EQ(out.code, 0) << out.err;
+        return json::parse(out.out);
+    }
+    json runs() {
+        const Output out = perflab({"runs", "--db", db, "--json"});
+        EXPECT_EQ(out.code, 0) << out.err;
+        return json::parse(out.out);
+    }
+};
+
+TEST_F(ImportCli, VegetaResultsBecomeAStoredRun) {
+    // 600 requests 10 ms apart from 12:00:00.250 UTC (six seconds), two targets; every 50th
+    // a 500, every 75th no response at all.
+    const std::map<int, std::string> targets = {{0, "GET http://127.0.0.1:8080/items"},
+                                                {1, "POST http://127.0.0.1:8080/orders"}};
+    std::map<std::string, Expected> expected;
+    uint64_t in_window = 0;  // sent in [2 s, 4 s) of the run's clock, which starts at 12:00:00
+    std::string lines;
+    for (int i = 0; i < 600; ++i) {
+        const std::string& target = targets.at(i % 3 == 0 ? 1 : 0);
+        const int ms = 250 + i * 10;
+        char ts[64];
+        // One line in every 100 gives its time with an offset, as Go may print it.
+        if (i % 100 == 42)
+            std::snprintf(ts, sizeof ts, "2026-03-01T13:%02d:%02d.%03d000000+01:00", ms / 60000,
+                          ms / 1000 % 60, ms % 1000);
+        else
+            std::snprintf(ts, sizeof ts, "2026-03-01T12:%02d:%02d.%03d123456Z", ms / 60000,
+                          ms / 1000 % 60, ms % 1000);
+        const int code = i % 75 == 0 ? 0 : i % 50 == 0 ? 500 : 200;
+        const std::string error = code == 0     ? "Post \"http://127.0.0.1:8080/orders\": dial tcp "
+                                                  "127.0.0.1:8080: connect: connection refused"
+                                  : code == 500 ? "500 Internal Server Error"
+                                                : "";
+        const auto space = target.find(' ');
+        const json line = {{"attack", "old"},
+                           {"seq", i},
+                           {"code", code},
+                           {"timestamp", ts},
+                           {"latency", latency_ns(i)},
+                           {"bytes_out", target[0] == 'P' ? 64 : 0},
+                           {"bytes_in", code == 200 ? 512 : 0},
+                           {"error", error},
+                           {"body", nullptr},
+                           {"method", target.substr(0, space)},
+                           {"url", target.substr(space + 1)},
+                           {"headers", json::object()}};
+        lines += line.dump() + "\n";
+        Expected& e = expected[target];
+        e.latencies_us.push_back(latency_ns(i) / 1000);
+        e.errors += code != 200;
+        in_window += ms >= 2000 && ms < 4000;
+    }
+    dir.write("results.json", lines);
+    const Output imported = perflab(
+        {"import", dir.file("results.json"), "--db", db, "--name", "last year", "--tag", "vegeta"});
+    ASSERT_EQ(imported.code, 0) << imported.err;
+    EXPECT_EQ(imported.out, "1\n");
+
+    const json list = runs();
+    ASSERT_EQ(list.size(), 1u);
+    EXPECT_EQ(list[0]["name"], "last year");
+    EXPECT_EQ(list[0]["kind"], "http");
+    EXPECT_EQ(list[0]["ops"], 600);
+    EXPECT_EQ(list[0]["errors"], 8 + 12 - 4);  // i % 75 == 0 or i % 50 == 0; both at 0, 150...
+
+    const json shown = show(1);
+    EXPECT_EQ(shown["run"]["started_at"], "2026-03-01 12:00:00 UTC");
+    EXPECT_EQ(shown["run"]["tags"], json::array({"vegeta"}));
+    EXPECT_NE(shown["run"]["notes"].get<std::string>().find("vegeta"), std::string::npos);
+    for (const auto& [name, e] : expected)
+        expect_op(shown["summary"]["ops"], name, e);
+    EXPECT_EQ(shown["summary"]["errors"]["Post \"http://127.0.0.1:8080/orders\": dial tcp "
+                                         "127.0.0.1:8080: connect: connection refused"],
+              8);
+
+    const json window = show(1, {"--from", "2s", "--to", "4s"});
+    uint64_t count = 0;
+    for (const auto& [name, op] : window["summary"]["ops"].items())
+        count += op["count"].get<uint64_t>();
+    EXPECT_EQ(count, in_window);
+
+    ASSERT_EQ(perflab({"import", dir.file("results.json"), "--db", db}).code, 0);
+    EXPECT_EQ(perflab({"compare", "1", "2", "--db", db}).code, 0);
+}
+
+TEST_F(ImportCli, JmeterJtlBecomesAStoredRun) {
+    // JMeter's default CSV columns; a label holding the delimiter, an assertion failure on a
+    // 200, a 503, and a sample that got no response.
+    std::string jtl =
+        "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,"
+        "failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect\n";
+    std::map<std::string, Expected> expected;
+    const int64_t start = 1'772'366'400'000;  // 2026-03-01 12:00:00 UTC
+    for (int i = 0; i < 400; ++i) {
+        const std::string label = i % 4 == 0 ? "login, then post" : "home";
+        const int64_t elapsed = latency_ns(i) / 1'000'000;
+        std::string code = "200", message = "OK", success = "true", failure;
+        if (i % 40 == 5) success = "false", failure = "Test failed: text expected to contain /Hi/";
+        if (i % 40 == 9) code = "503", message = "Service Unavailable", success = "false";
+        if (i % 100 == 13)
+            code = "Non HTTP response code: java.net.ConnectException",
+            message = "Non HTTP response message: Connection refused", success = "false";
+        jtl += std::to_string(start + i * 25) + "," + std::to_string(elapsed) + ",\"" + label +
+               "\"," + code + "," + message + ",Thread Group 1-1,text," + success + ",\"" +
+               failure + "\",2048,150,4,4,http://127.0.0.1/x,3,0,1\n";
+        Expected& e = expected[label];
+        e.latencies_us.push_back(elapsed * 1000);
+        e.errors += success == "false";
+    }
+    dir.write("plan.jtl", jtl);
+    const Output imported = perflab({"import", dir.file("plan.jtl"), "--db", db});
+    ASSERT_EQ(imported.code, 0) << imported.err;
+    const json shown = show(1);
+    EXPECT_EQ(shown["run"]["name"], "plan.jtl");
+    EXPECT_EQ(shown["run"]["kind"], "http");
+    for (const auto& [name, e] : expected)
+        expect_op(shown["summary"]["ops"], name, e);
+    EXPECT_EQ(shown["summary"]["errors"]["Test failed: text expected to contain /Hi/"], 10);
+    EXPECT_EQ(shown["summary"]["errors"]["Non HTTP response message: Connection refused"], 4);
+
+    // The required columns alone, in another order.
+    dir.write("subset.jtl",
+              "label,success,elapsed,responseCode,timeStamp\n"
+              "a,true,5,200,1772366400000\na,false,7,500,1772366401000\n");
+    ASSERT_EQ(perflab({"import", dir.file("subset.jtl"), "--db", db, "--format", "jtl"}).code, 0);
+    const json subset = show(2);
+    EXPECT_EQ(subset["summary"]["ops"]["a"]["count"], 2);
+    EXPECT_EQ(subset["summary"]["ops"]["a"]["errors"], 1);
+    EXPECT_EQ(subset["summary"]["ops"]["a"]["latency_us"]["max"], 7000);
+}
+
+TEST_F(ImportCli, BadFilesExit2NamingLineAndFieldAndStoreNothing) {
+    const std::string jtl_head = "timeStamp,elapsed,label,responseCode,success\n";
+    const std::string ok_line = "1772366400000,5,a,200,true\n";
+    const std::string vegeta_ok =
+        R"({"timestamp":"2026-03-01T12:00:00Z","latency":5000,"code":200})"
+        "\n";
+    const struct {
+        const char* file;
+        std::string text;
+        std::string message;
+    } cases[] = {
+        {"a.jtl", jtl_head + ok_line + "1772366400000,fast,a,200,true\n",
+         "line 3: elapsed: \"fast\" is not a whole number"},
+        {"b.jtl", jtl_head + ok_line + "1772366400000,5,a,200,maybe\n",
+         "line 3: success: \"maybe\" is not true or false"},
+        {"c.jtl", jtl_head + "1772366400000,5,a,200\n", "line 2: 4 fields where the header has 5"},
+        {"d.jtl", "timeStamp,elapsed,label,success\n" + ok_line, "line 1: responseCode: missing"},
+        {"e.json", vegeta_ok + R"({"timestamp":"2026-03-01 noon","latency":5,"code":200})",
+         "line 2: timestamp: not an RFC 3339 time"},
+        {"f.json", vegeta_ok + vegeta_ok + R"({"timestamp":"2026-03-01T12:00:00Z","code":200})",
+         "line 3: latency: missing"},
+        {"g.json", vegeta_ok + "{\"timestamp\": \n", "line 2: not valid JSON"},
+        {"h.txt", "hello\n", "line 1: neither vegeta's JSON lines nor a JTL"},
+    };
+    dir.write("good.jtl", jtl_head + ok_line);
+    ASSERT_EQ(perflab({"import", dir.file("good.jtl"), "--db", db}).code, 0);
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.file);
+        dir.write(c.file, c.text);
+        const Output out = perflab({"import", dir.file(c.file), "--db", db});
+        EXPECT_EQ(out.code, 2) << out.err;
+        EXPECT_NE(out.err.find(c.message), std::string::npos) << out.err;
+    }
+    const Output missing = perflab({"import", dir.file("none.jtl"), "--db", db});
+    EXPECT_EQ(missing.code, 2);
+    EXPECT_NE(missing.err.find("none.jtl"), std::string::npos) << missing.err;
+    EXPECT_EQ(perflab({"import", dir.file("a.jtl"), "--db", db, "--format", "k6"}).code, 2);
+    EXPECT_EQ(runs().size(), 1u);  // the good file's run alone
+}
+
+}  // namespace
+}  // namespace perflab::test
