@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "run_compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <set>
 
+#include "model/figures.h"
 #include "model/format.h"
 
 namespace perflab {
@@ -14,32 +16,37 @@ namespace {
 
 constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 
-// The figures a reader compares first, from a run's summary.
+// The figures a reader compares first: the run's figures.h, as `run` reports them.
 std::vector<std::pair<std::string, double>> figures_of(const RunSummary& s) {
     const IntervalSample& t = s.overall.totals;
-    const Histogram h = t.latency();
-    const double secs = s.overall.duration_s;
-    uint64_t ok = 0, coded = 0;
-    for (const auto& [code, n] : t.status_codes) {
-        coded += n;
-        if (code >= 200 && code < 400) ok += n;
-    }
+    const Figures f = figures(s.kind, s.overall);
+    const Histogram& h = f.latency;
     return {
-        {"duration_s", secs},
-        {"ops", double(t.total_ops())},
-        {"throughput", secs > 0 ? double(t.total_ops()) / secs : 0},
+        {"duration_s", f.duration_s},
+        {"ops", double(f.requests)},
+        {"rate", f.rate},
+        {"throughput", f.throughput},
+        {"success", f.success},
+        {"error_rate", f.error_rate},
         {"mean_us", h.mean()},
         {"p50_us", double(h.percentile(50))},
         {"p90_us", double(h.percentile(90))},
         {"p99_us", double(h.percentile(99))},
         {"p999_us", double(h.percentile(99.9))},
         {"max_us", double(h.max())},
-        {"errors", double(t.total_errors())},
-        {"hit_rate", t.hits + t.misses > 0 ? t.hit_rate() : kNone},
-        {"success", coded > 0 ? double(ok) / double(coded) : kNone},
+        {"errors", double(f.errors)},
+        {"hit_rate", f.hit_rate.value_or(kNone)},
         {"bytes_in", double(t.bytes_in)},
         {"bytes_out", double(t.bytes_out)},
     };
+}
+
+// A figure no run has (the hit rate of HTTP runs) is no row of the comparison.
+void drop_empty(std::vector<Comparison::Figure>& figures) {
+    std::erase_if(figures, [](const Comparison::Figure& f) {
+        return std::all_of(f.values.begin(), f.values.end(),
+                           [](double v) { return std::isnan(v); });
+    });
 }
 
 std::vector<Comparison::Difference> differences(const std::vector<nlohmann::json>& docs,
@@ -65,12 +72,13 @@ std::vector<Comparison::Difference> differences(const std::vector<nlohmann::json
 
 std::string figure_text(const std::string& name, double v) {
     if (std::isnan(v)) return "-";
-    if (name == "hit_rate" || name == "success") return format_fixed(v * 100, 2) + "%";
+    if (name == "hit_rate" || name == "success" || name == "error_rate")
+        return format_fixed(v * 100, 2) + "%";
     if (name.size() > 3 && name.compare(name.size() - 3, 3, "_us") == 0)
         return format_latency_us(int64_t(v));
     if (name == "bytes_in" || name == "bytes_out") return format_bytes(uint64_t(v));
     if (name == "duration_s") return format_fixed(v, 1) + " s";
-    if (name == "throughput") return format_fixed(v, 1) + "/s";
+    if (name == "throughput" || name == "rate") return format_fixed(v, 1) + "/s";
     return format_fixed(v, 0);
 }
 
@@ -111,6 +119,7 @@ Comparison compare_runs(RunStore& store, const std::vector<int64_t>& ids) {
             }
         clients.push_back(client);
     }
+    drop_empty(c.figures);
     c.spec_differences = differences(specs, {"/name", "/notes"});
     c.hardware_differences = differences(clients, {"/mhz"});
     c.different_machines = identities.size() > 1;

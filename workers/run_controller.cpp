@@ -182,6 +182,7 @@ RunSummary RunController::run() {
     } catch (const std::exception& e) {
         RunSummary failed = summary_.finish(RunStatus::failed);
         failed.error = e.what();
+        failed.seed = spec_.seed;
         for (auto* o : observers_)
             o->on_end(failed);
         return failed;
@@ -222,6 +223,7 @@ RunSummary RunController::run() {
     if (summary.status == RunStatus::stopped)
         emit_event({ms_since_start(cut), "stop", "stopped by request"});
     summary.prefill_sets = engine_->prefill_sets();
+    summary.seed = spec_.seed;
     for (auto* o : observers_)
         o->on_end(summary);
     return summary;

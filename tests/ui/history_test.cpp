@@ -179,8 +179,10 @@ void HistoryTest::listsStoredRunsWithTheirFigures() {
                  QStringLiteral("%1/s").arg(run.figures.throughput, 0, 'f', 0));
         QCOMPARE(cell(view, row, RunListModel::P99),
                  QString::fromStdString(format_latency_us(run.figures.p99_us)));
-        QCOMPARE(cell(view, row, RunListModel::Ratio),
-                 QStringLiteral("hit %1%").arg(run.figures.hit_rate * 100, 0, 'f', 2));
+        QCOMPARE(cell(view, row, RunListModel::HitRate),
+                 QStringLiteral("%1%").arg(run.figures.hit_rate * 100, 0, 'f', 2));
+        QCOMPARE(cell(view, row, RunListModel::Success),
+                 QStringLiteral("%1%").arg(run.figures.success * 100, 0, 'f', 2));
         QCOMPARE(cell(view, row, RunListModel::Errors), QString::number(run.figures.errors));
         QVERIFY(cell(view, row, RunListModel::Duration).endsWith(QStringLiteral(" s")));
     }

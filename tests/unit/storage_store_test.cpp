@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/summary_report.h"
 #include "process.h"
 #include "run_compare.h"
 #include "run_report.h"
@@ -120,7 +121,7 @@ TEST(RunStore, SamplesEventsAndProbesRoundTrip) {
     EXPECT_GT(info.ended_at_ms, 0);
     EXPECT_EQ(info.figures.ops, written.summary.overall.totals.total_ops());
     EXPECT_EQ(info.figures.p99_us, written.summary.overall.totals.latency().percentile(99));
-    EXPECT_EQ(to_json(store.summary(written.id)).dump(), to_json(written.summary).dump());
+    EXPECT_EQ(summary_json(store.summary(written.id)).dump(), summary_json(written.summary).dump());
     EXPECT_EQ(parse_spec(store.spec(written.id)).spec->name, "stored run");
 
     const auto events = store.events(written.id);
@@ -371,7 +372,7 @@ TEST(Reports, MarkdownHtmlAndCsvCarryTheRun) {
     EXPECT_NE(report_markdown(report).find("| get |"), std::string::npos);
     EXPECT_NE(report_markdown(report).find("Test CPU"), std::string::npos);
     EXPECT_NE(report_html(report).find("<td>get</td>"), std::string::npos);
-    const std::string csv = ticks_csv(store.samples(a.id));
+    const std::string csv = ticks_csv(store.samples(a.id), RunKind::cache);
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
     EXPECT_EQ(csv.rfind("t_ms,interval_ms,phase,", 0), 0u);
     const auto j = export_json(store, a.id);

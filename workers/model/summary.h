@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +28,7 @@ struct RunSummary {
     PhaseTotals overall;
     std::vector<PhaseTotals> phases;
     uint64_t prefill_sets = 0;
+    std::optional<uint64_t> seed;  // the spec's, so a report names what reproduces the run
 };
 
 // Builds the summary from the samples of a run, in order.
@@ -42,14 +43,5 @@ class SummaryBuilder {
   private:
     RunSummary summary_;
 };
-
-// {"ops": {"get": {"count", "errors", "rate", "latency_us": {...}}}, "hits", "misses",
-//  "hit_rate", "bytes_in", "bytes_out", "duration_s", "errors", "phases": [...]}
-nlohmann::json to_json(const PhaseTotals& totals);
-nlohmann::json to_json(const RunSummary& summary);
-nlohmann::json latency_json(const Histogram& h);
-
-// The end-of-run report: per phase, then overall.
-std::string summary_text(const RunSummary& summary);
 
 }  // namespace perflab
