@@ -25,7 +25,9 @@ Change judge(const std::string& figure, double delta_pct) {
     const bool up = delta_pct > 0;
     if (figure == "throughput" || figure == "hit_rate" || figure == "success")
         return up ? Change::better : Change::worse;
-    if (ends_with(figure, "_us") || figure == "errors" || figure == "error_rate")
+    if (ends_with(figure, "_us") || figure == "errors" || figure == "error_rate" ||
+        ends_with(figure, "jvm_full_gcs") || ends_with(figure, "jvm_gc_ms") ||
+        ends_with(figure, "memcached_evictions"))
         return up ? Change::worse : Change::better;
     return Change::neutral;
 }
@@ -62,6 +64,10 @@ QString figure_value(const std::string& figure, double v) {
     std::string text;
     if (figure == "hit_rate" || figure == "success" || figure == "error_rate")
         text = format_fixed(v * 100, 2) + "%";
+    else if (ends_with(figure, "_pct"))
+        text = format_fixed(v, 1) + "%";
+    else if (ends_with(figure, "_bytes_max"))
+        text = format_bytes(uint64_t(v));
     else if (ends_with(figure, "_us"))
         text = format_latency_us(int64_t(std::llround(v)));
     else if (figure == "bytes_in" || figure == "bytes_out")
