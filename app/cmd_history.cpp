@@ -13,34 +13,36 @@ namespace perflab {
 
 namespace {
 
+// Throughput is successful operations per second, as `run` reports it; success beside the
+// error count, so a run whose requests failed says so on its line.
 std::string figures_line(const RunInfo& r) {
     const auto& f = r.figures;
     std::string s = format_fixed(f.throughput, 1) + "/s p99:" + format_latency_ms(f.p99_us);
     if (f.hit_rate >= 0) s += " hit:" + format_fixed(f.hit_rate * 100, 2) + "%";
-    if (f.success >= 0) s += " ok:" + format_fixed(f.success * 100, 2) + "%";
+    s += " ok:" + format_fixed(f.success * 100, 2) + "%";
     return s + " err:" + std::to_string(f.errors);
 }
 
 nlohmann::json run_json(const RunInfo& r) {
     const auto& f = r.figures;
-    const auto optional = [](double v) {
-        return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v);
-    };
-    return {{"id", r.id},
-            {"name", r.name},
-            {"kind", r.kind},
-            {"status", r.status},
-            {"started_at", format_wall(r.started_at_ms)},
-            {"started_at_ms", r.started_at_ms},
-            {"duration_s", f.duration_s},
-            {"tags", r.tags},
-            {"ops", f.ops},
-            {"throughput", f.throughput},
-            {"p99_us", f.p99_us},
-            {"hit_rate", optional(f.hit_rate)},
-            {"success", optional(f.success)},
-            {"errors", f.errors},
-            {"slo", r.slo ? nlohmann::json(r.slo->passed ? "PASS" : "FAIL") : nullptr}};
+    nlohmann::json j = {{"id", r.id},
+                        {"name", r.name},
+                        {"kind", r.kind},
+                        {"status", r.status},
+                        {"started_at", format_wall(r.started_at_ms)},
+                        {"started_at_ms", r.started_at_ms},
+                        {"duration_s", f.duration_s},
+                        {"tags", r.tags},
+                        {"ops", f.ops},
+                        {"rate", f.rate},
+                        {"throughput", f.throughput},
+                        {"p99_us", f.p99_us},
+                        {"success", f.success},
+                        {"error_rate", f.error_rate},
+                        {"errors", f.errors},
+                        {"slo", r.slo ? nlohmann::json(r.slo->passed ? "PASS" : "FAIL") : nullptr}};
+    if (r.kind != "http") j["hit_rate"] = f.hit_rate >= 0 ? nlohmann::json(f.hit_rate) : nullptr;
+    return j;
 }
 
 // "PASS", "FAIL" or "-" (no slo in the spec).

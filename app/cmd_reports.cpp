@@ -41,6 +41,37 @@ std::optional<Window> parse_window(const ShowOptions& o, std::string& error) {
     return w;
 }
 
+// A cache run's ops go to one file each: FILE.hgrm becomes FILE.get.hgrm, FILE.set.hgrm.
+std::string op_file(const std::string& output, const std::string& op) {
+    const std::string suffix = ".hgrm";
+    const bool has_suffix =
+        output.size() > suffix.size() &&
+        output.compare(output.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return (has_suffix ? output.substr(0, output.size() - suffix.size()) : output) + "." + op +
+           suffix;
+}
+
+// One HdrHistogram percentile distribution per file (the format holds one); on stdout, a
+// cache run's ops one after the other, each under a "# op: NAME" line.
+int export_hgrm(const RunSummary& summary, const std::string& output) {
+    const auto histograms = hgrm_histograms(summary);
+    if (histograms.size() == 1 && histograms.front().first.empty())
+        return write_output(output, hgrm_text(histograms.front().second)) ? kExitOk : kExitBadInput;
+    if (output.empty()) {
+        std::string text;
+        for (const auto& [op, h] : histograms)
+            text += (text.empty() ? "# op: " : "\n# op: ") + op + "\n" + hgrm_text(h);
+        return write_output(output, text) ? kExitOk : kExitBadInput;
+    }
+    for (const auto& [op, h] : histograms) {
+        const std::string path = op_file(output, op);
+        if (!write_output(path, hgrm_text(h))) return kExitBadInput;
+        std::fprintf(stderr, "%s: %llu %s latencies\n", path.c_str(),
+                     static_cast<unsigned long long>(h.count()), op.c_str());
+    }
+    return kExitOk;
+}
+
 }  // namespace
 
 int show_command(const ShowOptions& o) {
@@ -79,17 +110,16 @@ int export_command(const ExportOptions& o) {
     std::string text;
     try {
         RunStore store(database_path(o.db), Access::read);
+        if (o.format == "hgrm") return export_hgrm(store.summary(o.id), o.output);
         if (o.format == "md") {
             text = report_markdown(load_report(store, o.id));
         } else if (o.format == "html") {
             text = report_html(load_report(store, o.id));
         } else if (o.format == "csv") {
-            store.info(o.id);
-            text = ticks_csv(store.samples(o.id));
+            const RunKind kind = store.info(o.id).kind == "http" ? RunKind::http : RunKind::cache;
+            text = ticks_csv(store.samples(o.id), kind);
         } else if (o.format == "json") {
             text = export_json(store, o.id).dump(2) + "\n";
-        } else if (o.format == "hgrm") {
-            text = hgrm_text(store.summary(o.id).overall.totals.latency());
         } else if (o.format == "hlog") {
             text = hlog_text(store.info(o.id), store.samples(o.id));
         } else {

@@ -9,8 +9,8 @@
 #include "console_observer.h"
 #include "engine.h"
 #include "hardware_profile.h"
-#include "model/http_report.h"
 #include "model/run_seed.h"
+#include "model/summary_report.h"
 #include "run_controller.h"
 #include "run_probes.h"
 #include "signal_watch.h"
@@ -71,7 +71,6 @@ int run_spec(const RunSpec& given, const RunOptions& options) {
         std::fprintf(stderr, "perflab: %s\n", e.what());
         return kExitBadInput;
     }
-    const bool http = spec.kind == RunKind::http;
     RunController controller(spec, std::move(engine));
     // Destroyed before the controller: a late Ctrl-C finds no controller rather than a freed one.
     const StopRelay::Attach attached(relay, controller);
@@ -111,14 +110,10 @@ int run_spec(const RunSpec& given, const RunOptions& options) {
         if (const std::string error = store->finish(); !error.empty())
             std::fprintf(stderr, "perflab: the run was not fully stored: %s\n", error.c_str());
     }
-    if (options.json) {
-        nlohmann::json report = http ? http_report_json(summary) : to_json(summary);
-        report["seed"] = *spec.seed;
-        if (summary.slo) report["slo"] = to_json(*summary.slo);
-        std::cout << report.dump(2) << std::endl;
-    } else {
-        std::cout << (http ? http_report_text(summary) : summary_text(summary)) << std::flush;
-    }
+    if (options.json)
+        std::cout << summary_json(summary).dump(2) << std::endl;
+    else
+        std::cout << summary_text(summary) << std::flush;
     if (summary.status == RunStatus::failed) {
         std::fprintf(stderr, "perflab: run failed: %s\n", summary.error.c_str());
         return kExitFailed;

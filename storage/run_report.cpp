@@ -7,7 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include "model/figures.h"
 #include "model/format.h"
+#include "model/summary_report.h"
 
 namespace perflab {
 
@@ -51,12 +53,13 @@ struct Table {
     std::vector<std::vector<std::string>> rows;
 };
 
-Table ops_table(const PhaseTotals& p) {
+// Per-op rates over the span the phase's own rate is over (vegeta's attack for HTTP).
+Table ops_table(const PhaseTotals& p, const Figures& f) {
     Table t{{"op", "count", "rate/s", "errors", "mean", "p50", "p90", "p99", "p99.9", "max"}, {}};
     for (const auto& [name, op] : p.totals.ops) {
         if (op.count == 0 && op.errors == 0) continue;  // an op the run never sent
         const auto& h = op.latency;
-        const double rate = p.duration_s > 0 ? double(op.count) / p.duration_s : 0.0;
+        const double rate = f.attack_s > 0 ? double(op.count) / f.attack_s : 0.0;
         t.rows.push_back({name, std::to_string(op.count), format_fixed(rate, 1),
                           std::to_string(op.errors), format_latency_us(int64_t(h.mean())),
                           format_latency_us(h.percentile(50)), format_latency_us(h.percentile(90)),
@@ -120,15 +123,29 @@ std::string html_table(const Table& t) {
     return out + "</table>\n";
 }
 
-std::string phase_title(const PhaseTotals& p) {
-    return (p.phase < 0 ? std::string("Overall") : "Phase " + std::to_string(p.phase + 1)) + " (" +
-           format_fixed(p.duration_s, 2) + " s)";
+std::string phase_title(const Figures& f, int phase) {
+    return (phase < 0 ? std::string("Overall") : "Phase " + std::to_string(phase + 1)) + " (" +
+           format_fixed(f.duration_s, 2) + " s)";
 }
 
-std::string totals_line(const PhaseTotals& p) {
+// The key figures, as `run` prints them for the run's kind.
+std::string figures_line(RunKind kind, const Figures& f) {
+    std::string s = (kind == RunKind::http ? "requests " : "ops ") + std::to_string(f.requests) +
+                    ", rate " + format_fixed(f.rate, 2) + "/s, throughput " +
+                    format_fixed(f.throughput, 2) + "/s, success " +
+                    format_fixed(f.success * 100, 2) + "%, error rate " +
+                    format_fixed(f.error_rate * 100, 2) + "%";
+    if (kind == RunKind::http)
+        s +=
+            ", attack " + format_go_duration(f.attack_s) + ", wait " + format_go_duration(f.wait_s);
+    return s;
+}
+
+std::string totals_line(RunKind kind, const PhaseTotals& p) {
     const auto& t = p.totals;
     std::string s;
-    if (t.hits + t.misses > 0) s += "hit rate " + format_fixed(t.hit_rate() * 100, 2) + "%, ";
+    if (kind == RunKind::cache && t.hits + t.misses > 0)
+        s += "hit rate " + format_fixed(t.hit_rate() * 100, 2) + "%, ";
     s += "bytes in " + format_bytes(t.bytes_in) + ", out " + format_bytes(t.bytes_out);
     for (const auto& [code, n] : t.status_codes)
         s += ", status " + std::to_string(code) + ": " + std::to_string(n);
@@ -261,12 +278,9 @@ nlohmann::json report_json(const RunReport& r) {
         window = {{"from_ms", std::max<int64_t>(r.window.from_ms, 0)}};
         if (r.window.to_ms != std::numeric_limits<int64_t>::max()) window["to_ms"] = r.window.to_ms;
     }
-    nlohmann::json summary = to_json(r.summary);
-    summary["latency_us"] = latency_json(r.summary.overall.totals.latency());
-    nlohmann::json out = {{"run", run},         {"window", window}, {"spec", r.spec},
-                          {"summary", summary}, {"hosts", hosts},   {"events", events}};
-    if (r.summary.slo) out["slo"] = to_json(*r.summary.slo);
-    return out;
+    return {{"run", run},     {"window", window},
+            {"spec", r.spec}, {"summary", summary_json(r.summary)},
+            {"hosts", hosts}, {"events", events}};
 }
 
 std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& images) {
@@ -278,9 +292,12 @@ std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& 
         for (const auto& [k, v] : profile_facts(h.profile))
             out += "- **" + k + "**: " + v + "\n";
     }
+    const RunKind kind = r.summary.kind;
     for (const auto* p : all_totals(r.summary)) {
-        out += "\n## " + phase_title(*p) + "\n\n" + markdown_table(ops_table(*p));
-        out += "\n" + totals_line(*p) + "\n";
+        const Figures f = figures(kind, *p);
+        out += "\n## " + phase_title(f, p->phase) + "\n\n" + figures_line(kind, f) + "\n\n" +
+               markdown_table(ops_table(*p, f));
+        out += "\n" + totals_line(kind, *p) + "\n";
     }
     if (!images.empty()) out += "\n## Charts\n";
     for (const auto& image : images)
@@ -308,9 +325,12 @@ std::string report_html(const RunReport& r, const std::vector<ReportChart>& imag
             out += "<li><b>" + html_escape(k) + "</b>: " + html_escape(v) + "</li>\n";
         out += "</ul>\n";
     }
+    const RunKind kind = r.summary.kind;
     for (const auto* p : all_totals(r.summary)) {
-        out += "<h2>" + html_escape(phase_title(*p)) + "</h2>\n" + html_table(ops_table(*p));
-        out += "<p>" + html_escape(totals_line(*p)) + "</p>\n";
+        const Figures f = figures(kind, *p);
+        out += "<h2>" + html_escape(phase_title(f, p->phase)) + "</h2>\n<p>" +
+               html_escape(figures_line(kind, f)) + "</p>\n" + html_table(ops_table(*p, f));
+        out += "<p>" + html_escape(totals_line(kind, *p)) + "</p>\n";
     }
     if (!images.empty()) out += "<h2>Charts</h2>\n";
     for (const auto& image : images)
@@ -324,14 +344,15 @@ std::string report_html(const RunReport& r, const std::vector<ReportChart>& imag
     return out + "</body></html>\n";
 }
 
-std::string ticks_csv(const std::vector<IntervalSample>& samples) {
+std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) {
+    const bool cache = kind == RunKind::cache;
     std::set<std::string> op_names;
     for (const auto& s : samples)
         for (const auto& [name, op] : s.ops)
             op_names.insert(name);
-    std::string out =
-        "t_ms,interval_ms,phase,planned_rate,connections,ops,ops_per_s,errors,hits,misses,"
-        "hit_rate,bytes_in,bytes_out,sent,late,p50_us,p99_us,max_us";
+    std::string out = "t_ms,interval_ms,phase,planned_rate,connections,ops,ops_per_s,errors,";
+    if (cache) out += "hits,misses,hit_rate,";
+    out += "bytes_in,bytes_out,sent,late,p50_us,p99_us,max_us";
     for (const auto& name : op_names)
         out += "," + name + "_count," + name + "_errors," + name + "_p50_us," + name + "_p99_us";
     out += "\n";
@@ -342,8 +363,9 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples) {
         row << s.t_ms << ',' << s.interval_ms << ',' << s.phase << ','
             << format_fixed(s.planned_rate, 1) << ',' << s.connections << ',' << s.total_ops()
             << ',' << format_fixed(double(s.total_ops()) / secs, 1) << ',' << s.total_errors()
-            << ',' << s.hits << ',' << s.misses << ',' << format_fixed(s.hit_rate(), 4) << ','
-            << s.bytes_in << ',' << s.bytes_out << ',' << s.sent << ',' << s.late << ','
+            << ',';
+        if (cache) row << s.hits << ',' << s.misses << ',' << format_fixed(s.hit_rate(), 4) << ',';
+        row << s.bytes_in << ',' << s.bytes_out << ',' << s.sent << ',' << s.late << ','
             << all.percentile(50) << ',' << all.percentile(99) << ',' << all.max();
         for (const auto& name : op_names) {
             const auto it = s.ops.find(name);
@@ -361,7 +383,9 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples) {
 }
 
 nlohmann::json export_json(RunStore& store, int64_t id) {
-    nlohmann::json j = report_json(load_report(store, id));
+    const RunReport report = load_report(store, id);
+    nlohmann::json j = report_json(report);
+    const bool cache = report.summary.kind == RunKind::cache;
     nlohmann::json ticks = nlohmann::json::array();
     for (const auto& s : store.samples(id)) {
         nlohmann::json ops = nlohmann::json::object();
@@ -373,20 +397,25 @@ nlohmann::json export_json(RunStore& store, int64_t id) {
         nlohmann::json codes = nlohmann::json::object();
         for (const auto& [code, n] : s.status_codes)
             codes[std::to_string(code)] = n;
-        ticks.push_back({{"t_ms", s.t_ms},
-                         {"interval_ms", s.interval_ms},
-                         {"phase", s.phase},
-                         {"planned_rate", s.planned_rate},
-                         {"connections", s.connections},
-                         {"ops", ops},
-                         {"hits", s.hits},
-                         {"misses", s.misses},
-                         {"bytes_in", s.bytes_in},
-                         {"bytes_out", s.bytes_out},
-                         {"sent", s.sent},
-                         {"late", s.late},
-                         {"errors", s.errors},
-                         {"status_codes", codes}});
+        nlohmann::json tick = {{"t_ms", s.t_ms},
+                               {"interval_ms", s.interval_ms},
+                               {"phase", s.phase},
+                               {"planned_rate", s.planned_rate},
+                               {"connections", s.connections},
+                               {"ops", ops},
+                               {"bytes_in", s.bytes_in},
+                               {"bytes_out", s.bytes_out},
+                               {"sent", s.sent},
+                               {"late", s.late},
+                               {"dropped", s.dropped},
+                               {"errors", s.errors}};
+        if (cache) {
+            tick["hits"] = s.hits;
+            tick["misses"] = s.misses;
+        } else {
+            tick["status_codes"] = codes;
+        }
+        ticks.push_back(std::move(tick));
     }
     j["ticks"] = ticks;
     nlohmann::json probes = nlohmann::json::array();
@@ -398,6 +427,15 @@ nlohmann::json export_json(RunStore& store, int64_t id) {
                           {"gap", p.gap}});
     j["probe_samples"] = probes;
     return j;
+}
+
+std::vector<std::pair<std::string, Histogram>> hgrm_histograms(const RunSummary& summary) {
+    const IntervalSample& t = summary.overall.totals;
+    if (summary.kind == RunKind::http) return {{"", t.latency()}};
+    std::vector<std::pair<std::string, Histogram>> out;
+    for (const auto& [name, op] : t.ops)
+        if (!op.latency.empty()) out.emplace_back(name, op.latency);
+    return out;
 }
 
 std::string hgrm_text(const Histogram& h) {

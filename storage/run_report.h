@@ -21,9 +21,10 @@ struct RunReport {
 
 RunReport load_report(RunStore& store, int64_t id, const Window& window = {});
 
-// `perflab show`: a header, the machine, then the model's summary_text.
+// `perflab show`: a header, the machine, then the run's summary_text (summary_report.h).
 std::string report_text(const RunReport& report);
-// `perflab show --json`: {"run", "window", "spec", "summary", "hosts", "events"}.
+// `perflab show --json`: {"run", "window", "spec", "summary", "hosts", "events"}; "summary" is
+// the run's summary_json, what `run --json` printed.
 nlohmann::json report_json(const RunReport& report);
 // A chart the report shows: an image file at `path`, relative to the report.
 struct ReportChart {
@@ -33,8 +34,9 @@ struct ReportChart {
 std::string report_markdown(const RunReport& report, const std::vector<ReportChart>& images = {});
 std::string report_html(const RunReport& report, const std::vector<ReportChart>& images = {});
 
-// The per-tick table, one row per tick: totals, then count/errors/p50/p99 per op.
-std::string ticks_csv(const std::vector<IntervalSample>& samples);
+// The per-tick table, one row per tick: totals, then count/errors/p50/p99 per op. Hits,
+// misses and hit rate only for cache runs.
+std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind);
 
 // Everything stored about a run: the report, every tick with its encoded histograms
 // (base64), every probe sample.
@@ -43,6 +45,10 @@ nlohmann::json export_json(RunStore& store, int64_t id);
 // The percentile distribution in HdrHistogram's text layout (Value, Percentile, TotalCount,
 // 1/(1-Percentile), then the #[Mean ...] footer), values in milliseconds as wrk2 prints them.
 std::string hgrm_text(const Histogram& histogram);
+// What `export --format hgrm` writes: a cache run's histogram per op it sent ("get", "set"),
+// since a get's and a set's latencies are different distributions; an HTTP run's every
+// request merged, under the name "".
+std::vector<std::pair<std::string, Histogram>> hgrm_histograms(const RunSummary& summary);
 
 // "2026-11-30 13:31:59" (UTC).
 std::string format_wall(int64_t ms_since_epoch);

@@ -24,6 +24,23 @@ RunStatus status_of(const std::string& text) {
 RunStore::RunStore(const std::string& path, Access access)
     : path_(path), db_(open_database(path, access)) {
     mark_interrupted();
+    refresh_figures();
+}
+
+void RunStore::refresh_figures() {
+    std::vector<int64_t> stale;
+    {
+        Statement q(*db_, "SELECT id FROM runs WHERE status <> 'running' AND figures_version < ?1");
+        q.bind(1, int64_t{kFiguresVersion});
+        while (q.step())
+            stale.push_back(q.integer(0));
+    }
+    for (const int64_t id : stale) {
+        const KeyFigures k = key_figures(summary(id));
+        Transaction tx(*db_);
+        update_key_figures(*db_, id, k);
+        tx.commit();
+    }
 }
 
 void RunStore::mark_interrupted() {
@@ -60,7 +77,8 @@ std::vector<RunInfo> RunStore::query(const std::string& where, int64_t id,
                                      const RunFilter& filter) {
     const std::string sql =
         "SELECT id, name, kind, status, error, started_at_ms, ended_at_ms, notes, duration_s, ops, "
-        "errors, throughput, p99_us, hit_rate, success, slo_json FROM runs WHERE " +
+        "errors, throughput, p99_us, hit_rate, success, rate, error_rate, slo_json FROM runs "
+        "WHERE " +
         where + " ORDER BY started_at_ms DESC, id DESC";
     Statement q(*db_, sql.c_str());
     // Parameters the condition does not use are ignored by SQLite.
@@ -82,9 +100,11 @@ std::vector<RunInfo> RunStore::query(const std::string& where, int64_t id,
         r.figures.throughput = q.real(11);
         r.figures.p99_us = q.integer(12);
         r.figures.hit_rate = q.is_null(13) ? -1 : q.real(13);
-        r.figures.success = q.is_null(14) ? -1 : q.real(14);
-        if (!q.is_null(15))
-            r.slo = slo_verdict_from_json(nlohmann::json::parse(q.text(15), nullptr, false));
+        r.figures.success = q.is_null(14) ? 0 : q.real(14);
+        r.figures.rate = q.real(15);
+        r.figures.error_rate = q.real(16);
+        if (!q.is_null(17))
+            r.slo = slo_verdict_from_json(nlohmann::json::parse(q.text(17), nullptr, false));
         out.push_back(std::move(r));
     }
     Statement tags(*db_, "SELECT tag FROM run_tags WHERE run_id = ?1 ORDER BY tag");
@@ -164,6 +184,10 @@ RunSummary RunStore::summary(int64_t id, const Window& window) {
     q.bind(1, id);
     if (q.step()) summary.prefill_sets = uint64_t(q.integer(0));
     q.run();
+    const nlohmann::json stored_spec = spec(id);
+    if (const auto seed = stored_spec.find("seed");
+        seed != stored_spec.end() && seed->is_number_unsigned())
+        summary.seed = seed->get<uint64_t>();
     return summary;
 }
 

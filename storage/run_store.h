@@ -51,7 +51,8 @@ struct Window {
 };
 
 // A reader (and editor) of the history on its own connection. Opening marks runs whose
-// writer process is gone as `interrupted`, with a summary rebuilt from their stored ticks.
+// writer process is gone as `interrupted`, with a summary rebuilt from their stored ticks,
+// and computes again the key figures of runs stored under older definitions of them.
 class RunStore {
   public:
     RunStore(const std::string& path, Access access);
@@ -79,6 +80,7 @@ class RunStore {
 
   private:
     void mark_interrupted();
+    void refresh_figures();
     bool final_histograms(int64_t id, RunSummary& summary);
     std::vector<RunInfo> query(const std::string& where, int64_t id, const RunFilter& filter);
 

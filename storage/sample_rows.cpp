@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/figures.h"
+#include "model/summary_report.h"
+
 namespace perflab {
 
 namespace {
@@ -37,6 +40,14 @@ void parse_status(const std::string& text, std::map<int, uint64_t>& out) {
 
 int64_t i64(uint64_t v) {
     return static_cast<int64_t>(v);
+}
+
+// What read_phase_sums needs of a phase: its counts per op.
+std::string phase_ops_json(const PhaseTotals& p) {
+    nlohmann::json ops = nlohmann::json::object();
+    for (const auto& [name, op] : p.totals.ops)
+        ops[name] = {{"count", op.count}, {"errors", op.errors}};
+    return nlohmann::json{{"ops", ops}}.dump();
 }
 
 }  // namespace
@@ -82,7 +93,7 @@ void RunRows::event(int64_t run, const RunEvent& e) {
 
 void RunRows::phase(int64_t run, const PhaseTotals& p) {
     phase_.bind(1, run).bind(2, int64_t{p.phase}).bind(3, p.duration_s);
-    phase_.bind(4, to_json(p).dump());
+    phase_.bind(4, phase_ops_json(p));
     phase_.run();
 }
 
@@ -99,29 +110,34 @@ void RunRows::finish(int64_t run, const RunSummary& summary, int64_t ended_at_ms
         histograms(p, p.phase);
         phase(run, p);
     }
-    const KeyFigures k = key_figures(summary);
     Statement update(
         db_,
         "UPDATE runs SET status = ?2, error = ?3, ended_at_ms = ?4, summary_json = ?5, "
-        "prefill_sets = ?6, duration_s = ?7, ops = ?8, errors = ?9, throughput = ?10, "
-        "p99_us = ?11, hit_rate = ?12, success = ?13, slo_json = ?14, writer_pid = NULL "
-        "WHERE id = ?1");
+        "prefill_sets = ?6, slo_json = ?7, writer_pid = NULL WHERE id = ?1");
     update.bind(1, run).bind(2, to_string(summary.status)).bind(3, summary.error);
-    update.bind(4, ended_at_ms).bind(5, to_json(summary).dump());
-    update.bind(6, i64(summary.prefill_sets)).bind(7, k.duration_s).bind(8, i64(k.ops));
-    update.bind(9, i64(k.errors)).bind(10, k.throughput).bind(11, k.p99_us);
-    if (k.hit_rate >= 0)
-        update.bind(12, k.hit_rate);
-    else
-        update.bind_null(12);
-    if (k.success >= 0)
-        update.bind(13, k.success);
-    else
-        update.bind_null(13);
+    update.bind(4, ended_at_ms).bind(5, summary_json(summary).dump());
+    update.bind(6, i64(summary.prefill_sets));
     if (summary.slo)
-        update.bind(14, to_json(*summary.slo).dump());
+        update.bind(7, to_json(*summary.slo).dump());
     else
-        update.bind_null(14);
+        update.bind_null(7);
+    update.run();
+    update_key_figures(db_, run, key_figures(summary));
+}
+
+void update_key_figures(Connection& db, int64_t run, const KeyFigures& k) {
+    Statement update(db,
+                     "UPDATE runs SET duration_s = ?2, ops = ?3, errors = ?4, rate = ?5, "
+                     "throughput = ?6, success = ?7, error_rate = ?8, p99_us = ?9, hit_rate = ?10, "
+                     "figures_version = ?11 WHERE id = ?1");
+    update.bind(1, run).bind(2, k.duration_s).bind(3, i64(k.ops)).bind(4, i64(k.errors));
+    update.bind(5, k.rate).bind(6, k.throughput).bind(7, k.success).bind(8, k.error_rate);
+    update.bind(9, k.p99_us);
+    if (k.hit_rate >= 0)
+        update.bind(10, k.hit_rate);
+    else
+        update.bind_null(10);
+    update.bind(11, int64_t{kFiguresVersion});
     update.run();
 }
 
@@ -289,20 +305,17 @@ std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
 }
 
 KeyFigures key_figures(const RunSummary& summary) {
-    const IntervalSample& t = summary.overall.totals;
+    const Figures f = figures(summary.kind, summary.overall);
     KeyFigures k;
-    k.duration_s = summary.overall.duration_s;
-    k.ops = t.total_ops();
-    k.errors = t.total_errors();
-    k.throughput = k.duration_s > 0 ? double(k.ops) / k.duration_s : 0;
-    k.p99_us = t.latency().percentile(99);
-    if (t.hits + t.misses > 0) k.hit_rate = t.hit_rate();
-    uint64_t ok = 0, coded = 0;
-    for (const auto& [code, n] : t.status_codes) {
-        coded += n;
-        if (code >= 200 && code < 400) ok += n;
-    }
-    if (coded > 0) k.success = double(ok) / double(coded);
+    k.duration_s = f.duration_s;
+    k.ops = f.requests;
+    k.errors = f.errors;
+    k.rate = f.rate;
+    k.throughput = f.throughput;
+    k.success = f.success;
+    k.error_rate = f.error_rate;
+    k.p99_us = f.latency.percentile(99);
+    k.hit_rate = f.hit_rate.value_or(-1);
     return k;
 }
 

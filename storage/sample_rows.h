@@ -43,16 +43,23 @@ std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t fr
 // the counters of a whole run without building one sample per tick.
 std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run);
 
-// What the history lists for a run.
+// What the history lists for a run: the overall figures of figures.h, kept in the runs row.
 struct KeyFigures {
     double duration_s = 0;
-    uint64_t ops = 0;
+    uint64_t ops = 0;  // requests: completed, failed ones included
     uint64_t errors = 0;
-    double throughput = 0;  // ops/s
+    double rate = 0;        // sent per second
+    double throughput = 0;  // successful per second
+    double success = 0;     // 0..1
+    double error_rate = 0;  // 0..1
     int64_t p99_us = 0;     // every op merged
-    double hit_rate = -1;   // cache: 0..1; -1 when there were no gets
-    double success = -1;    // http: share of 2xx/3xx; -1 without status codes
+    double hit_rate = -1;   // cache: 0..1; -1 for HTTP runs and runs without gets
 };
 KeyFigures key_figures(const RunSummary& summary);
+
+// Bumped when the definition of a key figure changes: runs stored with an older one have
+// their figures computed again (RunStore does it when it opens the database).
+constexpr int kFiguresVersion = 1;
+void update_key_figures(Connection& db, int64_t run, const KeyFigures& figures);
 
 }  // namespace perflab

@@ -136,7 +136,16 @@ ALTER TABLE samples ADD COLUMN last_reply_us INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE runs ADD COLUMN slo_json TEXT;
 )sql";
 
-constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3};
+// Version 4: the key figures every output shares (model/figures.h): `rate` (sent per second)
+// and `error_rate` beside `throughput` (successful per second) and `success`, and the
+// version of their definitions, so runs stored under an older one are computed again.
+constexpr const char* kVersion4 = R"sql(
+ALTER TABLE runs ADD COLUMN rate REAL NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN error_rate REAL NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN figures_version INTEGER NOT NULL DEFAULT 0;
+)sql";
+
+constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

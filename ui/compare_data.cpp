@@ -24,7 +24,7 @@ RunCurves curves_of(const std::vector<IntervalSample>& samples) {
         if (origin_ms < 0) origin_ms = s.t_ms - s.interval_ms;
         const Histogram h = s.latency();
         c.t_s.push_back(double(s.t_ms - origin_ms) / 1000.0);
-        c.throughput.push_back(double(s.total_ops()) / s.seconds());
+        c.throughput.push_back(double(s.total_ops() - s.total_errors()) / s.seconds());
         c.p50_ms.push_back(h.empty() ? kNone : ms(h.percentile(50)));
         c.p99_ms.push_back(h.empty() ? kNone : ms(h.percentile(99)));
     }

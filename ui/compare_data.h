@@ -13,7 +13,7 @@ namespace perflab {
 // the run's first tick so runs of different start-up lengths line up.
 struct RunCurves {
     std::vector<double> t_s;
-    std::vector<double> throughput;  // ops/s
+    std::vector<double> throughput;  // successful ops/s, as figures.h defines it
     std::vector<double> p50_ms;      // NaN for a tick without operations
     std::vector<double> p99_ms;
 };

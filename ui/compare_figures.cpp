@@ -25,7 +25,10 @@ Change judge(const std::string& figure, double delta_pct) {
     const bool up = delta_pct > 0;
     if (figure == "throughput" || figure == "hit_rate" || figure == "success")
         return up ? Change::better : Change::worse;
-    if (ends_with(figure, "_us") || figure == "errors") return up ? Change::worse : Change::better;
+    if (ends_with(figure, "_us") || figure == "errors" || figure == "error_rate" ||
+        ends_with(figure, "jvm_full_gcs") || ends_with(figure, "jvm_gc_ms") ||
+        ends_with(figure, "memcached_evictions"))
+        return up ? Change::worse : Change::better;
     return Change::neutral;
 }
 
@@ -44,6 +47,7 @@ QColor change_color(Change change) {
 QString figure_label(const std::string& figure) {
     static const std::map<std::string, QString> labels = {
         {"duration_s", QStringLiteral("duration")},   {"ops", QStringLiteral("operations")},
+        {"rate", QStringLiteral("rate (sent)")},      {"error_rate", QStringLiteral("error rate")},
         {"throughput", QStringLiteral("throughput")}, {"mean_us", QStringLiteral("mean latency")},
         {"p50_us", QStringLiteral("p50 latency")},    {"p90_us", QStringLiteral("p90 latency")},
         {"p99_us", QStringLiteral("p99 latency")},    {"p999_us", QStringLiteral("p99.9 latency")},
@@ -58,15 +62,19 @@ QString figure_label(const std::string& figure) {
 QString figure_value(const std::string& figure, double v) {
     if (std::isnan(v)) return QStringLiteral("-");
     std::string text;
-    if (figure == "hit_rate" || figure == "success")
+    if (figure == "hit_rate" || figure == "success" || figure == "error_rate")
         text = format_fixed(v * 100, 2) + "%";
+    else if (ends_with(figure, "_pct"))
+        text = format_fixed(v, 1) + "%";
+    else if (ends_with(figure, "_bytes_max"))
+        text = format_bytes(uint64_t(v));
     else if (ends_with(figure, "_us"))
         text = format_latency_us(int64_t(std::llround(v)));
     else if (figure == "bytes_in" || figure == "bytes_out")
         text = format_bytes(uint64_t(v));
     else if (figure == "duration_s")
         text = format_fixed(v, 1) + " s";
-    else if (figure == "throughput")
+    else if (figure == "throughput" || figure == "rate")
         text = format_fixed(v, 1) + "/s";
     else
         text = format_fixed(v, 0);

@@ -14,15 +14,8 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-// A cache run's hit rate, or an HTTP run's share of successful answers; -1 when neither.
-double ratio(const KeyFigures& f) {
-    return f.hit_rate >= 0 ? f.hit_rate : f.success;
-}
-
-QString ratio_text(const KeyFigures& f) {
-    if (f.hit_rate >= 0) return QObject::tr("hit %1%").arg(f.hit_rate * 100, 0, 'f', 2);
-    if (f.success >= 0) return QObject::tr("ok %1%").arg(f.success * 100, 0, 'f', 2);
-    return {};
+QString percent(double share) {
+    return QStringLiteral("%1%").arg(share * 100, 0, 'f', 2);
 }
 
 QString tags_text(const RunInfo& run) {
@@ -81,8 +74,10 @@ QVariant RunListModel::text(const RunInfo& run, int column) const {
             return QObject::tr("%1/s").arg(f.throughput, 0, 'f', 0);
         case P99:
             return qs(format_latency_us(f.p99_us));
-        case Ratio:
-            return ratio_text(f);
+        case Success:
+            return percent(f.success);
+        case HitRate:
+            return f.hit_rate >= 0 ? percent(f.hit_rate) : QString();
         case Errors:
             return QString::number(f.errors);
         case Tags:
@@ -105,8 +100,10 @@ QVariant RunListModel::value(const RunInfo& run, int column) const {
             return f.throughput;
         case P99:
             return qlonglong(f.p99_us);
-        case Ratio:
-            return ratio(f);
+        case Success:
+            return f.success;
+        case HitRate:
+            return f.hit_rate;
         case Errors:
             return qulonglong(f.errors);
         default:
@@ -119,8 +116,8 @@ QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int 
     static const char* const names[ColumnCount] = {
         QT_TR_NOOP("ID"),         QT_TR_NOOP("Name"),          QT_TR_NOOP("Kind"),
         QT_TR_NOOP("Status"),     QT_TR_NOOP("Started (UTC)"), QT_TR_NOOP("Duration"),
-        QT_TR_NOOP("Throughput"), QT_TR_NOOP("p99"),           QT_TR_NOOP("Hit rate / success"),
-        QT_TR_NOOP("Errors"),     QT_TR_NOOP("Tags")};
+        QT_TR_NOOP("Throughput"), QT_TR_NOOP("p99"),           QT_TR_NOOP("Success"),
+        QT_TR_NOOP("Hit rate"),   QT_TR_NOOP("Errors"),        QT_TR_NOOP("Tags")};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

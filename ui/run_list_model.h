@@ -8,8 +8,9 @@
 
 namespace perflab {
 
-// The history's table: one row per stored run with its key figures. Qt::DisplayRole gives
-// the text, Qt::UserRole the raw value to sort by (numbers sort as numbers).
+// The history's table: one row per stored run with its key figures (the ones `runs` prints:
+// throughput is successful operations per second). Qt::DisplayRole gives the text,
+// Qt::UserRole the raw value to sort by (numbers sort as numbers).
 class RunListModel : public QAbstractTableModel {
     Q_OBJECT
   public:
@@ -22,7 +23,8 @@ class RunListModel : public QAbstractTableModel {
         Duration,
         Throughput,
         P99,
-        Ratio,
+        Success,
+        HitRate,  // cache runs only
         Errors,
         Tags,
         ColumnCount

@@ -188,6 +188,7 @@ RunSummary RunController::run() {
     } catch (const std::exception& e) {
         RunSummary failed = summary_.finish(RunStatus::failed);
         failed.error = e.what();
+        failed.seed = spec_.seed;
         for (auto* o : observers_)
             o->on_end(failed);
         return failed;
@@ -228,6 +229,7 @@ RunSummary RunController::run() {
     if (summary.status == RunStatus::stopped)
         emit_event({ms_since_start(cut), "stop", "stopped by request"});
     summary.prefill_sets = engine_->prefill_sets();
+    summary.seed = spec_.seed;
     if (slo_ && summary.status != RunStatus::failed) summary.slo = slo_->verdict(summary);
     for (auto* o : observers_)
         o->on_end(summary);

@@ -138,7 +138,9 @@ TEST(HostBook, VersionOneDatabaseMigratesAndKeepsItsRuns) {
             "DROP TABLE saved_hosts; ALTER TABLE samples DROP COLUMN dropped; "
             "ALTER TABLE samples DROP COLUMN first_send_us; "
             "ALTER TABLE samples DROP COLUMN last_send_us; "
-            "ALTER TABLE samples DROP COLUMN last_reply_us; ALTER TABLE runs DROP COLUMN slo_json; "
+            "ALTER TABLE samples DROP COLUMN last_reply_us; ALTER TABLE runs DROP COLUMN rate; "
+            "ALTER TABLE runs DROP COLUMN error_rate; ALTER TABLE runs DROP COLUMN "
+            "figures_version; ALTER TABLE runs DROP COLUMN slo_json; "
             "PRAGMA user_version = 1");
     }
     HostBook book(db, Access::write);

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "history_view.h"
+#include "http_test_server.h"
 #include "memcached_server.h"
 #include "model/format.h"
 #include "process.h"
@@ -127,6 +128,7 @@ class HistoryTest : public QObject {
     void notesAndTagsLandInTheStore();
     void exportWritesReportWithChartImagesAndCsv();
     void deleteAsksFirstThenRemoves();
+    void httpRunShowsTheFiguresShowPrints();
 
   private:
     int64_t idOf(const std::string& name);
@@ -179,8 +181,10 @@ void HistoryTest::listsStoredRunsWithTheirFigures() {
                  QStringLiteral("%1/s").arg(run.figures.throughput, 0, 'f', 0));
         QCOMPARE(cell(view, row, RunListModel::P99),
                  QString::fromStdString(format_latency_us(run.figures.p99_us)));
-        QCOMPARE(cell(view, row, RunListModel::Ratio),
-                 QStringLiteral("hit %1%").arg(run.figures.hit_rate * 100, 0, 'f', 2));
+        QCOMPARE(cell(view, row, RunListModel::HitRate),
+                 QStringLiteral("%1%").arg(run.figures.hit_rate * 100, 0, 'f', 2));
+        QCOMPARE(cell(view, row, RunListModel::Success),
+                 QStringLiteral("%1%").arg(run.figures.success * 100, 0, 'f', 2));
         QCOMPARE(cell(view, row, RunListModel::Errors), QString::number(run.figures.errors));
         QVERIFY(cell(view, row, RunListModel::Duration).endsWith(QStringLiteral(" s")));
     }
@@ -325,6 +329,47 @@ void HistoryTest::exportWritesReportWithChartImagesAndCsv() {
     const QByteArray hlog = read(dir + QStringLiteral("/run.hlog"));
     QVERIFY(hlog.startsWith("#[Logged with PerfLab"));
     QCOMPARE(hlog.count("\nTag=get,"), qsizetype(samples.size()));
+}
+
+// An HTTP run with 500s: the table's throughput (successful per second) and success are what
+// `show --json` says of the run, and the opened run reports vegeta's figures, no hit rate.
+void HistoryTest::httpRunShowsTheFiguresShowPrints() {
+    test::HttpTestServer server;
+    test::TempDir dir;
+    const std::string db = dir.file("http.db");
+    const nlohmann::json spec = {{"name", "http"},
+                                 {"kind", "http"},
+                                 {"tick_ms", 250},
+                                 {"phases", {{{"rate", 200}, {"duration_s", 1.5}}}},
+                                 {"http", {{"targets", {{{"url", server.url("/")}}}}}}};
+    dir.write("spec.json", spec.dump());
+    test::Process run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db, "-q"});
+    QVERIFY(test::wait_until([&] { return server.requests() >= 100; }));
+    server.set_mode(test::HttpTestServer::Mode::error_500);
+    QCOMPARE(run.wait(), 0);
+    const test::Output shown = test::run({PERFLAB_BINARY, "show", "1", "--db", db, "--json"});
+    QVERIFY2(shown.code == 0, shown.err.c_str());
+    const auto summary = nlohmann::json::parse(shown.out)["summary"];
+    const double success = summary["success"].get<double>();
+    QVERIFY2(success > 0 && success < 1, shown.out.c_str());
+
+    HistoryView view(db);
+    QVERIFY(waitForList(view));
+    QCOMPARE(view.model()->rowCount(), 1);
+    QCOMPARE(cell(view, 0, RunListModel::Throughput),
+             QStringLiteral("%1/s").arg(summary["throughput"].get<double>(), 0, 'f', 0));
+    QCOMPARE(cell(view, 0, RunListModel::Success),
+             QStringLiteral("%1%").arg(success * 100, 0, 'f', 2));
+    QCOMPARE(cell(view, 0, RunListModel::HitRate), QString());
+
+    select(view, {QStringLiteral("http")});
+    QSignalSpy loaded(view.runView(), &StoredRunView::runLoaded);
+    QTest::mouseClick(view.openButton(), Qt::LeftButton);
+    QVERIFY(loaded.wait(kWaitMs));
+    const QString report = view.runView()->reportText();
+    QVERIFY2(report.contains(QStringLiteral("%1%").arg(success * 100, 0, 'f', 2)),
+             qPrintable(report));
+    QVERIFY2(!report.contains(QStringLiteral("hit"), Qt::CaseInsensitive), qPrintable(report));
 }
 
 void HistoryTest::deleteAsksFirstThenRemoves() {

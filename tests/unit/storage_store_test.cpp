@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/summary_report.h"
 #include "process.h"
 #include "run_compare.h"
 #include "run_report.h"
@@ -46,10 +47,16 @@ struct WrittenRun {
     RunSummary summary;
 };
 
+// `jvm_flags`, when given, is the command line of a JVM the run probed.
 WrittenRun write_run(const std::string& db, int ticks, const HardwareProfile& host = profile(),
-                     const RunSpec& spec = cache_spec()) {
+                     const RunSpec& spec = cache_spec(), const std::string& jvm_flags = "") {
     WrittenRun run;
     StoreWriter writer(db, spec, host);
+    if (!jvm_flags.empty()) {
+        HardwareProfile server = profile("app-server");
+        server.server_notes = jvm_flags;
+        writer.add_host(server, "jvm app-server 'Bootstrap'");
+    }
     run.id = writer.run_id();
     SummaryBuilder builder(RunKind::cache);
     writer.on_start(spec);
@@ -67,7 +74,7 @@ WrittenRun write_run(const std::string& db, int ticks, const HardwareProfile& ho
         p.t_ms = s.t_ms;
         p.source = "local";
         p.kind = "host";
-        p.values = {{"cpu_user", 12.5 + i}, {"load1", 0.5}};
+        p.values = {{"cpu_user", 12.5 + i}, {"cpu_busy", 20.0 + i}, {"load1", 0.5}};
         writer.on_probe_sample(p);
         run.samples.push_back(std::move(s));
     }
@@ -120,7 +127,7 @@ TEST(RunStore, SamplesEventsAndProbesRoundTrip) {
     EXPECT_GT(info.ended_at_ms, 0);
     EXPECT_EQ(info.figures.ops, written.summary.overall.totals.total_ops());
     EXPECT_EQ(info.figures.p99_us, written.summary.overall.totals.latency().percentile(99));
-    EXPECT_EQ(to_json(store.summary(written.id)).dump(), to_json(written.summary).dump());
+    EXPECT_EQ(summary_json(store.summary(written.id)).dump(), summary_json(written.summary).dump());
     EXPECT_EQ(parse_spec(store.spec(written.id)).spec->name, "stored run");
 
     const auto events = store.events(written.id);
@@ -342,6 +349,32 @@ TEST(Reports, HgrmHasHdrHistogramsLayout) {
               std::string::npos);
 }
 
+TEST(Reports, CompareHasTheServersFiguresPerPhaseAndTheJvmCommandLine) {
+    test::TempDir dir;
+    const auto db = dir.file("runs.db");
+    const auto a = write_run(db, 4, profile(), cache_spec(), "java -Xmx2g Bootstrap");
+    const auto b = write_run(db, 4, profile(), cache_spec(), "java -Xmx4g -XX:+UseG1GC Bootstrap");
+    RunStore store(db, Access::read);
+    const Comparison c = compare_runs(store, {a.id, b.id});
+    const auto values = [&](const std::string& name) {
+        for (const auto& f : c.figures)
+            if (f.name == name) return f.values;
+        ADD_FAILURE() << "no figure " << name;
+        return std::vector<double>{};
+    };
+    // write_run's host ticks are busy 20, 21, 22, 23 %; its two phases split them in halves.
+    EXPECT_EQ(values("host_cpu_mean_pct"), (std::vector<double>{21.5, 21.5}));
+    EXPECT_EQ(values("host_cpu_max_pct"), (std::vector<double>{23, 23}));
+    EXPECT_EQ(values("p1.host_cpu_mean_pct"), (std::vector<double>{20.5, 20.5}));
+    EXPECT_EQ(values("p2.host_cpu_max_pct"), (std::vector<double>{23, 23}));
+    ASSERT_EQ(c.hardware_differences.size(), 1u);
+    EXPECT_EQ(c.hardware_differences[0].field, "/jvm_command_line");
+    const std::string text = comparison_text(c);
+    EXPECT_NE(text.find("-XX:+UseG1GC"), std::string::npos) << text;
+    EXPECT_EQ(text.find("Machine differences: none"), std::string::npos) << text;
+    EXPECT_FALSE(to_json(c)["figures"].contains("jvm_full_gcs"));  // no JVM was sampled
+}
+
 TEST(Reports, CompareShowsDeltasAndWarnsAboutOtherMachines) {
     test::TempDir dir;
     const auto db = dir.file("runs.db");
@@ -371,7 +404,7 @@ TEST(Reports, MarkdownHtmlAndCsvCarryTheRun) {
     EXPECT_NE(report_markdown(report).find("| get |"), std::string::npos);
     EXPECT_NE(report_markdown(report).find("Test CPU"), std::string::npos);
     EXPECT_NE(report_html(report).find("<td>get</td>"), std::string::npos);
-    const std::string csv = ticks_csv(store.samples(a.id));
+    const std::string csv = ticks_csv(store.samples(a.id), RunKind::cache);
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
     EXPECT_EQ(csv.rfind("t_ms,interval_ms,phase,", 0), 0u);
     const auto j = export_json(store, a.id);

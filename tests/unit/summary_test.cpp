@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "model/summary.h"
-
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+
+#include "model/cache_report.h"
+#include "model/summary_report.h"
 
 namespace perflab {
 namespace {
@@ -35,7 +36,7 @@ TEST(Summary, SplitsPhasesAndTotals) {
     EXPECT_EQ(s.overall.totals.ops.at("get").count, 500u);
     EXPECT_DOUBLE_EQ(s.overall.duration_s, 3.0);
 
-    const nlohmann::json j = to_json(s);
+    const nlohmann::json j = cache_report_json(s);
     EXPECT_EQ(j["ops"]["get"]["count"], 500);
     EXPECT_DOUBLE_EQ(j["ops"]["get"]["rate"].get<double>(), 500.0 / 3);
     EXPECT_EQ(j["ops"]["get"]["latency_us"]["p50"], 500);
@@ -75,7 +76,7 @@ TEST(Summary, SetOnlyReportHasNoGetRowNorHitRate) {
     EXPECT_NE(text.find("\n  set "), std::string::npos) << text;
     EXPECT_EQ(text.find("\n  get "), std::string::npos) << text;
     EXPECT_EQ(text.find("hit rate"), std::string::npos) << text;
-    EXPECT_EQ(to_json(summary)["ops"]["get"]["count"], 0);  // the JSON keeps every op
+    EXPECT_EQ(cache_report_json(summary)["ops"]["get"]["count"], 0);  // the JSON keeps every op
 }
 
 }  // namespace

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "http_report.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "figures.h"
 #include "format.h"
 
 namespace perflab {
@@ -24,43 +23,27 @@ void line(std::ostream& out, const char* label, const char* fields, const std::s
     out << head << values << "\n";
 }
 
-nlohmann::json latency_object(const Histogram& h) {
-    return {{"min", h.min()},
-            {"mean", std::round(h.mean() * 100) / 100},
-            {"p50", h.percentile(50)},
-            {"p90", h.percentile(90)},
-            {"p95", h.percentile(95)},
-            {"p99", h.percentile(99)},
-            {"p999", h.percentile(99.9)},
-            {"max", h.max()}};
-}
-
 }  // namespace
 
 HttpReport http_report(const PhaseTotals& totals) {
     const IntervalSample& t = totals.totals;
+    Figures f = figures(RunKind::http, totals);
     HttpReport r;
-    r.requests = t.total_ops();
-    if (t.sent > 0) {
-        r.attack_s = double(t.last_send_us - t.first_send_us) / 1e6;
-        r.wait_s = double(std::max<int64_t>(0, t.last_reply_us - t.last_send_us)) / 1e6;
-        r.duration_s = r.attack_s + r.wait_s;
-    } else {
-        r.duration_s = r.attack_s = totals.duration_s;
-    }
-    r.latency = t.latency();
+    r.requests = f.requests;
+    r.rate = f.rate;
+    r.throughput = f.throughput;
+    r.duration_s = f.duration_s;
+    r.attack_s = f.attack_s;
+    r.wait_s = f.wait_s;
+    r.latency = std::move(f.latency);
     r.bytes_in = t.bytes_in;
     r.bytes_out = t.bytes_out;
+    r.success = f.success;
+    r.error_rate = f.error_rate;
     r.status_codes = t.status_codes;
     r.errors = t.errors;
     r.late_sends = t.late;
     r.dropped = t.dropped;
-    uint64_t ok = 0;
-    for (const auto& [code, n] : t.status_codes)
-        if (code >= 200 && code <= 399) ok += n;
-    r.success = r.requests ? double(ok) / double(r.requests) : 0;
-    r.rate = r.attack_s > 0 ? double(r.requests) / r.attack_s : 0;
-    r.throughput = r.duration_s > 0 ? double(ok) / r.duration_s : 0;
     return r;
 }
 
@@ -77,10 +60,11 @@ nlohmann::json to_json(const HttpReport& r) {
             {"duration_s", r.duration_s},
             {"attack_s", r.attack_s},
             {"wait_s", r.wait_s},
-            {"latency_us", latency_object(r.latency)},
+            {"latency_us", latency_json(r.latency)},
             {"bytes_in", {{"total", r.bytes_in}, {"mean", r.bytes_in_mean()}}},
             {"bytes_out", {{"total", r.bytes_out}, {"mean", r.bytes_out_mean()}}},
             {"success", r.success},
+            {"error_rate", r.error_rate},
             {"status_codes", codes},
             {"errors", errors},
             {"late_sends", r.late_sends},
@@ -89,8 +73,10 @@ nlohmann::json to_json(const HttpReport& r) {
 
 nlohmann::json http_report_json(const RunSummary& s) {
     nlohmann::json j = to_json(http_report(s.overall));
+    j["kind"] = to_string(s.kind);
     j["status"] = to_string(s.status);
     if (!s.error.empty()) j["error"] = s.error;
+    if (s.seed) j["seed"] = *s.seed;
     j["phases"] = nlohmann::json::array();
     for (const auto& phase : s.phases) {
         nlohmann::json p = to_json(http_report(phase));

@@ -21,7 +21,8 @@ struct HttpReport {
     Histogram latency;
     uint64_t bytes_in = 0;
     uint64_t bytes_out = 0;
-    double success = 0;  // share of requests answered 200..399
+    double success = 0;     // share of requests answered 200..399
+    double error_rate = 0;  // the rest: other codes and transport errors
     std::map<int, uint64_t> status_codes;
     std::map<std::string, uint64_t> errors;
     uint64_t late_sends = 0;
@@ -31,16 +32,16 @@ struct HttpReport {
     double bytes_out_mean() const { return requests ? double(bytes_out) / double(requests) : 0; }
 };
 
-// vegeta's definitions: attack is the first send to the last, wait the last send to the last
-// reply, duration (total) their sum; rate is requests over attack, throughput successful
-// requests over the total. Totals without send times (none sent) fall back to their span.
+// The figures of figures(RunKind::http, totals) (vegeta's definitions) and the rest of
+// vegeta's report.
 HttpReport http_report(const PhaseTotals& totals);
 
 // {"requests", "rate", "throughput", "duration_s", "attack_s", "wait_s", "latency_us": {...},
-//  "bytes_in": {"total", "mean"}, "bytes_out": {...}, "success", "status_codes": {"200": n},
-//  "errors": {"timeout": n}, "late_sends", "dropped"}
+//  "bytes_in": {"total", "mean"}, "bytes_out": {...}, "success", "error_rate",
+//  "status_codes": {"200": n}, "errors": {"timeout": n}, "late_sends", "dropped"}
 nlohmann::json to_json(const HttpReport& report);
-// The overall report plus "status", "phases": [the same per phase, with "phase"].
+// The overall report plus "kind", "status", "error", "seed", "phases": [the same per phase,
+// with "phase"].
 nlohmann::json http_report_json(const RunSummary& summary);
 
 // The report's text, vegeta's layout ("Requests      [total, rate, throughput]  ...").

@@ -2,12 +2,6 @@
 #include "summary.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <nlohmann/json.hpp>
-#include <sstream>
-
-#include "format.h"
 
 namespace perflab {
 
@@ -51,105 +45,6 @@ RunSummary SummaryBuilder::finish(RunStatus status) const {
     RunSummary s = summary_;
     s.status = status;
     return s;
-}
-
-nlohmann::json latency_json(const Histogram& h) {
-    return {{"min", h.min()},
-            {"mean", std::round(h.mean() * 100) / 100},
-            {"p50", h.percentile(50)},
-            {"p90", h.percentile(90)},
-            {"p95", h.percentile(95)},
-            {"p99", h.percentile(99)},
-            {"p999", h.percentile(99.9)},
-            {"max", h.max()}};
-}
-
-nlohmann::json to_json(const PhaseTotals& p) {
-    const auto& t = p.totals;
-    nlohmann::json ops = nlohmann::json::object();
-    for (const auto& [name, op] : t.ops)
-        ops[name] = {{"count", op.count},
-                     {"errors", op.errors},
-                     {"rate", p.duration_s > 0 ? double(op.count) / p.duration_s : 0.0},
-                     {"latency_us", latency_json(op.latency)}};
-    nlohmann::json j = {{"ops", ops},
-                        {"hits", t.hits},
-                        {"misses", t.misses},
-                        {"hit_rate", t.hit_rate()},
-                        {"bytes_in", t.bytes_in},
-                        {"bytes_out", t.bytes_out},
-                        {"duration_s", p.duration_s},
-                        {"late", t.late},
-                        {"sent", t.sent},
-                        {"dropped", t.dropped},
-                        {"errors", t.errors}};
-    if (p.phase >= 0) j["phase"] = p.phase;
-    return j;
-}
-
-nlohmann::json to_json(const RunSummary& s) {
-    nlohmann::json j = to_json(s.overall);
-    j["kind"] = to_string(s.kind);
-    j["status"] = to_string(s.status);
-    if (!s.error.empty()) j["error"] = s.error;
-    j["prefill_sets"] = s.prefill_sets;
-    j["phases"] = nlohmann::json::array();
-    for (const auto& p : s.phases)
-        j["phases"].push_back(to_json(p));
-    return j;
-}
-
-namespace {
-
-void write_totals(std::ostream& out, const PhaseTotals& p) {
-    const auto& t = p.totals;
-    char line[256];
-    std::snprintf(line, sizeof line, "  %-8s %10s %11s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "op",
-                  "count", "rate/s", "errors", "min", "mean", "p50", "p90", "p95", "p99", "p99.9",
-                  "max");
-    out << line;
-    for (const auto& [name, op] : t.ops) {
-        // Both cache ops are always counted; an op the run never sent is no row of the report.
-        if (op.count == 0 && op.errors == 0) continue;
-        const auto& h = op.latency;
-        const double rate = p.duration_s > 0 ? double(op.count) / p.duration_s : 0.0;
-        std::snprintf(
-            line, sizeof line, "  %-8s %10llu %11.1f %8llu %8s %8s %8s %8s %8s %8s %8s %8s\n",
-            name.c_str(), static_cast<unsigned long long>(op.count), rate,
-            static_cast<unsigned long long>(op.errors), format_latency_us(h.min()).c_str(),
-            format_latency_us(int64_t(h.mean())).c_str(),
-            format_latency_us(h.percentile(50)).c_str(),
-            format_latency_us(h.percentile(90)).c_str(),
-            format_latency_us(h.percentile(95)).c_str(),
-            format_latency_us(h.percentile(99)).c_str(),
-            format_latency_us(h.percentile(99.9)).c_str(), format_latency_us(h.max()).c_str());
-        out << line;
-    }
-    if (t.hits + t.misses > 0)
-        out << "  hit rate " << format_fixed(t.hit_rate() * 100, 2) << "% (" << t.hits << " hits, "
-            << t.misses << " misses)\n";
-    out << "  bytes in " << format_bytes(t.bytes_in) << ", out " << format_bytes(t.bytes_out)
-        << "\n";
-    if (t.late) out << "  late sends " << t.late << "\n";
-    if (t.dropped) out << "  dropped " << t.dropped << " (due, never sent)\n";
-    for (const auto& [kind, n] : t.errors)
-        out << "  error " << kind << ": " << n << "\n";
-}
-
-}  // namespace
-
-std::string summary_text(const RunSummary& s) {
-    std::ostringstream out;
-    for (const auto& p : s.phases) {
-        out << "Phase " << p.phase + 1 << " (" << format_fixed(p.duration_s, 2) << " s)\n";
-        write_totals(out, p);
-    }
-    out << "Overall (" << format_fixed(s.overall.duration_s, 2) << " s, " << to_string(s.status)
-        << ")\n";
-    write_totals(out, s.overall);
-    if (s.prefill_sets) out << "  prefill: " << s.prefill_sets << " keys set before phase 1\n";
-    if (!s.error.empty()) out << "  failed: " << s.error << "\n";
-    return out.str();
 }
 
 }  // namespace perflab

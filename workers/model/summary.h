@@ -31,6 +31,7 @@ struct RunSummary {
     std::vector<PhaseTotals> phases;
     uint64_t prefill_sets = 0;
     std::optional<SloVerdict> slo;  // when the spec has an slo
+    std::optional<uint64_t> seed;  // the spec's, so a report names what reproduces the run
 };
 
 // Builds the summary from the samples of a run, in order.
@@ -45,14 +46,5 @@ class SummaryBuilder {
   private:
     RunSummary summary_;
 };
-
-// {"ops": {"get": {"count", "errors", "rate", "latency_us": {...}}}, "hits", "misses",
-//  "hit_rate", "bytes_in", "bytes_out", "duration_s", "errors", "phases": [...]}
-nlohmann::json to_json(const PhaseTotals& totals);
-nlohmann::json to_json(const RunSummary& summary);
-nlohmann::json latency_json(const Histogram& h);
-
-// The end-of-run report: per phase, then overall.
-std::string summary_text(const RunSummary& summary);
 
 }  // namespace perflab

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#include "server_figures.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace perflab {
+
+namespace {
+
+constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+
+double number(const nlohmann::json& values, const char* key) {
+    const auto it = values.find(key);
+    return it != values.end() && it->is_number() ? it->get<double>() : kNone;
+}
+
+// A running sum or extreme that stays NaN until it sees a value.
+struct Total {
+    double sum = kNone, max = kNone;
+    int n = 0;
+    void add(double v) {
+        if (std::isnan(v)) return;
+        sum = n ? sum + v : v;
+        max = n ? std::max(max, v) : v;
+        ++n;
+    }
+    double mean() const { return n ? sum / n : kNone; }
+};
+
+}  // namespace
+
+std::vector<std::pair<std::string, double>> server_figures(const std::vector<ProbeSample>& samples,
+                                                           int64_t from_ms, int64_t to_ms) {
+    Total full_gcs, gc_ms, cpu, bytes;
+    // memcached counts evictions since it started: a span's are the counter at its end less
+    // the counter at the tick before it (or at its first tick, when the run has none before).
+    std::map<std::string, std::pair<double, double>> evictions;  // source: (before, last)
+    for (const auto& s : samples) {
+        if (s.gap || s.t_ms > to_ms) continue;
+        const bool inside = s.t_ms > from_ms;
+        if (s.kind == "memcached") {
+            const double counter = number(s.values, "evictions");
+            if (std::isnan(counter)) continue;
+            const auto it = evictions.try_emplace(s.source, counter, kNone).first;
+            if (!inside)
+                it->second.first = counter;
+            else
+                it->second.second = counter;
+            if (inside) bytes.add(number(s.values, "bytes"));
+            continue;
+        }
+        if (!inside) continue;
+        if (s.kind == "jvm") {
+            full_gcs.add(number(s.values, "full_gc_delta"));
+            gc_ms.add(number(s.values, "young_gc_ms"));
+            gc_ms.add(number(s.values, "full_gc_ms"));
+        } else if (s.kind == "host") {
+            cpu.add(number(s.values, "cpu_busy"));
+        }
+    }
+    Total evicted;
+    for (const auto& [source, counters] : evictions)
+        if (!std::isnan(counters.second)) evicted.add(counters.second - counters.first);
+    return {{"jvm_full_gcs", full_gcs.sum},       {"jvm_gc_ms", gc_ms.sum},
+            {"host_cpu_mean_pct", cpu.mean()},    {"host_cpu_max_pct", cpu.max},
+            {"memcached_evictions", evicted.sum}, {"memcached_bytes_max", bytes.max}};
+}
+
+}  // namespace perflab

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/probe_sample.h"
+
+namespace perflab {
+
+// What the servers did over a span of a run, from its probes' samples whose tick ended in
+// (from_ms, to_ms]: the JVMs' full GCs ("jvm_full_gcs") and time spent in GC ("jvm_gc_ms"),
+// the probed hosts' CPU ("host_cpu_mean_pct", "host_cpu_max_pct", over every host's ticks),
+// memcached's evictions ("memcached_evictions") and most memory used ("memcached_bytes_max").
+// Always these keys in this order; NaN where no probe of that kind sampled the span.
+std::vector<std::pair<std::string, double>> server_figures(const std::vector<ProbeSample>& samples,
+                                                           int64_t from_ms, int64_t to_ms);
+
+}  // namespace perflab

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include "figures.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace perflab {
+
+namespace {
+
+// Totals without send times (nothing sent) fall back to their span.
+void http_times(const PhaseTotals& p, Figures& f) {
+    const IntervalSample& t = p.totals;
+    if (t.sent == 0) {
+        f.duration_s = f.attack_s = p.duration_s;
+        return;
+    }
+    f.attack_s = double(t.last_send_us - t.first_send_us) / 1e6;
+    f.wait_s = double(std::max<int64_t>(0, t.last_reply_us - t.last_send_us)) / 1e6;
+    f.duration_s = f.attack_s + f.wait_s;
+}
+
+}  // namespace
+
+Figures figures(RunKind kind, const PhaseTotals& p) {
+    const IntervalSample& t = p.totals;
+    Figures f;
+    f.requests = t.total_ops();
+    f.errors = t.total_errors();
+    f.latency = t.latency();
+    if (kind == RunKind::http) {
+        http_times(p, f);
+    } else {
+        f.duration_s = f.attack_s = p.duration_s;
+        if (t.hits + t.misses > 0) f.hit_rate = t.hit_rate();
+    }
+    const double n = double(f.requests);
+    f.success = f.requests ? double(f.successes()) / n : 0;
+    f.error_rate = f.requests ? double(f.errors) / n : 0;
+    f.rate = f.attack_s > 0 ? n / f.attack_s : 0;
+    f.throughput = f.duration_s > 0 ? double(f.successes()) / f.duration_s : 0;
+    return f;
+}
+
+nlohmann::json latency_json(const Histogram& h) {
+    return {{"min", h.min()},
+            {"mean", std::round(h.mean() * 100) / 100},
+            {"p50", h.percentile(50)},
+            {"p90", h.percentile(90)},
+            {"p95", h.percentile(95)},
+            {"p99", h.percentile(99)},
+            {"p999", h.percentile(99.9)},
+            {"max", h.max()}};
+}
+
+void add_figures_json(nlohmann::json& j, const Figures& f) {
+    j["requests"] = f.requests;
+    j["rate"] = f.rate;
+    j["throughput"] = f.throughput;
+    j["success"] = f.success;
+    j["error_rate"] = f.error_rate;
+    j["duration_s"] = f.duration_s;
+    j["latency_us"] = latency_json(f.latency);
+}
+
+}  // namespace perflab

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+
+#include "histogram.h"
+#include "spec.h"
+#include "summary.h"
+
+namespace perflab {
+
+// The key figures of a phase or a run. Every output — the console, `show`, `runs`,
+// `compare`, the reports and the GUI — takes them from here, so that they agree.
+//
+// Both kinds: requests = operations completed, failed ones included; success and error_rate
+// are the shares of them that did (not) fail; throughput = successful per second, rate = sent
+// per second. HTTP follows vegeta: rate over the attack (first to last send), throughput over
+// the total (attack + wait). Cache: both over the span of the phase's ticks.
+struct Figures {
+    uint64_t requests = 0;
+    uint64_t errors = 0;
+    double duration_s = 0;
+    double attack_s = 0;  // http: first send to last send; cache: the duration
+    double wait_s = 0;    // http: last send to last reply; cache: 0
+    double rate = 0;
+    double throughput = 0;
+    double success = 0;              // 0..1
+    double error_rate = 0;           // 0..1
+    Histogram latency;               // µs, every op merged
+    std::optional<double> hit_rate;  // cache runs whose gets were answered
+
+    uint64_t successes() const { return requests - errors; }
+};
+
+Figures figures(RunKind kind, const PhaseTotals& totals);
+
+// {"min", "mean", "p50", "p90", "p95", "p99", "p999", "max"}, in µs.
+nlohmann::json latency_json(const Histogram& h);
+// The figures every summary shows, under the same keys for both kinds: "requests", "rate",
+// "throughput", "success", "error_rate", "duration_s", "latency_us".
+void add_figures_json(nlohmann::json& j, const Figures& f);
+
+}  // namespace perflab

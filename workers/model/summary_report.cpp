@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#include "summary_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include "cache_report.h"
+#include "http_report.h"
+
+namespace perflab {
+
+nlohmann::json summary_json(const RunSummary& s) {
+    return s.kind == RunKind::http ? http_report_json(s) : cache_report_json(s);
+}
+
+std::string summary_text(const RunSummary& s) {
+    return s.kind == RunKind::http ? http_report_text(s) : cache_report_text(s);
+}
+
+}  // namespace perflab
