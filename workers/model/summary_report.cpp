@@ -9,7 +9,9 @@
 namespace perflab {
 
 nlohmann::json summary_json(const RunSummary& s) {
-    return s.kind == RunKind::http ? http_report_json(s) : cache_report_json(s);
+    nlohmann::json j = s.kind == RunKind::http ? http_report_json(s) : cache_report_json(s);
+    if (s.slo) j["slo"] = to_json(*s.slo);
+    return j;
 }
 
 std::string summary_text(const RunSummary& s) {
