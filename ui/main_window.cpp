@@ -133,6 +133,7 @@ void MainWindow::setupSession() {
     connect(bridge, &RunBridge::event, live_, &LiveView::addEvent, queued);
     connect(bridge, &RunBridge::probeSampled, live_, &LiveView::addProbeSample, queued);
     connect(session_, &RunSession::finished, this, &MainWindow::onFinished);
+    connect(session_, &RunSession::probeRefused, this, &MainWindow::onProbeRefused);
     connect(live_, &LiveView::stopRequested, session_, &RunSession::stop);
     connect(form_, &SpecForm::validityChanged, this, [this](bool valid) {
         form_->startButton()->setEnabled(valid && !session_->running());
@@ -168,11 +169,13 @@ void MainWindow::showView(View view) {
     tabs_->setCurrentIndex(static_cast<int>(view));
 }
 
-bool MainWindow::startRun(const RunSpec& spec, QString* error) {
+bool MainWindow::startRun(const RunSpec& spec, QString* error,
+                          const std::vector<std::string>& notes) {
     ProbeOptions probes;
     probes.key_passphrases = hosts_->passphrases();
     session_->setProbeOptions(std::move(probes));
-    if (!session_->start(spec, error)) return false;
+    if (!session_->start(spec, error, notes)) return false;
+    startNotes_ = notes;
     form_->startButton()->setEnabled(false);
     welcome_->hide();
     showView(View::live);
@@ -200,6 +203,33 @@ void MainWindow::onFinished(const RunSummary& summary) {
     history_->refresh();
     emit runFinished(summary);
     if (closeAfterRun_) close();
+}
+
+// Like `perflab run`, which refuses such a spec: nothing ran. The user may start without the
+// probe, and the run then says so in its first event (and the live view's notices).
+void MainWindow::onProbeRefused(const RunSpec& spec, int probe, const QString& why) {
+    form_->startButton()->setEnabled(form_->isValid());
+    showView(View::setup);
+    statusBar()->showMessage(tr("Run not started: %1").arg(why));
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("A probe cannot start"),
+                        tr("The run was not started: %1").arg(why), QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("probeRefused"));
+    box->setInformativeText(
+        tr("Start without this probe (the run records that it was left "
+           "out), or cancel and fix the probe in the form."));
+    QPushButton* without = box->addButton(tr("Start without it"), QMessageBox::AcceptRole);
+    without->setObjectName(QStringLiteral("startWithoutProbe"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(without, &QPushButton::clicked, this, [this, spec, probe, why] {
+        RunSpec rest = spec;
+        rest.probes.erase(rest.probes.begin() + probe);
+        std::vector<std::string> notes = startNotes_;
+        notes.push_back(tr("%1 — left out, the run started without it").arg(why).toStdString());
+        QString error;
+        if (!startRun(rest, &error, notes)) report(tr("Cannot start the run"), error);
+    });
+    box->open();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

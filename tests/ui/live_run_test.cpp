@@ -4,18 +4,23 @@
 #include <qcustomplot.h>
 
 #include <QAction>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
 #include <nlohmann/json.hpp>
 
+#include "database.h"
 #include "history_view.h"
 #include "live_view.h"
+#include "local_memcached.h"
 #include "main_window.h"
 #include "memcached_server.h"
 #include "process.h"
 #include "run_bridge.h"
 #include "run_list_model.h"
 #include "run_session.h"
+#include "run_store.h"
 #include "silent_server.h"
 #include "time_chart.h"
 #include "ui_tests.h"
@@ -54,6 +59,7 @@ class LiveRunTest : public QObject {
     void stopWhileAProbeConnectsEndsTheRun();
     void runLandsInTheHistory();
     void lateSendsRaiseTheBanner();
+    void probeThatCannotStartRefusesTheRun();
 };
 
 void LiveRunTest::cacheRunFillsChartsOnePointPerTick() {
@@ -170,6 +176,52 @@ void LiveRunTest::lateSendsRaiseTheBanner() {
     s.late = 3;
     view.addSample(s);
     QVERIFY(view.generatorLimited());
+}
+
+// As `perflab run` refuses it: nothing runs, a dialog names the probe and the error; started
+// without it, the local probe's panels are there and the run's stored events name it.
+void LiveRunTest::probeThatCannotStartRefusesTheRun() {
+    test::MemcachedServer server;
+    MainWindow window;
+    QSignalSpy started(window.session()->bridge(), &RunBridge::started);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    RunSpec spec = cache_spec(server.endpoint(), 1.0);
+    spec.probes.push_back(ProbeSpec{});  // local
+    ProbeSpec dead;
+    dead.type = ProbeSpec::Type::memcached;
+    const QString target = QStringLiteral("127.0.0.1:%1").arg(free_loopback_port());
+    dead.target = target.toStdString();
+    spec.probes.push_back(dead);
+    QString error;
+    QVERIFY2(window.startRun(spec, &error), qPrintable(error));
+
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (box = window.findChild<QMessageBox*>(QStringLiteral("probeRefused"))) && box->isVisible(),
+        10000);
+    for (const QString& part : {QStringLiteral("probe 2"), target, QStringLiteral("refused")})
+        QVERIFY2(box->text().contains(part), qPrintable(box->text()));
+    QTRY_VERIFY(!window.session()->running());
+    QCOMPARE(started.count(), 0);
+    QCOMPARE(finished.count(), 0);
+
+    auto* without = box->findChild<QPushButton*>(QStringLiteral("startWithoutProbe"));
+    QVERIFY(without);
+    without->click();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    QCOMPARE(finished.at(0).at(0).value<RunSummary>().status, RunStatus::completed);
+    QVERIFY2(window.liveView()->noticeText().contains(target),
+             qPrintable(window.liveView()->noticeText()));
+    QVERIFY(graph(window.liveView()->chart(), QStringLiteral("load1")));
+
+    QTRY_VERIFY_WITH_TIMEOUT(window.historyView()->model()->rowCount() >= 1, 10000);
+    RunStore store(default_database_path(), Access::read);
+    const auto runs = store.list();
+    QVERIFY(!runs.empty());
+    bool named = false;
+    for (const RunEvent& e : store.events(runs.front().id))
+        named |= e.kind == "error" && QString::fromStdString(e.text).contains(target);
+    QVERIFY(named);
 }
 
 int run_live_run_test(int argc, char** argv) {
