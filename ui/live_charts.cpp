@@ -49,8 +49,8 @@ void LiveCharts::setupRunPanels(bool cache) {
                      : -1;
     hits_ =
         cache ? chart_->addSeries(hitRate_, QObject::tr("hit rate"), QColor(44, 160, 44)) : nullptr;
-    latency_ =
-        chart_->addPanel(QObject::tr("latency ms"), TimeChart::Scale::log, QObject::tr("Latency"));
+    latency_ = chart_->addPanel(QObject::tr("latency"), TimeChart::Scale::log,
+                                QObject::tr("Latency"), AxisUnit::milliseconds);
     p50_ = chart_->addSeries(latency_, QStringLiteral("p50"), QColor(44, 160, 44));
     p90_ = chart_->addSeries(latency_, QStringLiteral("p90"), QColor(31, 119, 180));
     p99_ = chart_->addSeries(latency_, QStringLiteral("p99"), QColor(255, 127, 14));
