@@ -3,7 +3,9 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace perflab {
 
@@ -27,6 +29,33 @@ class CompactTicker : public Base {
 
   private:
     AxisUnit unit_;
+};
+
+// Powers of ten while the axis spans enough of them; a short span (latencies within one or
+// two decades) would otherwise show a single label, so it gets 1-2-5 or 1-3 steps as the
+// panel's height (the tick count asked for) allows.
+class CompactLogTicker : public CompactTicker<QCPAxisTickerLog> {
+  public:
+    using CompactTicker::CompactTicker;
+
+  protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
+        QVector<double> ticks = QCPAxisTickerLog::createTickVector(tickStep, range);
+        const auto inside =
+            std::count_if(ticks.begin(), ticks.end(), [&](double t) { return range.contains(t); });
+        if (inside >= 2 || range.lower <= 0) return ticks;
+        const double decades = std::log10(range.upper / range.lower);
+        const double perDecade = double(tickCount()) / std::max(decades, 0.1);
+        if (perDecade < 2) return ticks;
+        const std::vector<double> steps =
+            perDecade >= 3 ? std::vector<double>{1, 2, 5} : std::vector<double>{1, 3};
+        ticks.clear();
+        for (double d = std::pow(10.0, std::floor(std::log10(range.lower))); d <= range.upper;
+             d *= 10)
+            for (double m : steps)
+                ticks.push_back(d * m);
+        return ticks;
+    }
 };
 
 }  // namespace
@@ -54,7 +83,7 @@ QString compact_ms(double ms) {
 }
 
 QSharedPointer<QCPAxisTicker> compact_ticker(AxisUnit unit, bool log) {
-    if (log) return QSharedPointer<CompactTicker<QCPAxisTickerLog>>::create(unit);
+    if (log) return QSharedPointer<CompactLogTicker>::create(unit);
     return QSharedPointer<CompactTicker<QCPAxisTicker>>::create(unit);
 }
 

@@ -116,7 +116,8 @@ void LiveView::begin(const RunSpec& spec) {
 }
 
 void LiveView::addSample(const IntervalSample& s) {
-    charts_->addSample(s);
+    // A phase's drain would show as a dip of the new phase in the tiles as in the charts.
+    if (!charts_->addSample(s)) return charts_->refresh();
     updateTiles(s);
     updateProgress(s);
     if (s.late > 0)
@@ -134,7 +135,10 @@ void LiveView::updateTiles(const IntervalSample& s) {
     hitRate_->setValue(QStringLiteral("%1 %").arg(100.0 * s.hit_rate(), 0, 'f', 2));
     p50_->setValue(qs(format_latency_us(h.percentile(50))));
     p99_->setValue(qs(format_latency_us(h.percentile(99))));
-    errors_->setValue(rateText(double(s.total_errors()) / secs));
+    QString errors = rateText(double(s.total_errors()) / secs);
+    if (s.late > 0) errors += tr(" · %1 late").arg(s.late);
+    if (s.dropped > 0) errors += tr(" · %1 dropped").arg(s.dropped);
+    errors_->setValue(errors);
     connections_->setValue(QString::number(s.connections));
 }
 

@@ -127,6 +127,13 @@ QMenu* TimeChart::createMenu(QWidget* parent) {
                 [this, kind](bool shown) { setKindHidden(kind, !shown); });
     }
     if (!kinds.isEmpty()) menu->addSeparator();
+    for (size_t i = 0; i < panels_.size(); ++i) {
+        if (!panels_[i].logOffered || hidden_.contains(panels_[i].kind)) continue;
+        QAction* action = menu->addAction(tr("%1: log scale").arg(panels_[i].kind));
+        action->setCheckable(true);
+        action->setChecked(panels_[i].scale == Scale::log);
+        connect(action, &QAction::toggled, this, [this, i](bool log) { setLogScale(int(i), log); });
+    }
     menu->addAction(tr("Fit to the run"), this, [this] {
         follow_ = true;
         refresh();
@@ -178,7 +185,7 @@ int TimeChart::addPanel(const QString& title, Scale scale, const QString& kind, 
     auto* header = new QCPLayoutGrid;
     plot_->plotLayout()->addElement(plot_->plotLayout()->rowCount(), 0, header);
     QCPLegend* legend = addLegendRow(header);
-    panels_.push_back({rect, header, legend, scale, kind});
+    panels_.push_back({rect, header, legend, scale, kind, unit});
     linkTimeAxes(rect);
     layoutPanels();
     return int(panels_.size()) - 1;
@@ -203,6 +210,29 @@ QCPLegend* TimeChart::addLegendRow(QCPLayoutGrid* header) {
     legend->setWrap(kLegendColumns);
     legend->setMargins(QMargins(0, 4, 0, 0));
     return legend;
+}
+
+void TimeChart::offerLogScale(int panel) {
+    panels_.at(size_t(panel)).logOffered = true;
+}
+
+void TimeChart::setLogScale(int panel, bool log) {
+    Panel& p = panels_.at(size_t(panel));
+    p.scale = log ? Scale::log : Scale::linear;
+    QCPAxis* values = p.rect->axis(QCPAxis::atLeft);
+    values->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    values->setTicker(compact_ticker(p.unit, log));
+    refresh();
+}
+
+void TimeChart::setCaption(int panel, const QString& text) {
+    QCPLayoutGrid* header = panels_.at(size_t(panel)).header;
+    auto* caption = new QCPTextElement(plot_, text, QFont(font().family(), 8, QFont::Bold));
+    caption->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    caption->setMargins(QMargins(0, 4, 10, 0));
+    header->insertColumn(0);
+    header->addElement(0, 0, caption);
+    header->setColumnStretchFactor(0, 0.001);
 }
 
 void TimeChart::toggleSeries(QCPAbstractLegendItem* item) {

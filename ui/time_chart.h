@@ -44,6 +44,12 @@ class TimeChart : public QWidget {
     enum class Scale { linear, log };
     int addPanel(const QString& title, Scale scale = Scale::linear, const QString& kind = {},
                  AxisUnit unit = AxisUnit::count);
+    // Puts "<kind>: log scale" in the context menu for this panel.
+    void offerLogScale(int panel);
+    void setLogScale(int panel, bool log);
+    bool logScale(int panel) const { return panels_.at(size_t(panel)).scale == Scale::log; }
+    // Names what the panel shows (a probed host, a server) at the start of its legend row.
+    void setCaption(int panel, const QString& text);
     int panelCount() const { return int(panels_.size()); }
     int visiblePanelCount() const;
     QCPGraph* addSeries(int panel, const QString& name, const QColor& color,
@@ -83,6 +89,8 @@ class TimeChart : public QWidget {
         QCPLegend* legend;
         Scale scale;
         QString kind;
+        AxisUnit unit;
+        bool logOffered = false;
     };
     void setupPlot();
     void linkTimeAxes(QCPAxisRect* rect);

@@ -22,6 +22,8 @@
 #include "run_session.h"
 #include "run_store.h"
 #include "silent_server.h"
+#include "stat_tile.h"
+#include "stored_run_view.h"
 #include "time_chart.h"
 #include "ui_tests.h"
 
@@ -60,6 +62,8 @@ class LiveRunTest : public QObject {
     void runLandsInTheHistory();
     void lateSendsRaiseTheBanner();
     void probeThatCannotStartRefusesTheRun();
+    void serverProbesAreChartedLiveAndStored();
+    void throughputTotalKeepsThePlanAndDrainsAreNotDrawn();
 };
 
 void LiveRunTest::cacheRunFillsChartsOnePointPerTick() {
@@ -222,6 +226,86 @@ void LiveRunTest::probeThatCannotStartRefusesTheRun() {
     for (const RunEvent& e : store.events(runs.front().id))
         named |= e.kind == "error" && QString::fromStdString(e.text).contains(target);
     QVERIFY(named);
+}
+
+// The cache collapse must be on the run's time axis: the server's memory against its limit,
+// its evictions, items and hit rate, live and from the store; loopback traffic is drawn.
+void LiveRunTest::serverProbesAreChartedLiveAndStored() {
+    test::MemcachedServer server;
+    MainWindow window;
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    RunSpec spec = cache_spec(server.endpoint(), 2.0);
+    spec.probes.push_back(ProbeSpec{});  // local
+    ProbeSpec memcached;
+    memcached.type = ProbeSpec::Type::memcached;
+    memcached.target = server.endpoint();
+    spec.probes.push_back(memcached);
+    QString error;
+    QVERIFY2(window.startRun(spec, &error), qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    const QStringList names = {QStringLiteral("used"),
+                               QStringLiteral("limit"),
+                               QStringLiteral("evictions/s"),
+                               QStringLiteral("items"),
+                               QStringLiteral("server hit rate"),
+                               QStringLiteral("lo (the run's traffic)")};
+    for (const QString& name : names) {
+        QCPGraph* g = graph(window.liveView()->chart(), name);
+        QVERIFY2(g && g->dataCount() >= 2, qPrintable(name));
+    }
+    QCPGraph* limit = graph(window.liveView()->chart(), QStringLiteral("limit"));
+    QCOMPARE(limit->data()->at(0)->value, double(server.stat("limit_maxbytes")));
+
+    QTRY_VERIFY_WITH_TIMEOUT(window.historyView()->model()->rowCount() >= 1, 10000);
+    const int64_t id = RunStore(default_database_path(), Access::read).list().front().id;
+    StoredRunView stored(default_database_path());
+    QSignalSpy loaded(&stored, &StoredRunView::runLoaded);
+    stored.open(id);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+    for (const QString& name : names) {
+        QCPGraph* g = graph(stored.chart(), name);
+        QVERIFY2(g && g->dataCount() >= 2, qPrintable(name));
+    }
+}
+
+// A kept plan draws as a total on the planned line (get and set are its shares); a phase's
+// drain, which arrives once the next phase began, is no dip in that phase; dropped ops show.
+void LiveRunTest::throughputTotalKeepsThePlanAndDrainsAreNotDrawn() {
+    LiveView view;
+    view.begin(cache_spec("127.0.0.1:1", 10));
+    const auto sample = [](int phase, int64_t t_ms, int64_t interval_ms, uint64_t gets,
+                           uint64_t sets) {
+        IntervalSample s;
+        s.phase = phase;
+        s.t_ms = t_ms;
+        s.interval_ms = interval_ms;
+        s.ops["get"].count = gets;
+        s.ops["set"].count = sets;
+        s.sent = gets + sets;
+        return s;
+    };
+    IntervalSample kept = sample(0, 1000, 1000, 4500, 500);
+    kept.planned_rate = 5000;
+    view.addSample(kept);
+    IntervalSample next = sample(1, 2000, 1000, 54000, 6000);
+    next.dropped = 30;
+    view.addSample(next);
+    IntervalSample drain = sample(0, 2100, 1100, 20, 2);
+    drain.sent = 0;
+    view.addSample(drain);
+
+    const TimeChart* chart = view.chart();
+    QCPGraph* total = graph(chart, QStringLiteral("total"));
+    QCPGraph* planned = graph(chart, QStringLiteral("planned"));
+    QVERIFY(total && planned);
+    QCOMPARE(total->data()->at(0)->value, planned->data()->at(0)->value);
+    QCOMPARE(total->dataCount(), 2);
+    QCOMPARE(total->data()->at(1)->value, 60000.0);
+    QCOMPARE(graph(chart, QStringLiteral("get"))->dataCount(), 2);
+    QCOMPARE(view.ticks(), 2);
+    QCOMPARE(graph(chart, QStringLiteral("dropped/s"))->data()->at(1)->value, 30.0);
+    auto* rate = view.findChildren<StatTile*>().front();
+    QCOMPARE(rate->value(), QLocale().toString(60000.0, 'f', 0));
 }
 
 int run_live_run_test(int argc, char** argv) {
