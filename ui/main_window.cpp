@@ -3,7 +3,6 @@
 
 #include <QApplication>
 #include <QCloseEvent>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
@@ -284,13 +283,12 @@ void MainWindow::openSpec() {
 }
 
 void MainWindow::saveSpec() {
-    QSettings settings;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save run spec"), settings.value(QStringLiteral("spec/dir")).toString(),
-        tr("Run specs (*.json)"));
+    const QString path = ask_save_path(this, tr("Save run spec"), tr("Run specs (*.json)"),
+                                       QStringLiteral("spec/dir"));
     if (path.isEmpty()) return;
     QString error;
-    if (!form_->saveFile(path, &error)) report(tr("Cannot save the spec"), error);
+    if (!form_->saveFile(path, &error)) return report(tr("Cannot save the spec"), error);
+    statusBar()->showMessage(tr("Spec saved to %1").arg(path));
 }
 
 void MainWindow::exportChart() {
