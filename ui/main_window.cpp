@@ -8,7 +8,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -67,11 +66,7 @@ void MainWindow::setupViews() {
     auto* setup = new QWidget(this);
     auto* layout = new QVBoxLayout(setup);
     layout->addWidget(setupWelcome());
-    auto* scroll = new QScrollArea(setup);
-    scroll->setWidgetResizable(true);
-    scroll->setWidget(form_);
-    scroll->setFrameShape(QFrame::NoFrame);
-    layout->addWidget(scroll, 1);
+    layout->addWidget(form_, 1);
     tabs_->addTab(setup, tr("Set up"));
     tabs_->addTab(live_, tr("Live"));
     tabs_->addTab(history_, tr("History"));
