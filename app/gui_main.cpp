@@ -34,10 +34,20 @@ void apply_options(MainWindow& window) {
     const QCommandLineOption compare(QStringLiteral("compare"),
                                      QStringLiteral("Compare stored runs: ID,ID[,ID...]"),
                                      QStringLiteral("ids"));
-    parser.addOptions({quick, spec, view, open, compare});
+    const QCommandLineOption start(QStringLiteral("start"),
+                                   QStringLiteral("Start the run the --spec file describes"));
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  QStringLiteral("Window size in pixels, e.g. 1024x700"),
+                                  QStringLiteral("WxH"));
+    parser.addOptions({quick, spec, view, open, compare, start, size});
     parser.parse(QApplication::arguments());
     QString error;
     if (parser.isSet(spec) && !window.specForm()->loadFile(parser.value(spec), &error))
+        QMessageBox::warning(&window, QStringLiteral("PerfLab"), error);
+    if (const QStringList wh = parser.value(size).split(QLatin1Char('x')); wh.size() == 2)
+        window.resize(wh[0].toInt(), wh[1].toInt());
+    if (parser.isSet(start) && window.specForm()->isValid() &&
+        !window.startRun(*window.specForm()->spec(), &error))
         QMessageBox::warning(&window, QStringLiteral("PerfLab"), error);
     const QStringList views = {QStringLiteral("setup"), QStringLiteral("live"),
                                QStringLiteral("history"), QStringLiteral("compare"),

@@ -16,24 +16,19 @@ double ms(int64_t us) {
     return std::max(double(us) / 1000.0, 1e-3);
 }
 
-double number(const nlohmann::json& values, const char* key, bool* ok) {
-    const auto it = values.find(key);
-    *ok = it != values.end() && it->is_number();
-    return *ok ? it->get<double>() : 0.0;
-}
-
 }  // namespace
 
 // The live view and a stored run's view show the same panels: one choice serves both.
-LiveCharts::LiveCharts(TimeChart* chart) : chart_(chart) {
+LiveCharts::LiveCharts(TimeChart* chart) : chart_(chart), probes_(chart) {
     chart_->rememberPanelChoices(QStringLiteral("charts/hiddenPanels"));
 }
 
 void LiveCharts::begin(const RunSpec& spec) {
     chart_->clear();
     ops_.clear();
-    hosts_.clear();
+    probes_.begin(spec);
     ticks_ = 0;
+    phase_ = 0;
     chart_->setPlannedSeconds(spec.planned_duration_s());
     setupRunPanels(spec.kind == RunKind::cache);
     chart_->refresh();
@@ -42,39 +37,58 @@ void LiveCharts::begin(const RunSpec& spec) {
 void LiveCharts::setupRunPanels(bool cache) {
     throughput_ =
         chart_->addPanel(QObject::tr("ops/s"), TimeChart::Scale::linear, QObject::tr("Throughput"));
+    // A 60k closed phase beside 5k open ones: a log scale shows both.
+    chart_->offerLogScale(throughput_);
+    // The plan is for all operations together: the total is what keeps it or not, each
+    // operation's own line is only its share.
     planned_ = chart_->addSeries(throughput_, QObject::tr("planned"), Qt::gray, Qt::DashLine);
     planned_->setLineStyle(QCPGraph::lsStepRight);
+    total_ = chart_->addSeries(throughput_, QObject::tr("total"), QColor(33, 37, 41));
+    total_->setPen(QPen(total_->pen().color(), 2));
     hitRate_ = cache ? chart_->addPanel(QObject::tr("hit %"), TimeChart::Scale::linear,
                                         QObject::tr("Hit rate"))
                      : -1;
     hits_ =
         cache ? chart_->addSeries(hitRate_, QObject::tr("hit rate"), QColor(44, 160, 44)) : nullptr;
-    latency_ =
-        chart_->addPanel(QObject::tr("latency ms"), TimeChart::Scale::log, QObject::tr("Latency"));
+    latency_ = chart_->addPanel(QObject::tr("latency"), TimeChart::Scale::log,
+                                QObject::tr("Latency"), AxisUnit::milliseconds);
     p50_ = chart_->addSeries(latency_, QStringLiteral("p50"), QColor(44, 160, 44));
     p90_ = chart_->addSeries(latency_, QStringLiteral("p90"), QColor(31, 119, 180));
     p99_ = chart_->addSeries(latency_, QStringLiteral("p99"), QColor(255, 127, 14));
     max_ = chart_->addSeries(latency_, QStringLiteral("max"), QColor(214, 39, 40));
-    errors_ =
-        chart_->addPanel(QObject::tr("errors/s"), TimeChart::Scale::linear, QObject::tr("Errors"));
+    errors_ = chart_->addPanel(QObject::tr("per second"), TimeChart::Scale::linear,
+                               QObject::tr("Errors"));
     errorRate_ = chart_->addSeries(errors_, QObject::tr("errors/s"), QColor(214, 39, 40));
+    lateRate_ = chart_->addSeries(errors_, QObject::tr("late/s"), QColor(255, 127, 14));
+    droppedRate_ = chart_->addSeries(errors_, QObject::tr("dropped/s"), QColor(148, 103, 189));
 }
 
 QCPGraph* LiveCharts::opGraph(const std::string& op) {
     auto it = ops_.find(op);
     if (it != ops_.end()) return it->second;
-    const QColor color = kOpColors[ops_.size() % std::size(kOpColors)];
+    QColor color = kOpColors[ops_.size() % std::size(kOpColors)];
+    color.setAlpha(170);  // beneath the total, which is what the plan is for
     auto* g = chart_->addSeries(throughput_, QString::fromStdString(op), color);
     return ops_.emplace(op, g).first->second;
 }
 
-void LiveCharts::addSample(const IntervalSample& s) {
-    if (throughput_ < 0 || s.interval_ms <= 0) return;
+bool LiveCharts::isDrain(const IntervalSample& s) const {
+    return s.phase < phase_;
+}
+
+bool LiveCharts::addSample(const IntervalSample& s) {
+    if (throughput_ < 0 || s.interval_ms <= 0) return false;
+    // A phase's drain (its replies that came after the next phase began) spans time the next
+    // phase's ticks already cover: drawn there, its rates would be a dip in the new phase. Its
+    // counts are in the phase's and the run's figures.
+    if (isDrain(s)) return false;
+    phase_ = s.phase;
     ++ticks_;
     const double t = double(s.t_ms) / 1000.0;
     const double secs = s.seconds();
     for (const auto& [name, op] : s.ops)
         chart_->append(opGraph(name), t, double(op.count) / secs);
+    chart_->append(total_, t, double(s.total_ops()) / secs);
     if (s.planned_rate > 0) chart_->append(planned_, t, s.planned_rate);
     if (hits_ && s.hits + s.misses > 0) chart_->append(hits_, t, 100.0 * s.hit_rate());
     const Histogram h = s.latency();
@@ -85,6 +99,9 @@ void LiveCharts::addSample(const IntervalSample& s) {
         chart_->append(max_, t, ms(h.max()));
     }
     chart_->append(errorRate_, t, double(s.total_errors()) / secs);
+    chart_->append(lateRate_, t, double(s.late) / secs);
+    chart_->append(droppedRate_, t, double(s.dropped) / secs);
+    return true;
 }
 
 void LiveCharts::addEvent(const RunEvent& e) {
@@ -98,51 +115,8 @@ void LiveCharts::addEvent(const RunEvent& e) {
         chart_->addMarker(t, QObject::tr("stop"), Qt::darkGray);
 }
 
-LiveCharts::HostGraphs& LiveCharts::hostGraphs(const QString& source) {
-    auto it = hosts_.find(source);
-    if (it != hosts_.end()) return *it;
-    HostGraphs g;
-    const int cpu = chart_->addPanel(QObject::tr("CPU %\n%1").arg(source), TimeChart::Scale::linear,
-                                     QObject::tr("Host CPU"));
-    // Stacked: each series carries the sum of itself and those below it, and the tallest is
-    // drawn first so that each one below covers its own share.
-    g.iowait = chart_->addArea(cpu, QObject::tr("+iowait"), QColor(255, 187, 120));
-    g.system = chart_->addArea(cpu, QObject::tr("+system"), QColor(214, 39, 40));
-    g.user = chart_->addArea(cpu, QObject::tr("user"), QColor(31, 119, 180));
-    const int load = chart_->addPanel(QObject::tr("load\n%1").arg(source), TimeChart::Scale::linear,
-                                      QObject::tr("Host load"));
-    g.load = chart_->addSeries(load, QObject::tr("load1"), QColor(148, 103, 189));
-    const int mem = chart_->addPanel(QObject::tr("memory MiB\n%1").arg(source),
-                                     TimeChart::Scale::linear, QObject::tr("Host memory"));
-    g.mem = chart_->addSeries(mem, QObject::tr("used"), QColor(140, 86, 75));
-    const int net = chart_->addPanel(QObject::tr("net KiB/s\n%1").arg(source),
-                                     TimeChart::Scale::linear, QObject::tr("Host network"));
-    g.rx = chart_->addSeries(net, QObject::tr("rx"), QColor(44, 160, 44));
-    g.tx = chart_->addSeries(net, QObject::tr("tx"), QColor(255, 127, 14));
-    return *hosts_.insert(source, g);
-}
-
 void LiveCharts::addProbeSample(const ProbeSample& s) {
-    if (s.kind == "host" && !s.gap) addHostSample(s);
-}
-
-void LiveCharts::addHostSample(const ProbeSample& s) {
-    HostGraphs& g = hostGraphs(QString::fromStdString(s.source));
-    const double t = double(s.t_ms) / 1000.0;
-    bool ok_user = false, ok_sys = false, ok_io = false, ok = false;
-    const double user = number(s.values, "cpu_user", &ok_user);
-    const double sys = number(s.values, "cpu_system", &ok_sys);
-    const double io = number(s.values, "cpu_iowait", &ok_io);
-    if (ok_user) chart_->append(g.user, t, user);
-    if (ok_user && ok_sys) chart_->append(g.system, t, user + sys);
-    if (ok_user && ok_sys && ok_io) chart_->append(g.iowait, t, user + sys + io);
-    if (const double v = number(s.values, "load1", &ok); ok) chart_->append(g.load, t, v);
-    if (const double v = number(s.values, "mem_used", &ok); ok)
-        chart_->append(g.mem, t, v / (1024.0 * 1024.0));
-    if (const double v = number(s.values, "net_rx_Bps", &ok); ok)
-        chart_->append(g.rx, t, v / 1024.0);
-    if (const double v = number(s.values, "net_tx_Bps", &ok); ok)
-        chart_->append(g.tx, t, v / 1024.0);
+    probes_.add(s);
 }
 
 void LiveCharts::refresh() {

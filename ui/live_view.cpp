@@ -33,6 +33,7 @@ LiveView::LiveView(QWidget* parent)
     : QWidget(parent), chart_(new TimeChart(this)), charts_(std::make_unique<LiveCharts>(chart_)) {
     auto* layout = new QVBoxLayout(this);
     setupBanner();
+    setupNotices();
     setupProgress();
     setupTiles();
     layout->addWidget(chart_, 1);
@@ -48,6 +49,18 @@ void LiveView::setupBanner() {
         "background: #fff3cd; color: #664d03; border: 1px solid #ffe69c; padding: 6px;"));
     banner_->hide();
     layout()->addWidget(banner_);
+}
+
+// Errors the run met beside its ticks: a probe left out or lost, a run not stored.
+void LiveView::setupNotices() {
+    notices_ = new QLabel(this);
+    notices_->setObjectName(QStringLiteral("runNotices"));
+    notices_->setWordWrap(true);
+    notices_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    notices_->setStyleSheet(QStringLiteral(
+        "background: #f8d7da; color: #58151c; border: 1px solid #f1aeb5; padding: 6px;"));
+    notices_->hide();
+    layout()->addWidget(notices_);
 }
 
 void LiveView::setupProgress() {
@@ -98,6 +111,9 @@ void LiveView::begin(const RunSpec& spec) {
     title_->setText(qs(spec.name));
     phase_->setText(tr("starting…"));
     banner_->hide();
+    notices_->clear();
+    notices_->hide();
+    noticeLines_.clear();
     progress_->setRange(0, std::max(1, int(spec.planned_duration_s())));
     progress_->setValue(0);
     progress_->setFormat(QStringLiteral("%v / %m s"));
@@ -111,7 +127,8 @@ void LiveView::begin(const RunSpec& spec) {
 }
 
 void LiveView::addSample(const IntervalSample& s) {
-    charts_->addSample(s);
+    // A phase's drain would show as a dip of the new phase in the tiles as in the charts.
+    if (!charts_->addSample(s)) return charts_->refresh();
     updateTiles(s);
     updateProgress(s);
     if (s.late > 0)
@@ -129,7 +146,10 @@ void LiveView::updateTiles(const IntervalSample& s) {
     hitRate_->setValue(QStringLiteral("%1 %").arg(100.0 * s.hit_rate(), 0, 'f', 2));
     p50_->setValue(qs(format_latency_us(h.percentile(50))));
     p99_->setValue(qs(format_latency_us(h.percentile(99))));
-    errors_->setValue(rateText(double(s.total_errors()) / secs));
+    QString errors = rateText(double(s.total_errors()) / secs);
+    if (s.late > 0) errors += tr(" · %1 late").arg(s.late);
+    if (s.dropped > 0) errors += tr(" · %1 dropped").arg(s.dropped);
+    errors_->setValue(errors);
     connections_->setValue(QString::number(s.connections));
 }
 
@@ -142,6 +162,7 @@ void LiveView::updateProgress(const IntervalSample& s) {
 }
 
 void LiveView::addEvent(const RunEvent& e) {
+    if (e.kind == "error") addNotice(qs(e.text));
     charts_->addEvent(e);
     charts_->refresh();
 }
@@ -155,6 +176,19 @@ void LiveView::addProbeSample(const ProbeSample& s) {
                              "not the server.")
                               .arg(it->get<double>(), 0, 'f', 0));
     }
+}
+
+void LiveView::addNotice(const QString& text) {
+    constexpr int kShown = 3;  // the newest; a flapping probe must not push the charts away
+    noticeLines_ << QStringLiteral("⚠ ") + text;
+    while (noticeLines_.size() > kShown)
+        noticeLines_.removeFirst();
+    notices_->setText(noticeLines_.join(QLatin1Char('\n')));
+    notices_->show();
+}
+
+QString LiveView::noticeText() const {
+    return notices_->isHidden() ? QString() : notices_->text();
 }
 
 void LiveView::warnGenerator(const QString& why) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
 #include <memory>
 
@@ -34,6 +35,8 @@ class LiveView : public QWidget {
     TimeChart* chart() const { return chart_; }
     int ticks() const;
     bool generatorLimited() const;
+    // The run's error events shown above the charts (the newest few); empty when none.
+    QString noticeText() const;
 
   signals:
     void stopRequested();
@@ -41,12 +44,16 @@ class LiveView : public QWidget {
   private:
     void setupBanner();
     void setupTiles();
+    void setupNotices();
     void setupProgress();
     void updateTiles(const IntervalSample& s);
     void updateProgress(const IntervalSample& s);
     void warnGenerator(const QString& why);
+    void addNotice(const QString& text);
 
     QLabel* banner_;
+    QLabel* notices_;
+    QStringList noticeLines_;
     QLabel* title_;
     QLabel* phase_;
     QProgressBar* progress_;

@@ -3,13 +3,11 @@
 
 #include <QApplication>
 #include <QCloseEvent>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -68,11 +66,7 @@ void MainWindow::setupViews() {
     auto* setup = new QWidget(this);
     auto* layout = new QVBoxLayout(setup);
     layout->addWidget(setupWelcome());
-    auto* scroll = new QScrollArea(setup);
-    scroll->setWidgetResizable(true);
-    scroll->setWidget(form_);
-    scroll->setFrameShape(QFrame::NoFrame);
-    layout->addWidget(scroll, 1);
+    layout->addWidget(form_, 1);
     tabs_->addTab(setup, tr("Set up"));
     tabs_->addTab(live_, tr("Live"));
     tabs_->addTab(history_, tr("History"));
@@ -133,6 +127,7 @@ void MainWindow::setupSession() {
     connect(bridge, &RunBridge::event, live_, &LiveView::addEvent, queued);
     connect(bridge, &RunBridge::probeSampled, live_, &LiveView::addProbeSample, queued);
     connect(session_, &RunSession::finished, this, &MainWindow::onFinished);
+    connect(session_, &RunSession::probeRefused, this, &MainWindow::onProbeRefused);
     connect(live_, &LiveView::stopRequested, session_, &RunSession::stop);
     connect(form_, &SpecForm::validityChanged, this, [this](bool valid) {
         form_->startButton()->setEnabled(valid && !session_->running());
@@ -168,11 +163,13 @@ void MainWindow::showView(View view) {
     tabs_->setCurrentIndex(static_cast<int>(view));
 }
 
-bool MainWindow::startRun(const RunSpec& spec, QString* error) {
+bool MainWindow::startRun(const RunSpec& spec, QString* error,
+                          const std::vector<std::string>& notes) {
     ProbeOptions probes;
     probes.key_passphrases = hosts_->passphrases();
     session_->setProbeOptions(std::move(probes));
-    if (!session_->start(spec, error)) return false;
+    if (!session_->start(spec, error, notes)) return false;
+    startNotes_ = notes;
     form_->startButton()->setEnabled(false);
     welcome_->hide();
     showView(View::live);
@@ -200,6 +197,33 @@ void MainWindow::onFinished(const RunSummary& summary) {
     history_->refresh();
     emit runFinished(summary);
     if (closeAfterRun_) close();
+}
+
+// Like `perflab run`, which refuses such a spec: nothing ran. The user may start without the
+// probe, and the run then says so in its first event (and the live view's notices).
+void MainWindow::onProbeRefused(const RunSpec& spec, int probe, const QString& why) {
+    form_->startButton()->setEnabled(form_->isValid());
+    showView(View::setup);
+    statusBar()->showMessage(tr("Run not started: %1").arg(why));
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("A probe cannot start"),
+                        tr("The run was not started: %1").arg(why), QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("probeRefused"));
+    box->setInformativeText(
+        tr("Start without this probe (the run records that it was left "
+           "out), or cancel and fix the probe in the form."));
+    QPushButton* without = box->addButton(tr("Start without it"), QMessageBox::AcceptRole);
+    without->setObjectName(QStringLiteral("startWithoutProbe"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(without, &QPushButton::clicked, this, [this, spec, probe, why] {
+        RunSpec rest = spec;
+        rest.probes.erase(rest.probes.begin() + probe);
+        std::vector<std::string> notes = startNotes_;
+        notes.push_back(tr("%1 — left out, the run started without it").arg(why).toStdString());
+        QString error;
+        if (!startRun(rest, &error, notes)) report(tr("Cannot start the run"), error);
+    });
+    box->open();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -254,13 +278,12 @@ void MainWindow::openSpec() {
 }
 
 void MainWindow::saveSpec() {
-    QSettings settings;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save run spec"), settings.value(QStringLiteral("spec/dir")).toString(),
-        tr("Run specs (*.json)"));
+    const QString path = ask_save_path(this, tr("Save run spec"), tr("Run specs (*.json)"),
+                                       QStringLiteral("spec/dir"));
     if (path.isEmpty()) return;
     QString error;
-    if (!form_->saveFile(path, &error)) report(tr("Cannot save the spec"), error);
+    if (!form_->saveFile(path, &error)) return report(tr("Cannot save the spec"), error);
+    statusBar()->showMessage(tr("Spec saved to %1").arg(path));
 }
 
 void MainWindow::exportChart() {

@@ -3,6 +3,7 @@
 
 #include <QMainWindow>
 #include <string>
+#include <vector>
 
 #include "metatypes.h"
 
@@ -29,7 +30,8 @@ class MainWindow : public QMainWindow {
 
     enum class View { setup, live, history, compare, hosts };
     void showView(View view);
-    bool startRun(const RunSpec& spec, QString* error);
+    // `notes` become the run's first events (the probes the user chose to start without).
+    bool startRun(const RunSpec& spec, QString* error, const std::vector<std::string>& notes = {});
     // Starts a memcached of our own and a short demo run against it.
     bool quickStart(int seconds, QString* error);
 
@@ -59,6 +61,7 @@ class MainWindow : public QMainWindow {
     void saveSpec();
     void exportChart();
     void onFinished(const RunSummary& summary);
+    void onProbeRefused(const RunSpec& spec, int probe, const QString& why);
     void report(const QString& title, const QString& error);
 
     std::string dbPath_;
@@ -71,6 +74,7 @@ class MainWindow : public QMainWindow {
     QWidget* welcome_ = nullptr;
     RunSession* session_;
     bool closeAfterRun_ = false;
+    std::vector<std::string> startNotes_;  // of the run being started
 };
 
 }  // namespace perflab

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "compact_ticks.h"
 #include "model/histogram.h"
 
 namespace perflab {
@@ -35,14 +36,30 @@ void PercentileChart::setupAxes() {
     x->setRange(1, kMaxNines * 2);
     QCPAxis* y = plot_->yAxis;
     y->setScaleType(QCPAxis::stLogarithmic);
-    y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    y->setNumberFormat(QStringLiteral("gb"));
-    y->setLabel(tr("latency (ms)"));
-    plot_->legend->setVisible(true);
-    plot_->legend->setFont(QFont(font().family(), 8));
-    plot_->legend->setBrush(QColor(255, 255, 255, 200));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    y->setTicker(compact_ticker(AxisUnit::milliseconds, true));
+    y->setLabel(tr("latency"));
+    setupLegend();
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+}
+
+// Above the plot area, where it covers none of the tail (99%–99.9% sat under it).
+void PercentileChart::setupLegend() {
+    QCPLegend* legend = plot_->legend;
+    auto* header = new QCPLayoutGrid;
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, header);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot_->axisRect()->insetLayout()->take(legend);
+    header->addElement(0, 0, legend);
+    header->addElement(0, 1, new QCPLayoutElement(plot_));
+    header->setColumnStretchFactor(0, 0.001);
+    legend->setVisible(true);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(3);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setFont(QFont(font().family(), 8));
+    legend->setColumnSpacing(12);
 }
 
 QCPGraph* PercentileChart::addRun(const QString& name, const QColor& color,

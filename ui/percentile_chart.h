@@ -36,6 +36,7 @@ class PercentileChart : public QWidget {
 
   private:
     void setupAxes();
+    void setupLegend();
     void rescale();
 
     QCustomPlot* plot_;

@@ -2,6 +2,7 @@
 #include "run_session.h"
 
 #include <QThread>
+#include <functional>
 
 #include "database.h"
 #include "engine.h"
@@ -36,10 +37,70 @@ class ProbeClock : public RunObserver {
     bool started_ = false;
 };
 
+// Sends the notes the run starts with (probes the user chose to leave out) to the live view
+// and the store as events at t = 0, once both know the run.
+class StartNotes : public RunObserver {
+  public:
+    StartNotes(std::vector<std::string> notes, std::vector<RunObserver*> targets)
+        : notes_(std::move(notes)), targets_(std::move(targets)) {}
+    void on_start(const RunSpec&) override {
+        for (const auto& note : notes_)
+            for (auto* t : targets_)
+                t->on_event({0, "error", note});
+    }
+
+  private:
+    std::vector<std::string> notes_;
+    std::vector<RunObserver*> targets_;
+};
+
+// "probe 2 (memcached 10.0.0.5:11211): cannot connect: …", the target named once.
+std::string refusal_text(const RunSpec& spec, size_t index, const std::string& what) {
+    const ProbeSpec& p = spec.probes[index];
+    std::string name = to_string(p.type);
+    if (!p.target.empty() && what.find(p.target) == std::string::npos) name += " " + p.target;
+    return "probe " + std::to_string(index + 1) + " (" + name + "): " + what;
+}
+
+// Opens the spec's probes one at a time, so that a failure names its row of the probe table.
+struct ProbesOpened {
+    std::unique_ptr<ProbeRunner> runner;
+    int failed = -1;  // the row that could not start
+    std::string error;
+};
+
+ProbesOpened open_probes(const RunSpec& spec, const ProbeOptions& options) {
+    ProbesOpened out;
+    std::vector<std::unique_ptr<Probe>> opened;
+    for (size_t i = 0; i < spec.probes.size(); ++i) {
+        try {
+            auto probe = make_probe(spec.probes[i], options, spec.tick_ms);
+            probe->open();
+            opened.push_back(std::move(probe));
+        } catch (const std::exception& e) {
+            out.failed = int(i);
+            out.error = refusal_text(spec, i, e.what());
+            return out;
+        }
+    }
+    out.runner = std::make_unique<ProbeRunner>(std::move(opened), spec.tick_ms);
+    return out;
+}
+
 // The worker thread's body: probes are opened here, not on the GUI thread, because an SSH
-// connection can take seconds. A probe that cannot start is reported and left out.
-void run_on_worker(const RunSpec& spec, const ProbeOptions& probeOptions, RunController& controller,
-                   RunBridge& bridge) {
+// connection can take seconds. As `perflab run` does, a probe that cannot start stops the run
+// before anything is stored or sent: `refused` gets its row and the reason, and the user
+// decides. A Stop while they connect is no refusal: the run ends stopped, as it was asked.
+void run_on_worker(const RunSpec& spec, const ProbeOptions& probeOptions,
+                   std::vector<std::string> notes, RunController& controller, RunBridge& bridge,
+                   const std::function<void(int, std::string)>& refused) {
+    ProbesOpened probes;
+    if (!spec.probes.empty()) {
+        probes = open_probes(spec, probeOptions);
+        const bool cancelled = probeOptions.cancel && probeOptions.cancel->cancelled();
+        if (probes.failed >= 0 && !cancelled) return refused(probes.failed, probes.error);
+        if (probes.failed >= 0) notes.push_back("probes not started: " + probes.error);
+    }
     // Every run is kept, as `perflab run` keeps it; a store that cannot open does not stop it.
     std::unique_ptr<StoreWriter> store;
     try {
@@ -47,29 +108,25 @@ void run_on_worker(const RunSpec& spec, const ProbeOptions& probeOptions, RunCon
             std::make_unique<StoreWriter>(default_database_path(), spec, local_hardware_profile());
         controller.add_observer(store.get());
     } catch (const std::exception& e) {
-        bridge.on_event({0, "error", std::string("run not stored: ") + e.what()});
+        notes.push_back(std::string("run not stored: ") + e.what());
     }
-    std::unique_ptr<ProbeRunner> probes;
+    std::vector<RunObserver*> noted{&bridge};
+    if (store) noted.push_back(store.get());
+    StartNotes start_notes(std::move(notes), noted);
+    controller.add_observer(&start_notes);
     std::unique_ptr<ProbeClock> clock;
-    if (!spec.probes.empty()) {
-        try {
-            probes = std::make_unique<ProbeRunner>(spec.probes, spec.tick_ms, probeOptions);
-            probes->add_observer(&bridge);
-            if (store) probes->add_observer(store.get());
-            if (auto* slo = controller.slo_probe_observer()) probes->add_observer(slo);
-            probes->open();
-            if (store)
-                for (const auto& [source, profile] : probes->profiles())
-                    store->add_host(profile, source);
-            clock = std::make_unique<ProbeClock>(*probes, controller);
-            controller.add_observer(clock.get());
-        } catch (const std::exception& e) {
-            probes.reset();
-            bridge.on_event({0, "error", std::string("probes not started: ") + e.what()});
-        }
+    if (ProbeRunner* runner = probes.runner.get()) {
+        runner->add_observer(&bridge);
+        if (store) runner->add_observer(store.get());
+        if (auto* slo = controller.slo_probe_observer()) runner->add_observer(slo);
+        if (store)
+            for (const auto& [source, profile] : runner->profiles())
+                store->add_host(profile, source);
+        clock = std::make_unique<ProbeClock>(*runner, controller);
+        controller.add_observer(clock.get());
     }
     controller.run();
-    if (probes) probes->stop();
+    if (probes.runner) probes.runner->stop();
     if (store) store->finish();
 }
 
@@ -85,7 +142,8 @@ RunSession::~RunSession() {
     thread_.join();
 }
 
-bool RunSession::start(const RunSpec& given, QString* error) {
+bool RunSession::start(const RunSpec& given, QString* error,
+                       const std::vector<std::string>& notes) {
     Q_ASSERT(QThread::currentThread() == thread());
     if (running()) {
         *error = tr("A run is already going.");
@@ -102,9 +160,14 @@ bool RunSession::start(const RunSpec& given, QString* error) {
     controller_->add_observer(bridge_);
     ProbeOptions options = probeOptions_;
     cancel_ = options.cancel = std::make_shared<SshCancel>();
-    thread_ = std::thread([spec, options = std::move(options), c = controller_.get(), b = bridge_] {
-        run_on_worker(spec, options, *c, *b);
-    });
+    const auto refused = [this, spec](int probe, const std::string& why) {
+        QMetaObject::invokeMethod(
+            this, [this, spec, probe, why] { onRefused(spec, probe, QString::fromStdString(why)); },
+            Qt::QueuedConnection);
+    };
+    thread_ =
+        std::thread([spec, options = std::move(options), notes, c = controller_.get(), b = bridge_,
+                     refused] { run_on_worker(spec, options, notes, *c, *b, refused); });
     return true;
 }
 
@@ -115,6 +178,14 @@ void RunSession::adopt(std::unique_ptr<LocalMemcached> server) {
 void RunSession::stop() {
     if (cancel_) cancel_->cancel();
     if (controller_) controller_->request_stop();
+}
+
+void RunSession::onRefused(const RunSpec& spec, int probe, const QString& why) {
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (thread_.joinable()) thread_.join();
+    controller_.reset();
+    server_.reset();
+    emit probeRefused(spec, probe, why);
 }
 
 void RunSession::onEnded(const RunSummary& summary) {

@@ -5,6 +5,7 @@
 #include <QString>
 #include <memory>
 #include <thread>
+#include <vector>
 
 #include "metatypes.h"
 #include "probe_runner.h"
@@ -23,8 +24,10 @@ class RunSession : public QObject {
     explicit RunSession(QObject* parent = nullptr);
     ~RunSession() override;  // stops a run still going and waits for its thread
 
-    // Starts `spec`; false with `error` set when no engine can be made for it.
-    bool start(const RunSpec& spec, QString* error);
+    // Starts `spec`; false with `error` set when no engine can be made for it. Its probes
+    // connect on the worker thread: one that cannot start ends the attempt with probeRefused
+    // and nothing ran. `notes` become the run's first events (e.g. a probe left out).
+    bool start(const RunSpec& spec, QString* error, const std::vector<std::string>& notes = {});
     // For the probes of the runs started from now on: known_hosts and key passphrases.
     void setProbeOptions(ProbeOptions options) { probeOptions_ = std::move(options); }
     // Keeps `server` alive until the run ends (the quick start's own memcached).
@@ -37,9 +40,12 @@ class RunSession : public QObject {
   signals:
     // After the bridge's ended(): the worker thread is gone by then.
     void finished(const perflab::RunSummary& summary);
+    // Instead of started/finished: probe row `probe` (0-based) of `spec` could not start.
+    void probeRefused(const perflab::RunSpec& spec, int probe, const QString& why);
 
   private:
     void onEnded(const RunSummary& summary);
+    void onRefused(const RunSpec& spec, int probe, const QString& why);
 
     RunBridge* bridge_;
     std::unique_ptr<RunController> controller_;

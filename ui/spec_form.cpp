@@ -51,8 +51,17 @@ bool table_path(const std::string& path, const std::string& prefix, int* row, st
 
 }  // namespace
 
+// The fields scroll; the validator's messages above them and Start below them stay in view,
+// whatever the window's height.
 SpecForm::SpecForm(QWidget* parent) : QWidget(parent) {
-    auto* outer = new QVBoxLayout(this);
+    auto* page = new QVBoxLayout(this);
+    page->setContentsMargins(0, 0, 0, 0);
+    page->addWidget(setupErrors());
+    scroll_ = new QScrollArea(this);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    auto* content = new QWidget(scroll_);
+    auto* outer = new QVBoxLayout(content);
     setupTemplates(outer);
     auto* columns = new QHBoxLayout;
     auto* left = new QVBoxLayout;
@@ -65,7 +74,9 @@ SpecForm::SpecForm(QWidget* parent) : QWidget(parent) {
     columns->addLayout(left, 1);
     columns->addLayout(right, 1);
     outer->addLayout(columns, 1);
-    outer->addWidget(setupActions());
+    scroll_->setWidget(content);
+    page->addWidget(scroll_, 1);
+    page->addWidget(setupActions());
     updateKind();
     phases_->addRow({QStringLiteral("10"), {}, {}, {}, QStringLiteral("4")});
     validate();
@@ -227,22 +238,27 @@ void SpecForm::addProbe(const ProbeSpec& probe) {
     validate();
 }
 
+QLabel* SpecForm::setupErrors() {
+    errors_ = new QLabel(this);
+    errors_->setObjectName(QStringLiteral("specErrors"));
+    errors_->setStyleSheet(QStringLiteral(
+        "background: #f8d7da; color: #58151c; border: 1px solid #f1aeb5; padding: 6px;"));
+    errors_->setWordWrap(true);
+    errors_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    errors_->hide();
+    return errors_;
+}
+
 QWidget* SpecForm::setupActions() {
     auto* box = new QWidget(this);
     auto* row = new QHBoxLayout(box);
-    row->setContentsMargins(0, 0, 0, 0);
-    errors_ = new QLabel(box);
-    errors_->setObjectName(QStringLiteral("specErrors"));
-    errors_->setStyleSheet(QStringLiteral("color: #b71c1c;"));
-    errors_->setWordWrap(true);
-    errors_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     start_ = new QPushButton(tr("Start run"), box);
     start_->setObjectName(QStringLiteral("startButton"));
     start_->setDefault(true);
     connect(start_, &QPushButton::clicked, this, [this] {
         if (spec_) emit startRequested(*spec_);
     });
-    row->addWidget(errors_, 1);
+    row->addStretch(1);
     row->addWidget(start_);
     return box;
 }
@@ -275,6 +291,8 @@ void SpecForm::setJson(const nlohmann::json& spec) {
     probes_->setJson(j.value("probes", nlohmann::json::array()));
     filling_ = false;
     updateKind();
+    // A spec read from a file or the last session may be wrong far down the form.
+    revealFirstError();
 }
 
 void SpecForm::validate() {
@@ -319,6 +337,35 @@ void SpecForm::showErrors(const std::vector<SpecError>& errors) {
         }
     }
     errors_->setText(lines.join(QLatin1Char('\n')));
+    errors_->setVisible(!lines.isEmpty());
+}
+
+QWidget* SpecForm::errorWidget(const SpecError& e) const {
+    int row = 0;
+    std::string rest;
+    if (table_path(e.path, "phases", &row, &rest)) return phases_;
+    if (table_path(e.path, "http.targets", &row, &rest)) return targets_;
+    if (table_path(e.path, "probes", &row, &rest)) return probes_;
+    return fields_.find(e.path);
+}
+
+// Once the form is laid out and shown: before, the field's position is not known yet.
+void SpecForm::revealFirstError() {
+    revealPending_ = true;
+    QMetaObject::invokeMethod(this, &SpecForm::revealIfShown, Qt::QueuedConnection);
+}
+
+void SpecForm::revealIfShown() {
+    if (!revealPending_ || !isVisible()) return;
+    revealPending_ = false;
+    if (errorList_.empty()) return;
+    if (QWidget* w = errorWidget(errorList_.front())) scroll_->ensureWidgetVisible(w);
+}
+
+void SpecForm::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (revealPending_)
+        QMetaObject::invokeMethod(this, &SpecForm::revealIfShown, Qt::QueuedConnection);
 }
 
 QString SpecForm::errorText() const {

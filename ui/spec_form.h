@@ -14,6 +14,8 @@ class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QPushButton;
+class QScrollArea;
+class QShowEvent;
 
 namespace perflab {
 
@@ -22,7 +24,8 @@ class RowTable;
 
 // Sets up a run: every spec field of cache and HTTP runs, the phases with a preview, the
 // probes. The form's JSON goes through parse_spec on every edit: the fields it names are
-// highlighted with its message and Start stays disabled until the spec is valid. Files are
+// highlighted with its message and Start stays disabled until the spec is valid; the messages
+// sit above the scrolling fields and a loaded spec scrolls to its first wrong field. Files are
 // the same JSON `perflab run` takes.
 class SpecForm : public QWidget {
     Q_OBJECT
@@ -54,6 +57,9 @@ class SpecForm : public QWidget {
   public slots:
     void validate();
 
+  protected:
+    void showEvent(QShowEvent* event) override;
+
   signals:
     void startRequested(const perflab::RunSpec& spec);
     void validityChanged(bool valid);
@@ -64,6 +70,7 @@ class SpecForm : public QWidget {
     QGroupBox* setupCacheGroup();
     QGroupBox* setupHttpGroup();
     QGroupBox* setupProbesGroup();
+    QLabel* setupErrors();
     QWidget* setupActions();
     void setupTemplates(QLayout* layout);
     template <class W>
@@ -76,6 +83,10 @@ class SpecForm : public QWidget {
     void updateKind();
     void showErrors(const std::vector<SpecError>& errors);
     void clearErrors();
+    // The field or table an error names; null for a path the form has no widget for.
+    QWidget* errorWidget(const SpecError& error) const;
+    void revealFirstError();
+    void revealIfShown();
 
     JsonFields fields_;
     QComboBox* kind_ = nullptr;
@@ -86,11 +97,13 @@ class SpecForm : public QWidget {
     RowTable* probes_ = nullptr;
     QPushButton* savedHosts_ = nullptr;
     PhasePreview* preview_ = nullptr;
+    QScrollArea* scroll_ = nullptr;
     QLabel* errors_ = nullptr;
     QPushButton* start_ = nullptr;
     std::optional<RunSpec> spec_;
     std::vector<SpecError> errorList_;
     bool filling_ = false;
+    bool revealPending_ = false;
 };
 
 }  // namespace perflab

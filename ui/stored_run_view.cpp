@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "stored_run_view.h"
 
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -11,6 +9,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "file_dialogs.h"
 #include "live_charts.h"
 #include "run_export.h"
 #include "store_query.h"
@@ -137,30 +136,20 @@ bool StoredRunView::exportHlog(const QString& path, QString* error) const {
 }
 
 void StoredRunView::chooseReportFile() {
-    QString filter = tr("Markdown (*.md)");
     const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export run %1").arg(id_), tr("run-%1.md").arg(id_),
-                                     tr("Markdown (*.md);;HTML (*.html)"), &filter);
+        ask_save_path(this, tr("Export run %1").arg(id_), tr("Markdown (*.md);;HTML (*.html)"),
+                      QStringLiteral("export/dir"), tr("run-%1.md").arg(id_));
     if (path.isEmpty()) return;
-    QString file = path;
-    if (QFileInfo(file).suffix().isEmpty())
-        file += filter.startsWith(QLatin1String("HTML")) ? QStringLiteral(".html")
-                                                         : QStringLiteral(".md");
     QString error;
-    status_->setText(exportReport(file, &error) ? QString() : error);
+    status_->setText(exportReport(path, &error) ? QString() : error);
 }
 
 void StoredRunView::chooseDataFile() {
-    QString filter = tr("CSV (*.csv)");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the ticks of run %1").arg(id_), tr("run-%1.csv").arg(id_),
-        tr("CSV (*.csv);;HdrHistogram log (*.hlog)"), &filter);
-    if (path.isEmpty()) return;
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    const bool hlog = suffix == QLatin1String("hlog") ||
-                      (suffix.isEmpty() && filter.startsWith(QLatin1String("HdrHistogram")));
-    QString file = path;
-    if (suffix.isEmpty()) file += hlog ? QStringLiteral(".hlog") : QStringLiteral(".csv");
+    const QString file = ask_save_path(this, tr("Export the ticks of run %1").arg(id_),
+                                       tr("CSV (*.csv);;HdrHistogram log (*.hlog)"),
+                                       QStringLiteral("export/dir"), tr("run-%1.csv").arg(id_));
+    if (file.isEmpty()) return;
+    const bool hlog = QFileInfo(file).suffix().toLower() == QLatin1String("hlog");
     QString error;
     status_->setText((hlog ? exportHlog(file, &error) : exportCsv(file, &error)) ? QString()
                                                                                  : error);

@@ -5,6 +5,7 @@
 
 #include <QLocale>
 #include <QMenu>
+#include <QScrollArea>
 #include <QSettings>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -18,6 +19,7 @@ namespace {
 
 constexpr int kMaxMarkers = 300;  // full GCs can come every second; keep the plot light
 constexpr int kStripPoints = 32;
+constexpr int kLegendColumns = 5;  // then the legend takes another line
 
 // Qt's rasterizer keeps a sorted list of cells per scanline, so one polygon whose noisy top
 // edge crosses a scanline hundreds of times fills in time quadratic in its points: three CPU
@@ -63,7 +65,10 @@ QString valueText(double v) {
 }  // namespace
 
 TimeChart::TimeChart(QWidget* parent)
-    : QWidget(parent), plot_(new QCustomPlot(this)), margins_(new QCPMarginGroup(plot_)) {
+    : QWidget(parent),
+      scroll_(new QScrollArea(this)),
+      plot_(new QCustomPlot(this)),
+      margins_(new QCPMarginGroup(plot_)) {
     setupPlot();
 }
 
@@ -72,15 +77,28 @@ TimeChart::~TimeChart() = default;
 void TimeChart::setupPlot() {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll_->setWidget(plot_);
+    layout->addWidget(scroll_);
     plot_->plotLayout()->clear();
+    plot_->plotLayout()->setRowSpacing(0);
     // Each panel has its own legend; the plot-wide one went with the layout.
     plot_->setAutoAddPlottableToLegend(false);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setNoAntialiasingOnDrag(true);
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, &TimeChart::showTooltip);
-    connect(plot_, &QCustomPlot::mousePress, this, [this] { follow_ = false; });
+    // Only a press on a plot area pans; one on a legend toggles a series and keeps following.
+    connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
+        if (plot_->axisRectAt(event->pos())) follow_ = false;
+    });
+    connect(plot_, &QCustomPlot::legendClick, this,
+            [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent* event) {
+                if (event->button() == Qt::LeftButton) toggleSeries(item);
+            });
+    connect(plot_, &QCustomPlot::afterLayout, this, &TimeChart::fitTicks);
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { follow_ = false; });
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] {
         follow_ = true;
@@ -109,6 +127,13 @@ QMenu* TimeChart::createMenu(QWidget* parent) {
                 [this, kind](bool shown) { setKindHidden(kind, !shown); });
     }
     if (!kinds.isEmpty()) menu->addSeparator();
+    for (size_t i = 0; i < panels_.size(); ++i) {
+        if (!panels_[i].logOffered || hidden_.contains(panels_[i].kind)) continue;
+        QAction* action = menu->addAction(tr("%1: log scale").arg(panels_[i].kind));
+        action->setCheckable(true);
+        action->setChecked(panels_[i].scale == Scale::log);
+        connect(action, &QAction::toggled, this, [this, i](bool log) { setLogScale(int(i), log); });
+    }
     menu->addAction(tr("Fit to the run"), this, [this] {
         follow_ = true;
         refresh();
@@ -144,30 +169,87 @@ int TimeChart::visiblePanelCount() const {
                              [this](const Panel& p) { return !hidden_.contains(p.kind); }));
 }
 
-int TimeChart::addPanel(const QString& title, Scale scale, const QString& kind) {
+int TimeChart::addPanel(const QString& title, Scale scale, const QString& kind, AxisUnit unit) {
     auto* rect = new QCPAxisRect(plot_);
     rect->setRangeDrag(Qt::Horizontal);
     rect->setRangeZoom(Qt::Horizontal);
     rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins_);
-    rect->axis(QCPAxis::atLeft)->setLabel(title);
-    if (scale == Scale::log) {
-        rect->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
-        rect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        rect->axis(QCPAxis::atLeft)->setNumberFormat(QStringLiteral("gb"));
-    }
+    QCPAxis* values = rect->axis(QCPAxis::atLeft);
+    values->setLabel(title);
+    if (scale == Scale::log) values->setScaleType(QCPAxis::stLogarithmic);
+    values->setTicker(compact_ticker(unit, scale == Scale::log));
     auto time = QSharedPointer<QCPAxisTickerTime>::create();
     time->setTimeFormat(QStringLiteral("%h:%m:%s"));
     rect->axis(QCPAxis::atBottom)->setTicker(time);
-    auto* legend = new QCPLegend;
-    rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
-    legend->setLayer(QStringLiteral("legend"));
-    legend->setBrush(QColor(255, 255, 255, 200));
-    legend->setFont(QFont(font().family(), 8));
-    legend->setRowSpacing(-3);
-    panels_.push_back({rect, scale, kind});
+    // The row joins the plot's layout first: only then do the elements put in it know the plot.
+    auto* header = new QCPLayoutGrid;
+    plot_->plotLayout()->addElement(plot_->plotLayout()->rowCount(), 0, header);
+    QCPLegend* legend = addLegendRow(header);
+    panels_.push_back({rect, header, legend, scale, kind, unit});
     linkTimeAxes(rect);
     layoutPanels();
     return int(panels_.size()) - 1;
+}
+
+// The legend on one line, as wide as its entries, over the left edge of the plot area (the
+// margin group aligns the row's margins with the panels').
+QCPLegend* TimeChart::addLegendRow(QCPLayoutGrid* header) {
+    auto* legend = new QCPLegend;
+    header->addElement(0, 0, legend);
+    header->addElement(0, 1, new QCPLayoutElement(plot_));
+    header->setColumnStretchFactor(0, 0.001);
+    header->setMarginGroup(QCP::msLeft | QCP::msRight, margins_);
+    legend->setLayer(QStringLiteral("legend"));
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setFont(QFont(font().family(), 8));
+    legend->setIconSize(16, 8);
+    legend->setIconTextPadding(4);
+    legend->setColumnSpacing(12);
+    legend->setWrap(kLegendColumns);
+    legend->setMargins(QMargins(0, 4, 0, 0));
+    return legend;
+}
+
+void TimeChart::offerLogScale(int panel) {
+    panels_.at(size_t(panel)).logOffered = true;
+}
+
+void TimeChart::setLogScale(int panel, bool log) {
+    Panel& p = panels_.at(size_t(panel));
+    p.scale = log ? Scale::log : Scale::linear;
+    QCPAxis* values = p.rect->axis(QCPAxis::atLeft);
+    values->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    values->setTicker(compact_ticker(p.unit, log));
+    refresh();
+}
+
+void TimeChart::setCaption(int panel, const QString& text) {
+    QCPLayoutGrid* header = panels_.at(size_t(panel)).header;
+    auto* caption = new QCPTextElement(plot_, text, QFont(font().family(), 8, QFont::Bold));
+    caption->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    caption->setMargins(QMargins(0, 4, 10, 0));
+    header->insertColumn(0);
+    header->addElement(0, 0, caption);
+    header->setColumnStretchFactor(0, 0.001);
+}
+
+void TimeChart::toggleSeries(QCPAbstractLegendItem* item) {
+    auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
+    if (!entry) return;
+    QCPAbstractPlottable* series = entry->plottable();
+    series->setVisible(!series->visible());
+    entry->setTextColor(series->visible() ? Qt::black : Qt::gray);
+    refresh();
+}
+
+// Called after each layout of the plot, when the panels' heights are known: a panel whose
+// tick count changed gets its ticks again before anything is drawn.
+void TimeChart::fitTicks() {
+    for (auto& p : panels_)
+        if (p.rect->visible() && fit_tick_count(p.rect->axis(QCPAxis::atLeft)))
+            p.rect->update(QCPLayoutElement::upPreparation);
 }
 
 // Hidden panels leave the layout and their lines, legends and markers go invisible with them;
@@ -175,17 +257,26 @@ int TimeChart::addPanel(const QString& title, Scale scale, const QString& kind) 
 void TimeChart::layoutPanels() {
     QCPLayoutGrid* grid = plot_->plotLayout();
     for (auto& p : panels_)
-        if (p.rect->layout()) grid->take(p.rect);
+        for (QCPLayoutElement* e :
+             {static_cast<QCPLayoutElement*>(p.header), static_cast<QCPLayoutElement*>(p.rect)})
+            if (e->layout()) grid->take(e);
     grid->simplify();
     QCPAxisRect* bottom = nullptr;
+    int shownCount = 0;
     for (auto& p : panels_) {
         const bool shown = !hidden_.contains(p.kind);
         p.rect->setVisible(shown);
+        p.header->setVisible(shown);
         p.rect->axis(QCPAxis::atBottom)->setTickLabels(false);
         if (!shown) continue;
-        grid->addElement(grid->rowCount(), 0, p.rect);
+        const int row = grid->rowCount();
+        grid->addElement(row, 0, p.header);
+        grid->addElement(row + 1, 0, p.rect);
+        grid->setRowStretchFactor(row, 0.001);
         bottom = p.rect;
+        ++shownCount;
     }
+    plot_->setMinimumHeight(shownCount * kMinPanelHeight);
     QCPAxisRect* top = topVisiblePanel();
     if (bottom) bottom->axis(QCPAxis::atBottom)->setTickLabels(true);
     for (int i = 0; i < plot_->itemCount(); ++i)
@@ -226,20 +317,20 @@ QCPGraph* TimeChart::addSeries(int panel, const QString& name, const QColor& col
                                Qt::PenStyle style) {
     QCPAxisRect* rect = panels_.at(size_t(panel)).rect;
     auto* graph = plot_->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    setupSeries(rect, graph, name, color, style);
+    setupSeries(panels_.at(size_t(panel)).legend, graph, name, color, style);
     return graph;
 }
 
 QCPGraph* TimeChart::addArea(int panel, const QString& name, const QColor& color) {
     QCPAxisRect* rect = panels_.at(size_t(panel)).rect;
     auto* graph = new AreaGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    setupSeries(rect, graph, name, color, Qt::SolidLine);
+    setupSeries(panels_.at(size_t(panel)).legend, graph, name, color, Qt::SolidLine);
     graph->setBrush(opaqueTint(color));
     graph->setAntialiasedFill(false);
     return graph;
 }
 
-void TimeChart::setupSeries(QCPAxisRect* rect, QCPGraph* graph, const QString& name,
+void TimeChart::setupSeries(QCPLegend* legend, QCPGraph* graph, const QString& name,
                             const QColor& color, Qt::PenStyle style) {
     graph->setName(name);
     // A wider pen is stroked as a polygon, as slow as the fills above; 1 px takes Qt's fast
@@ -247,8 +338,7 @@ void TimeChart::setupSeries(QCPAxisRect* rect, QCPGraph* graph, const QString& n
     // the fills still whole).
     graph->setPen(QPen(color, 1, style));
     graph->setAdaptiveSampling(true);
-    auto* legend = qobject_cast<QCPLegend*>(rect->insetLayout()->elementAt(0));
-    if (legend) graph->addToLegend(legend);
+    graph->addToLegend(legend);
 }
 
 void TimeChart::append(QCPGraph* graph, double t_s, double value) {
@@ -321,6 +411,7 @@ void TimeChart::clear() {
     plot_->clearItems();
     plot_->plotLayout()->clear();
     panels_.clear();
+    plot_->setMinimumHeight(0);
     margins_ = new QCPMarginGroup(plot_);
     latest_s_ = 0;
     planned_s_ = 0;
@@ -335,6 +426,7 @@ void TimeChart::rescalePanels() {
         bool found = false;
         QCPRange range;
         for (QCPGraph* g : p.rect->graphs()) {
+            if (!g->visible()) continue;
             bool ok = false;
             const QCPRange r =
                 g->getValueRange(ok, QCP::sdBoth, p.rect->axis(QCPAxis::atBottom)->range());
@@ -380,7 +472,7 @@ void TimeChart::showTooltip(QMouseEvent* event) {
     const double t = rect->axis(QCPAxis::atBottom)->pixelToCoord(event->pos().x());
     QStringList lines{QStringLiteral("t = %1 s").arg(t, 0, 'f', 1)};
     for (QCPGraph* g : rect->graphs()) {
-        if (g->data()->isEmpty()) continue;
+        if (!g->visible() || g->data()->isEmpty()) continue;
         auto it = g->data()->findBegin(t, true);
         if (it == g->data()->constEnd()) continue;
         lines << g->name() % QStringLiteral(": ") % valueText(it->value);

@@ -7,13 +7,19 @@
 #include <QWidget>
 #include <vector>
 
+#include "compact_ticks.h"
+
 class QCPAbstractItem;
+class QCPAbstractLegendItem;
+class QCPLayoutGrid;
+class QCPLegend;
 class QCPAxisRect;
 class QCPGraph;
 class QCPMarginGroup;
 class QCustomPlot;
 class QMenu;
 class QMouseEvent;
+class QScrollArea;
 class QShowEvent;
 
 namespace perflab {
@@ -22,17 +28,28 @@ namespace perflab {
 // QCustomPlot so they zoom and pan together. Series keep a bounded number of points: past
 // the bound they are thinned by half (keeping each stretch's lowest and highest point), so an
 // hour-long run costs as much memory as a minute. A panel added with a kind ("Latency",
-// "Host CPU") can be hidden by the user; hidden panels take no space.
+// "Host CPU") can be hidden by the user; hidden panels take no space. Each panel has its
+// legend in a row above its plot area, where it covers no data; a click on a legend entry
+// hides or shows that series. Value axes have compact labels (60k, 250µs), as many as the
+// panel's height holds; below kMinPanelHeight a panel does not shrink: the stack scrolls.
 class TimeChart : public QWidget {
     Q_OBJECT
   public:
     static constexpr int kMaxPoints = 2000;
+    static constexpr int kMinPanelHeight = 110;  // legend row and plot area
 
     explicit TimeChart(QWidget* parent = nullptr);
     ~TimeChart() override;
 
     enum class Scale { linear, log };
-    int addPanel(const QString& title, Scale scale = Scale::linear, const QString& kind = {});
+    int addPanel(const QString& title, Scale scale = Scale::linear, const QString& kind = {},
+                 AxisUnit unit = AxisUnit::count);
+    // Puts "<kind>: log scale" in the context menu for this panel.
+    void offerLogScale(int panel);
+    void setLogScale(int panel, bool log);
+    bool logScale(int panel) const { return panels_.at(size_t(panel)).scale == Scale::log; }
+    // Names what the panel shows (a probed host, a server) at the start of its legend row.
+    void setCaption(int panel, const QString& text);
     int panelCount() const { return int(panels_.size()); }
     int visiblePanelCount() const;
     QCPGraph* addSeries(int panel, const QString& name, const QColor& color,
@@ -59,6 +76,8 @@ class TimeChart : public QWidget {
     QMenu* createMenu(QWidget* parent);
 
     QCustomPlot* plot() const { return plot_; }
+    QCPLegend* legend(int panel) const { return panels_.at(size_t(panel)).legend; }
+    QCPAxisRect* axisRect(int panel) const { return panels_.at(size_t(panel)).rect; }
 
   protected:
     void showEvent(QShowEvent* event) override;
@@ -66,21 +85,29 @@ class TimeChart : public QWidget {
   private:
     struct Panel {
         QCPAxisRect* rect;
+        QCPLayoutGrid* header;  // the legend's row
+        QCPLegend* legend;
         Scale scale;
         QString kind;
+        AxisUnit unit;
+        bool logOffered = false;
     };
     void setupPlot();
     void linkTimeAxes(QCPAxisRect* rect);
     void layoutPanels();
+    QCPLegend* addLegendRow(QCPLayoutGrid* header);
+    void toggleSeries(QCPAbstractLegendItem* item);
+    void fitTicks();
     static void placeMarkerItem(QCPAbstractItem* item, QCPAxisRect* top);
     QCPAxisRect* topVisiblePanel() const;
-    void setupSeries(QCPAxisRect* rect, QCPGraph* graph, const QString& name, const QColor& color,
+    void setupSeries(QCPLegend* legend, QCPGraph* graph, const QString& name, const QColor& color,
                      Qt::PenStyle style);
     void rescalePanels();
     void redraw();
     void showTooltip(QMouseEvent* event);
     static void thin(QCPGraph* graph);
 
+    QScrollArea* scroll_;
     QCustomPlot* plot_;
     QCPMarginGroup* margins_;
     std::vector<Panel> panels_;

@@ -4,19 +4,26 @@
 #include <qcustomplot.h>
 
 #include <QAction>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
 #include <nlohmann/json.hpp>
 
+#include "database.h"
 #include "history_view.h"
 #include "live_view.h"
+#include "local_memcached.h"
 #include "main_window.h"
 #include "memcached_server.h"
 #include "process.h"
 #include "run_bridge.h"
 #include "run_list_model.h"
 #include "run_session.h"
+#include "run_store.h"
 #include "silent_server.h"
+#include "stat_tile.h"
+#include "stored_run_view.h"
 #include "time_chart.h"
 #include "ui_tests.h"
 
@@ -55,6 +62,9 @@ class LiveRunTest : public QObject {
     void stopWhileAProbeConnectsEndsTheRun();
     void runLandsInTheHistory();
     void lateSendsRaiseTheBanner();
+    void probeThatCannotStartRefusesTheRun();
+    void serverProbesAreChartedLiveAndStored();
+    void throughputTotalKeepsThePlanAndDrainsAreNotDrawn();
 };
 
 void LiveRunTest::cacheRunFillsChartsOnePointPerTick() {
@@ -200,6 +210,132 @@ void LiveRunTest::lateSendsRaiseTheBanner() {
     s.late = 3;
     view.addSample(s);
     QVERIFY(view.generatorLimited());
+}
+
+// As `perflab run` refuses it: nothing runs, a dialog names the probe and the error; started
+// without it, the local probe's panels are there and the run's stored events name it.
+void LiveRunTest::probeThatCannotStartRefusesTheRun() {
+    test::MemcachedServer server;
+    MainWindow window;
+    QSignalSpy started(window.session()->bridge(), &RunBridge::started);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    RunSpec spec = cache_spec(server.endpoint(), 1.0);
+    spec.probes.push_back(ProbeSpec{});  // local
+    ProbeSpec dead;
+    dead.type = ProbeSpec::Type::memcached;
+    const QString target = QStringLiteral("127.0.0.1:%1").arg(free_loopback_port());
+    dead.target = target.toStdString();
+    spec.probes.push_back(dead);
+    QString error;
+    QVERIFY2(window.startRun(spec, &error), qPrintable(error));
+
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (box = window.findChild<QMessageBox*>(QStringLiteral("probeRefused"))) && box->isVisible(),
+        10000);
+    for (const QString& part : {QStringLiteral("probe 2"), target, QStringLiteral("refused")})
+        QVERIFY2(box->text().contains(part), qPrintable(box->text()));
+    QTRY_VERIFY(!window.session()->running());
+    QCOMPARE(started.count(), 0);
+    QCOMPARE(finished.count(), 0);
+
+    auto* without = box->findChild<QPushButton*>(QStringLiteral("startWithoutProbe"));
+    QVERIFY(without);
+    without->click();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    QCOMPARE(finished.at(0).at(0).value<RunSummary>().status, RunStatus::completed);
+    QVERIFY2(window.liveView()->noticeText().contains(target),
+             qPrintable(window.liveView()->noticeText()));
+    QVERIFY(graph(window.liveView()->chart(), QStringLiteral("load1")));
+
+    QTRY_VERIFY_WITH_TIMEOUT(window.historyView()->model()->rowCount() >= 1, 10000);
+    RunStore store(default_database_path(), Access::read);
+    const auto runs = store.list();
+    QVERIFY(!runs.empty());
+    bool named = false;
+    for (const RunEvent& e : store.events(runs.front().id))
+        named |= e.kind == "error" && QString::fromStdString(e.text).contains(target);
+    QVERIFY(named);
+}
+
+// The cache collapse must be on the run's time axis: the server's memory against its limit,
+// its evictions, items and hit rate, live and from the store; loopback traffic is drawn.
+void LiveRunTest::serverProbesAreChartedLiveAndStored() {
+    test::MemcachedServer server;
+    MainWindow window;
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    RunSpec spec = cache_spec(server.endpoint(), 2.0);
+    spec.probes.push_back(ProbeSpec{});  // local
+    ProbeSpec memcached;
+    memcached.type = ProbeSpec::Type::memcached;
+    memcached.target = server.endpoint();
+    spec.probes.push_back(memcached);
+    QString error;
+    QVERIFY2(window.startRun(spec, &error), qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    const QStringList names = {QStringLiteral("used"),
+                               QStringLiteral("limit"),
+                               QStringLiteral("evictions/s"),
+                               QStringLiteral("items"),
+                               QStringLiteral("server hit rate"),
+                               QStringLiteral("lo (the run's traffic)")};
+    for (const QString& name : names) {
+        QCPGraph* g = graph(window.liveView()->chart(), name);
+        QVERIFY2(g && g->dataCount() >= 2, qPrintable(name));
+    }
+    QCPGraph* limit = graph(window.liveView()->chart(), QStringLiteral("limit"));
+    QCOMPARE(limit->data()->at(0)->value, double(server.stat("limit_maxbytes")));
+
+    QTRY_VERIFY_WITH_TIMEOUT(window.historyView()->model()->rowCount() >= 1, 10000);
+    const int64_t id = RunStore(default_database_path(), Access::read).list().front().id;
+    StoredRunView stored(default_database_path());
+    QSignalSpy loaded(&stored, &StoredRunView::runLoaded);
+    stored.open(id);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+    for (const QString& name : names) {
+        QCPGraph* g = graph(stored.chart(), name);
+        QVERIFY2(g && g->dataCount() >= 2, qPrintable(name));
+    }
+}
+
+// A kept plan draws as a total on the planned line (get and set are its shares); a phase's
+// drain, which arrives once the next phase began, is no dip in that phase; dropped ops show.
+void LiveRunTest::throughputTotalKeepsThePlanAndDrainsAreNotDrawn() {
+    LiveView view;
+    view.begin(cache_spec("127.0.0.1:1", 10));
+    const auto sample = [](int phase, int64_t t_ms, int64_t interval_ms, uint64_t gets,
+                           uint64_t sets) {
+        IntervalSample s;
+        s.phase = phase;
+        s.t_ms = t_ms;
+        s.interval_ms = interval_ms;
+        s.ops["get"].count = gets;
+        s.ops["set"].count = sets;
+        s.sent = gets + sets;
+        return s;
+    };
+    IntervalSample kept = sample(0, 1000, 1000, 4500, 500);
+    kept.planned_rate = 5000;
+    view.addSample(kept);
+    IntervalSample next = sample(1, 2000, 1000, 54000, 6000);
+    next.dropped = 30;
+    view.addSample(next);
+    IntervalSample drain = sample(0, 2100, 1100, 20, 2);
+    drain.sent = 0;
+    view.addSample(drain);
+
+    const TimeChart* chart = view.chart();
+    QCPGraph* total = graph(chart, QStringLiteral("total"));
+    QCPGraph* planned = graph(chart, QStringLiteral("planned"));
+    QVERIFY(total && planned);
+    QCOMPARE(total->data()->at(0)->value, planned->data()->at(0)->value);
+    QCOMPARE(total->dataCount(), 2);
+    QCOMPARE(total->data()->at(1)->value, 60000.0);
+    QCOMPARE(graph(chart, QStringLiteral("get"))->dataCount(), 2);
+    QCOMPARE(view.ticks(), 2);
+    QCOMPARE(graph(chart, QStringLiteral("dropped/s"))->data()->at(1)->value, 30.0);
+    auto* rate = view.findChildren<StatTile*>().front();
+    QCOMPARE(rate->value(), QLocale().toString(60000.0, 'f', 0));
 }
 
 int run_live_run_test(int argc, char** argv) {

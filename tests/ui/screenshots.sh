@@ -24,13 +24,20 @@ sleep 1  # Xvfb accepts connections within a moment
 
 # shot NAME SECONDS [perflab gui options]: starts the app, waits, grabs the screen, closes it.
 # Waits are long enough for runs to end first, so the app's own memcached is stopped cleanly.
+# With SHOT_SIZE=WxH the window has that size and the picture is cut to it.
 shot() {
   local name="$1" wait="$2"
   shift 2
-  "$bin" gui "$@" >"$work/$name.log" 2>&1 &
+  local size=()
+  [ -n "${SHOT_SIZE:-}" ] && size=(--size "$SHOT_SIZE")
+  "$bin" gui "${size[@]}" "$@" >"$work/$name.log" 2>&1 &
   local pid=$!
   sleep "$wait"
-  import -window root "$out/$name.png"
+  if [ -n "${SHOT_SIZE:-}" ]; then
+    import -window root -crop "${SHOT_SIZE}+0+0" "$out/$name.png"
+  else
+    import -window root "$out/$name.png"
+  fi
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   echo "$out/$name.png"
@@ -50,3 +57,21 @@ shot 4-history 5 --view history
 shot 5-history-stored-run 7 --open 1
 shot 6-compare 7 --compare 1,2
 shot 7-hosts 5 --view hosts
+
+# The smallest size people use, and a run with the memcached probe's panels: a small cache
+# that fills and evicts while a 5k/s open phase is followed by a closed one.
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+memcached -u root -l 127.0.0.1 -p "$port" -U 0 -m 8 -t 1 &
+memcached=$!
+trap 'kill "$memcached" 2>/dev/null || true; cleanup' EXIT
+cat >"$work/collapse.json" <<SPEC
+{"name": "small cache, 5k/s then closed", "kind": "cache", "tick_ms": 1000,
+ "phases": [{"duration_s": 8, "rate": 5000}, {"duration_s": 6, "concurrency": 8}],
+ "cache": {"servers": ["127.0.0.1:$port"], "workload": "cache-aside",
+           "keys": {"count": 200000}, "value_size": {"min": 1024, "max": 4096}},
+ "probes": [{"local": true}, {"memcached": "127.0.0.1:$port"}]}
+SPEC
+shot 8-live-memcached-probe 18 --spec "$work/collapse.json" --start
+SHOT_SIZE=1024x700 shot 9-live-1024x700 18 --spec "$work/collapse.json" --start
+SHOT_SIZE=1024x700 shot 10-setup-invalid-1024x700 4 --spec "$work/invalid.json"
+SHOT_SIZE=1024x700 shot 11-compare-1024x700 7 --compare 1,2

@@ -5,13 +5,16 @@
 #include "spec_form.h"
 
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <nlohmann/json.hpp>
 
+#include "main_window.h"
 #include "row_table.h"
 #include "ui_tests.h"
 
@@ -27,6 +30,7 @@ class SpecFormTest : public QObject {
     void invalidPhaseCellIsMarked();
     void savedSpecIsWhatRunTakes();
     void savedHostBecomesAProbe();
+    void validationIsInViewWithoutScrolling();
 
   private:
     static void loadHot(SpecForm& form) {
@@ -145,6 +149,39 @@ void SpecFormTest::savedHostBecomesAProbe() {
     QCOMPARE(added.target, host.target);
     QCOMPARE(added.key, host.key);
     QVERIFY(added.per_core);
+}
+
+// At 1024×700 a spec wrong in its last table (a probe's target) shows its message at the
+// top, and the form scrolls to the table: the user sees both without scrolling.
+void SpecFormTest::validationIsInViewWithoutScrolling() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bad-probe.json"));
+    {
+        QFile in(QStringLiteral(":/specs/cache-aside-hot.json"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        auto j = nlohmann::json::parse(in.readAll().toStdString());
+        j["probes"] = {{{"local", true}}, {{"memcached", "127.0.0.1:0"}}};
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QByteArray::fromStdString(j.dump()));
+    }
+    MainWindow window;
+    window.resize(1024, 700);
+    window.showView(MainWindow::View::setup);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    SpecForm* form = window.specForm();
+    QString error;
+    QVERIFY2(form->loadFile(path, &error), qPrintable(error));
+    QVERIFY(!form->isValid());
+    auto* message = form->findChild<QLabel*>(QStringLiteral("specErrors"));
+    QVERIFY(message);
+    QVERIFY2(message->text().contains(QStringLiteral("probes")), qPrintable(message->text()));
+    QTRY_VERIFY(!message->visibleRegion().isEmpty());
+    auto* probes = form->findChild<RowTable*>(QStringLiteral("probes"));
+    QVERIFY(probes);
+    QTRY_VERIFY(!probes->visibleRegion().isEmpty());
+    QVERIFY(!form->startButton()->visibleRegion().isEmpty());
 }
 
 int run_spec_form_test(int argc, char** argv) {

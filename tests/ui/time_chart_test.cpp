@@ -6,11 +6,14 @@
 #include <qcustomplot.h>
 
 #include <QMenu>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
 #include <memory>
 
+#include "compact_ticks.h"
+#include "live_view.h"
 #include "ui_tests.h"
 
 using namespace perflab;
@@ -22,6 +25,10 @@ class TimeChartTest : public QObject {
     void refreshesCoalesceIntoOneRedraw();
     void hiddenChartRedrawsWhenShown();
     void hiddenPanelsTakeNoSpaceAndAreRemembered();
+    void legendsSitOutsideThePlotAreas();
+    void clickOnLegendEntryTogglesItsSeries();
+    void compactLabels();
+    void tickLabelsDoNotOverlapAt1024x700();
 
   private:
     static void addPanels(TimeChart& chart) {
@@ -156,6 +163,119 @@ void TimeChartTest::hiddenPanelsTakeNoSpaceAndAreRemembered() {
     QCOMPARE(other.plot()->axisRectCount(), 2);
     QCOMPARE(QSettings().value(key).toStringList(), QStringList{QStringLiteral("Throughput")});
     QSettings().remove(key);
+}
+
+void TimeChartTest::legendsSitOutsideThePlotAreas() {
+    TimeChart chart;
+    chart.resize(1024, 600);
+    addPanels(chart);
+    for (int t = 1; t <= 30; ++t)
+        for (int i = 0; i < chart.plot()->graphCount(); ++i)
+            chart.append(chart.plot()->graph(i), t, 1000.0 * t);
+    chart.refresh();
+    QSignalSpy replots(chart.plot(), &QCustomPlot::afterReplot);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QTRY_VERIFY(replots.count() >= 1);
+    for (int p = 0; p < chart.panelCount(); ++p) {
+        const QRect legend = chart.legend(p)->outerRect();
+        QVERIFY(legend.height() > 0 && chart.legend(p)->itemCount() == 1);
+        for (int q = 0; q < chart.panelCount(); ++q)
+            QVERIFY2(!legend.intersects(chart.axisRect(q)->rect()),
+                     qPrintable(QStringLiteral("legend %1 over panel %2").arg(p).arg(q)));
+    }
+}
+
+void TimeChartTest::clickOnLegendEntryTogglesItsSeries() {
+    TimeChart chart;
+    chart.resize(800, 400);
+    const int panel = chart.addPanel(QStringLiteral("ops/s"));
+    QCPGraph* get = chart.addSeries(panel, QStringLiteral("get"), Qt::blue);
+    QCPGraph* set = chart.addSeries(panel, QStringLiteral("set"), Qt::red);
+    for (int t = 1; t <= 10; ++t) {
+        chart.append(get, t, 100);
+        chart.append(set, t, 5000);
+    }
+    chart.refresh();
+    QSignalSpy replots(chart.plot(), &QCustomPlot::afterReplot);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QTRY_VERIFY(replots.count() >= 1);
+    const QPoint entry = chart.legend(panel)->item(1)->rect().center();
+    QTest::mouseClick(chart.plot(), Qt::LeftButton, {}, entry);
+    QVERIFY(!set->visible());
+    QVERIFY(get->visible());
+    // The hidden series no longer sets the scale: the small one fills the panel.
+    QVERIFY(chart.axisRect(panel)->axis(QCPAxis::atLeft)->range().upper < 1000);
+    QTest::mouseClick(chart.plot(), Qt::LeftButton, {}, entry);
+    QVERIFY(set->visible());
+}
+
+void TimeChartTest::compactLabels() {
+    QCOMPARE(compact_count(60000), QStringLiteral("60k"));
+    QCOMPARE(compact_count(1.2e6), QStringLiteral("1.2M"));
+    QCOMPARE(compact_count(2500), QStringLiteral("2.5k"));
+    QCOMPARE(compact_count(999), QStringLiteral("999"));
+    QCOMPARE(compact_count(0.5), QStringLiteral("0.5"));
+    QCOMPARE(compact_count(0), QStringLiteral("0"));
+    QCOMPARE(compact_ms(0.25), QStringLiteral("250µs"));
+    QCOMPARE(compact_ms(12), QStringLiteral("12ms"));
+    QCOMPARE(compact_ms(1500), QStringLiteral("1.5s"));
+}
+
+// The live view of a cache run with a probed host, at the smallest size people use: every
+// panel keeps a readable height (the stack scrolls) and no two value labels overlap.
+void TimeChartTest::tickLabelsDoNotOverlapAt1024x700() {
+    RunSpec spec;
+    spec.name = "small window";
+    spec.phases.push_back(Phase{});
+    LiveView view;
+    view.resize(1024, 700);
+    view.begin(spec);
+    for (int t = 1; t <= 30; ++t) {
+        IntervalSample s;
+        s.t_ms = t * 1000;
+        s.interval_ms = 1000;
+        s.ops["get"].count = 54000;
+        s.ops["set"].count = 6000;
+        s.ops["get"].latency.record(200 + 10 * t);
+        s.hits = 50000;
+        s.misses = 4000;
+        view.addSample(s);
+        ProbeSample host;
+        host.t_ms = t * 1000;
+        host.kind = "host";
+        host.source = "local";
+        host.values = {{"cpu_user", 40},  {"cpu_system", 10},  {"cpu_iowait", 1},    {"load1", 3.5},
+                       {"mem_used", 6e9}, {"net_rx_Bps", 2e6}, {"net_tx_Bps", 1.5e6}};
+        view.addProbeSample(host);
+    }
+    QSignalSpy replots(view.chart()->plot(), &QCustomPlot::afterReplot);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY(replots.count() >= 1);
+    const QRegularExpression compact(QStringLiteral("^-?\\d{1,3}(\\.\\d+)?[kMGT]?(µs|ms|s)?$"));
+    for (int p = 0; p < view.chart()->panelCount(); ++p) {
+        QCPAxisRect* rect = view.chart()->axisRect(p);
+        QVERIFY2(rect->height() >= 50, qPrintable(QString::number(rect->height())));
+        QCPAxis* axis = rect->axis(QCPAxis::atLeft);
+        const int label = QFontMetrics(axis->tickLabelFont()).height();
+        const QVector<double> ticks = axis->tickVector();
+        const QVector<QString> labels = axis->tickVectorLabels();
+        std::vector<double> shown;
+        for (int i = 0; i < ticks.size(); ++i) {
+            if (!axis->range().contains(ticks[i])) continue;
+            QVERIFY2(compact.match(labels[i]).hasMatch(), qPrintable(labels[i]));
+            shown.push_back(axis->coordToPixel(ticks[i]));
+        }
+        QVERIFY2(shown.size() >= 2, qPrintable(axis->label()));
+        for (size_t i = 1; i < shown.size(); ++i)
+            QVERIFY2(std::abs(shown[i] - shown[i - 1]) > label,
+                     qPrintable(QStringLiteral("%1: labels %2 px apart, %3 px high")
+                                    .arg(axis->label())
+                                    .arg(std::abs(shown[i] - shown[i - 1]))
+                                    .arg(label)));
+    }
 }
 
 int run_time_chart_test(int argc, char** argv) {

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+#include "probe_charts.h"
+
+#include <qcustomplot.h>
+
+#include <QUrl>
+
+#include "time_chart.h"
+
+namespace perflab {
+
+namespace {
+
+const QColor kBlue(31, 119, 180), kOrange(255, 127, 14), kGreen(44, 160, 44), kRed(214, 39, 40),
+    kPurple(148, 103, 189), kBrown(140, 86, 75), kGray(127, 127, 127);
+
+bool loopbackHost(QString host) {
+    host.remove(QLatin1Char('[')).remove(QLatin1Char(']'));
+    return host.startsWith(QLatin1String("127.")) || host == QLatin1String("::1") ||
+           host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0;
+}
+
+// "local", or a probe that reaches this machine over SSH ("user@127.0.0.1:2222").
+bool onThisMachine(const QString& source) {
+    if (source == QLatin1String("local")) return true;
+    const QString host = source.section(QLatin1Char('@'), -1).section(QLatin1Char(':'), 0, 0);
+    return loopbackHost(host);
+}
+
+bool number(const nlohmann::json& values, const std::string& key, double* out) {
+    const auto it = values.find(key);
+    if (it == values.end() || !it->is_number()) return false;
+    *out = it->get<double>();
+    return true;
+}
+
+}  // namespace
+
+bool ProbeCharts::loopbackTargets(const RunSpec& spec) {
+    if (spec.cache)
+        for (const auto& server : spec.cache->servers)
+            if (loopbackHost(QString::fromStdString(server.host))) return true;
+    if (spec.http)
+        for (const auto& target : spec.http->targets)
+            if (loopbackHost(QUrl(QString::fromStdString(target.url)).host())) return true;
+    return false;
+}
+
+void ProbeCharts::begin(const RunSpec& spec) {
+    series_.clear();
+    loopback_ = loopbackTargets(spec);
+}
+
+void ProbeCharts::add(const ProbeSample& s) {
+    if (s.gap) return;
+    if (s.kind == "host")
+        addHost(s);
+    else if (s.kind == "memcached")
+        addMemcached(s);
+    else if (s.kind == "jvm")
+        addJvm(s);
+}
+
+int ProbeCharts::panel(const QString& axis, const QString& kind, const QString& source) {
+    const int p = chart_->addPanel(axis, TimeChart::Scale::linear, kind);
+    chart_->setCaption(p, source);
+    return p;
+}
+
+ProbeCharts::Series& ProbeCharts::hostSeries(const QString& source, bool loopback) {
+    const QString key = QStringLiteral("host ") + source;
+    if (auto it = series_.find(key); it != series_.end()) return *it;
+    const int cpu = panel(QObject::tr("CPU %"), QObject::tr("Host CPU"), source);
+    const int load = panel(QObject::tr("load"), QObject::tr("Host load"), source);
+    const int mem = panel(QObject::tr("memory B"), QObject::tr("Host memory"), source);
+    const int net = panel(QObject::tr("net B/s"), QObject::tr("Host network"), source);
+    // Stacked: each series carries the sum of itself and those below it, and the tallest is
+    // drawn first so that each one below covers its own share.
+    Series s{chart_->addArea(cpu, QObject::tr("+iowait"), QColor(255, 187, 120)),
+             chart_->addArea(cpu, QObject::tr("+system"), kRed),
+             chart_->addArea(cpu, QObject::tr("user"), kBlue),
+             chart_->addSeries(load, QObject::tr("load1"), kPurple),
+             chart_->addSeries(mem, QObject::tr("used"), kBrown),
+             chart_->addSeries(net, QObject::tr("rx"), kGreen),
+             chart_->addSeries(net, QObject::tr("tx"), kOrange),
+             loopback ? chart_->addSeries(net, QObject::tr("lo (the run's traffic)"), kPurple)
+                      : nullptr};
+    return *series_.insert(key, s);
+}
+
+void ProbeCharts::addHost(const ProbeSample& s) {
+    const QString source = QString::fromStdString(s.source);
+    const Series& g = hostSeries(source, loopback_ && onThisMachine(source));
+    const double t = double(s.t_ms) / 1000.0;
+    double user = 0, sys = 0, io = 0, v = 0;
+    const bool ok_user = number(s.values, "cpu_user", &user);
+    const bool ok_sys = ok_user && number(s.values, "cpu_system", &sys);
+    const bool ok_io = ok_sys && number(s.values, "cpu_iowait", &io);
+    if (ok_io) chart_->append(g[0], t, user + sys + io);
+    if (ok_sys) chart_->append(g[1], t, user + sys);
+    if (ok_user) chart_->append(g[2], t, user);
+    if (number(s.values, "load1", &v)) chart_->append(g[3], t, v);
+    if (number(s.values, "mem_used", &v)) chart_->append(g[4], t, v);
+    if (number(s.values, "net_rx_Bps", &v)) chart_->append(g[5], t, v);
+    if (number(s.values, "net_tx_Bps", &v)) chart_->append(g[6], t, v);
+    // Loopback bytes are sent and received alike: one line says it.
+    if (g[7] && number(s.values, "net.lo.rx_Bps", &v)) chart_->append(g[7], t, v);
+}
+
+ProbeCharts::Series& ProbeCharts::memcachedSeries(const QString& source) {
+    if (auto it = series_.find(source); it != series_.end()) return *it;
+    const QString kind = QObject::tr("memcached");
+    const int mem = panel(QObject::tr("memory B"), kind, source);
+    const int evictions = panel(QObject::tr("evictions/s"), kind, source);
+    const int items = panel(QObject::tr("items"), kind, source);
+    const int hits = panel(QObject::tr("hit %"), kind, source);
+    Series s{chart_->addSeries(mem, QObject::tr("limit"), kGray, Qt::DashLine),
+             chart_->addSeries(mem, QObject::tr("used"), kBrown),
+             chart_->addSeries(evictions, QObject::tr("evictions/s"), kRed),
+             chart_->addSeries(items, QObject::tr("items"), kBlue),
+             chart_->addSeries(hits, QObject::tr("server hit rate"), kGreen)};
+    return *series_.insert(source, s);
+}
+
+void ProbeCharts::addMemcached(const ProbeSample& s) {
+    const Series& g = memcachedSeries(QString::fromStdString(s.source));
+    const double t = double(s.t_ms) / 1000.0;
+    double v = 0, hits = 0, misses = 0;
+    if (number(s.values, "limit_maxbytes", &v)) chart_->append(g[0], t, v);
+    if (number(s.values, "bytes", &v)) chart_->append(g[1], t, v);
+    if (number(s.values, "evictions_ps", &v)) chart_->append(g[2], t, v);
+    if (number(s.values, "curr_items", &v)) chart_->append(g[3], t, v);
+    // A tick without gets has no hit rate, not a rate of 0.
+    if (number(s.values, "get_hits_ps", &hits) && number(s.values, "get_misses_ps", &misses) &&
+        hits + misses > 0)
+        chart_->append(g[4], t, 100.0 * hits / (hits + misses));
+}
+
+ProbeCharts::Series& ProbeCharts::jvmSeries(const QString& source) {
+    if (auto it = series_.find(source); it != series_.end()) return *it;
+    const QString kind = QObject::tr("JVM");
+    const int heap = panel(QObject::tr("heap %"), kind, source);
+    const int gc = panel(QObject::tr("GC ms"), kind, source);
+    Series s{chart_->addSeries(heap, QObject::tr("old gen"), kBrown),
+             chart_->addSeries(heap, QObject::tr("eden"), kGreen),
+             chart_->addSeries(gc, QObject::tr("young GC"), kBlue),
+             chart_->addSeries(gc, QObject::tr("full GC"), kRed)};
+    return *series_.insert(source, s);
+}
+
+void ProbeCharts::addJvm(const ProbeSample& s) {
+    const Series& g = jvmSeries(QString::fromStdString(s.source));
+    const double t = double(s.t_ms) / 1000.0;
+    double v = 0;
+    // A space the collector lacks ("-" in jstat) is absent, and stays undrawn.
+    if (number(s.values, "old_pct", &v)) chart_->append(g[0], t, v);
+    if (number(s.values, "eden_pct", &v)) chart_->append(g[1], t, v);
+    if (number(s.values, "young_gc_ms", &v)) chart_->append(g[2], t, v);
+    if (number(s.values, "full_gc_ms", &v)) chart_->append(g[3], t, v);
+}
+
+}  // namespace perflab

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QHash>
+#include <QString>
+#include <vector>
+
+#include "metatypes.h"
+
+class QCPGraph;
+
+namespace perflab {
+
+class TimeChart;
+
+// The probes' panels on a run's TimeChart, added as each source's first sample arrives:
+//   host       CPU (stacked user/system/iowait), load, memory, network — the loopback
+//              interface too when the run's targets are on loopback, as its traffic is there
+//   memcached  memory used against its limit, evictions/s, items, the hit rate the server saw
+//   jvm        old gen and eden occupancy, GC time per sample (full GCs are the run's markers)
+class ProbeCharts {
+  public:
+    explicit ProbeCharts(TimeChart* chart) : chart_(chart) {}
+
+    // Forgets the panels (the chart was cleared) and notes where the run's targets are.
+    void begin(const RunSpec& spec);
+    void add(const ProbeSample& sample);
+
+    // True when a target is on this machine's loopback: its traffic shows on `lo` only.
+    static bool loopbackTargets(const RunSpec& spec);
+
+  private:
+    // One panel's series, in the order of a kind's value names.
+    using Series = std::vector<QCPGraph*>;
+    Series& hostSeries(const QString& source, bool loopback);
+    Series& memcachedSeries(const QString& source);
+    Series& jvmSeries(const QString& source);
+    void addHost(const ProbeSample& s);
+    void addMemcached(const ProbeSample& s);
+    void addJvm(const ProbeSample& s);
+    int panel(const QString& axis, const QString& kind, const QString& source);
+
+    TimeChart* chart_;
+    bool loopback_ = false;
+    QHash<QString, Series> series_;  // by kind and source
+};
+
+}  // namespace perflab
