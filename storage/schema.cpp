@@ -127,13 +127,11 @@ CREATE TABLE saved_hosts (
 
 // Version 3: what a tick says about the edges of a run. `dropped`: ops due that were never
 // sent; the send and reply times (µs since the run's start) give vegeta's attack and wait.
-// A run's SLO verdict (NULL: its spec had no slo).
 constexpr const char* kVersion3 = R"sql(
 ALTER TABLE samples ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE samples ADD COLUMN first_send_us INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE samples ADD COLUMN last_send_us INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE samples ADD COLUMN last_reply_us INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE runs ADD COLUMN slo_json TEXT;
 )sql";
 
 // Version 4: the key figures every output shares (model/figures.h): `rate` (sent per second)
@@ -145,7 +143,12 @@ ALTER TABLE runs ADD COLUMN error_rate REAL NOT NULL DEFAULT 0;
 ALTER TABLE runs ADD COLUMN figures_version INTEGER NOT NULL DEFAULT 0;
 )sql";
 
-constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4};
+// Version 5: a run's SLO verdict (NULL: its spec had no slo).
+constexpr const char* kVersion5 = R"sql(
+ALTER TABLE runs ADD COLUMN slo_json TEXT;
+)sql";
+
+constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4, kVersion5};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "stored_run_view.h"
 
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>

@@ -12,13 +12,7 @@ namespace perflab {
 
 nlohmann::json cache_phase_json(const PhaseTotals& p) {
     const auto& t = p.totals;
-    nlohmann::json ops = nlohmann::json::object();
-    for (const auto& [name, op] : t.ops)
-        ops[name] = {{"count", op.count},
-                     {"errors", op.errors},
-                     {"rate", p.duration_s > 0 ? double(op.count) / p.duration_s : 0.0},
-                     {"latency_us", latency_json(op.latency)}};
-    nlohmann::json j = {{"ops", ops},
+    nlohmann::json j = {{"ops", ops_json(p)},
                         {"hits", t.hits},
                         {"misses", t.misses},
                         {"hit_rate", t.hit_rate()},

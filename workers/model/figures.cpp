@@ -54,6 +54,16 @@ nlohmann::json latency_json(const Histogram& h) {
             {"max", h.max()}};
 }
 
+nlohmann::json ops_json(const PhaseTotals& p) {
+    nlohmann::json ops = nlohmann::json::object();
+    for (const auto& [name, op] : p.totals.ops)
+        ops[name] = {{"count", op.count},
+                     {"errors", op.errors},
+                     {"rate", p.duration_s > 0 ? double(op.count) / p.duration_s : 0.0},
+                     {"latency_us", latency_json(op.latency)}};
+    return ops;
+}
+
 void add_figures_json(nlohmann::json& j, const Figures& f) {
     j["requests"] = f.requests;
     j["rate"] = f.rate;

@@ -38,6 +38,9 @@ Figures figures(RunKind kind, const PhaseTotals& totals);
 
 // {"min", "mean", "p50", "p90", "p95", "p99", "p999", "max"}, in µs.
 nlohmann::json latency_json(const Histogram& h);
+// Per op (cache: "get", "set"; HTTP: each target): {"count", "errors", "rate" (completed per
+// second over the totals' duration), "latency_us"}.
+nlohmann::json ops_json(const PhaseTotals& totals);
 // The figures every summary shows, under the same keys for both kinds: "requests", "rate",
 // "throughput", "success", "error_rate", "duration_s", "latency_us".
 void add_figures_json(nlohmann::json& j, const Figures& f);

@@ -73,6 +73,7 @@ nlohmann::json to_json(const HttpReport& r) {
 
 nlohmann::json http_report_json(const RunSummary& s) {
     nlohmann::json j = to_json(http_report(s.overall));
+    j["ops"] = ops_json(s.overall);
     j["kind"] = to_string(s.kind);
     j["status"] = to_string(s.status);
     if (!s.error.empty()) j["error"] = s.error;
@@ -80,6 +81,7 @@ nlohmann::json http_report_json(const RunSummary& s) {
     j["phases"] = nlohmann::json::array();
     for (const auto& phase : s.phases) {
         nlohmann::json p = to_json(http_report(phase));
+        p["ops"] = ops_json(phase);
         p["phase"] = phase.phase;
         j["phases"].push_back(std::move(p));
     }
