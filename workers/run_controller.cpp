@@ -42,7 +42,7 @@ RunController::RunController(RunSpec spec, std::unique_ptr<LoadEngine> engine)
     : spec_(std::move(spec)), engine_(std::move(engine)), summary_(spec_.kind) {
     if (spec_.slo)
         slo_ = std::make_unique<SloWatch>(
-            spec_, [this](const RunEvent& e) { emit_event(e); }, [this] { request_stop(); });
+            spec_, [this](const RunEvent& e) { emit_event(e); }, [this] { stop_sending(); });
 }
 
 RunController::~RunController() = default;
@@ -53,6 +53,17 @@ void RunController::add_observer(RunObserver* observer) {
 
 void RunController::request_stop() {
     if (stop_requests_.fetch_add(1) > 0) return engine_->cancel();
+    wake();
+}
+
+// A stop of the run's own (slo.abort): never the second request that cancels replies.
+void RunController::stop_sending() {
+    int none = 0;
+    if (stop_requests_.compare_exchange_strong(none, 1)) wake();
+}
+
+void RunController::wake() {
+    // Taken and released so that a waiter between its check and its wait cannot miss this.
     { std::lock_guard lock(mutex_); }
     wake_.notify_all();
 }

@@ -51,6 +51,8 @@ class RunController {
     // The last tick of a phase that a next one follows is held in cut_ until that one began.
     std::optional<Clock::time_point> run_phase(int index, Clock::time_point phase_start, bool last);
     void emit_cut();
+    void stop_sending();
+    void wake();
     void emit_sample(int phase, Clock::time_point now);
     void publish(const IntervalSample& sample);
     // The replies of a phase that came after its end, as its last sample.
