@@ -80,6 +80,7 @@ class HttpConnection {
 
     int id() const { return id_; }
     bool busy() const { return busy_; }
+    bool in_request() const { return busy_ && !preconnecting_; }
     bool is_open() const { return open_; }
     size_t target() const { return target_; }
     size_t origin() const { return origin_; }

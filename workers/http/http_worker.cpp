@@ -260,7 +260,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     void abandon_in_flight() {
         const auto now = Clock::now();
         for (auto& c : conns_) {
-            if (!c->busy()) continue;
+            if (!c->in_request()) continue;
             slot_of(c->phase).stats.write([&](HttpStats& s) {
                 s.failure(c->target(), HttpError::cancelled, micros(now - c->from()));
                 s.times.replied(now);
