@@ -41,12 +41,16 @@ nlohmann::json run_json(const RunInfo& r) {
                         {"error_rate", f.error_rate},
                         {"errors", f.errors},
                         {"slo", r.slo ? nlohmann::json(r.slo->passed ? "PASS" : "FAIL") : nullptr}};
+    if (r.search)
+        j["max_rate"] = r.search->max_rate ? nlohmann::json(*r.search->max_rate) : nullptr;
     if (r.kind != "http") j["hit_rate"] = f.hit_rate >= 0 ? nlohmann::json(f.hit_rate) : nullptr;
     return j;
 }
 
-// "PASS", "FAIL" or "-" (no slo in the spec).
-const char* slo_column(const RunInfo& r) {
+// "PASS", "FAIL" or "-" (no slo in the spec); a search's max rate ("max:412/s").
+std::string slo_column(const RunInfo& r) {
+    if (r.search)
+        return r.search->max_rate ? "max:" + format_fixed(*r.search->max_rate, 0) + "/s" : "FAIL";
     return r.slo ? (r.slo->passed ? "PASS" : "FAIL") : "-";
 }
 
@@ -88,8 +92,8 @@ int runs_command(const RunsOptions& o) {
             tags += " #" + t;
         std::printf("%5lld  %s  %-11s %-5s %-4s %7.1fs  %s  %s%s\n", static_cast<long long>(r.id),
                     format_wall(r.started_at_ms).c_str(), r.status.c_str(), r.kind.c_str(),
-                    slo_column(r), r.figures.duration_s, figures_line(r).c_str(), r.name.c_str(),
-                    tags.c_str());
+                    slo_column(r).c_str(), r.figures.duration_s, figures_line(r).c_str(),
+                    r.name.c_str(), tags.c_str());
     }
     return kExitOk;
 }

@@ -123,6 +123,10 @@ int run_spec(const RunSpec& given, const RunOptions& options) {
         std::fprintf(options.json ? stderr : stdout, "%s", slo_text(*summary.slo).c_str());
         if (!summary.slo->passed) return kExitSloFailed;
     }
+    if (summary.search) {
+        std::fprintf(options.json ? stderr : stdout, "%s", search_text(*summary.search).c_str());
+        if (!summary.search->max_rate) return kExitSloFailed;
+    }
     return kExitOk;
 }
 

@@ -69,6 +69,40 @@ Table ops_table(const PhaseTotals& p, const Figures& f) {
     return t;
 }
 
+Table slo_table(const SloVerdict& v) {
+    Table t{{"check", "scope", "measured", "verdict"}, {}};
+    for (const auto& c : v.checks)
+        t.rows.push_back({c.name, c.scope, c.measured_text(), c.passed ? "pass" : "FAIL"});
+    return t;
+}
+
+std::string ms_cell(const std::optional<double>& v) {
+    return v ? format_fixed(*v, 2) : "-";
+}
+
+Table search_table(const SearchResult& r) {
+    Table t{{"phase", "rate/s", "throughput/s", "p50 ms", "p99 ms", "p99.9 ms", "errors", "hits",
+             "full GCs", "verdict"},
+            {}};
+    for (const auto& s : r.steps) {
+        std::string verdict = s.passed ? "pass" : "FAIL";
+        for (size_t i = 0; i < s.failed.size(); ++i)
+            verdict += (i ? ", " : ": ") + s.failed[i].name;
+        t.rows.push_back({std::to_string(s.phase + 1), format_fixed(s.rate, 0),
+                          format_fixed(s.throughput, 1), ms_cell(s.p50_ms), ms_cell(s.p99_ms),
+                          ms_cell(s.p999_ms), format_fixed(s.error_rate * 100, 2) + "%",
+                          s.hit_rate ? format_fixed(*s.hit_rate * 100, 1) + "%" : "-",
+                          s.full_gcs ? std::to_string(*s.full_gcs) : "-", verdict});
+    }
+    return t;
+}
+
+// The search's answer: the first line of its text form.
+std::string search_headline(const SearchResult& r) {
+    const std::string text = search_text(r);
+    return text.substr(0, text.find('\n'));
+}
+
 std::string markdown_table(const Table& t) {
     std::string out = "|";
     for (const auto& h : t.header)
@@ -250,6 +284,7 @@ std::string report_text(const RunReport& r) {
         out += "Machine (" + h.role + ")\n" + profile_text(h.profile);
     out += summary_text(r.summary);
     if (r.summary.slo) out += slo_text(*r.summary.slo);
+    if (r.summary.search) out += search_text(*r.summary.search);
     if (!r.events.empty()) out += "Events\n";
     for (const auto& e : r.events)
         out += "  " + format_clock(e.t_ms) + " " + e.kind + ": " + e.text + "\n";
@@ -299,6 +334,12 @@ std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& 
                markdown_table(ops_table(*p, f));
         out += "\n" + totals_line(kind, *p) + "\n";
     }
+    if (const auto& slo = r.summary.slo)
+        out += std::string("\n## SLO: ") + (slo->passed ? "PASS" : "FAIL") + "\n\n" +
+               markdown_table(slo_table(*slo));
+    if (const auto& search = r.summary.search)
+        out += "\n## Max-rate search\n\n" + search_headline(*search) + "\n\n" +
+               markdown_table(search_table(*search));
     if (!images.empty()) out += "\n## Charts\n";
     for (const auto& image : images)
         out += "\n![" + image.title + "](" + image.path + ")\n";
@@ -332,6 +373,12 @@ std::string report_html(const RunReport& r, const std::vector<ReportChart>& imag
                html_escape(figures_line(kind, f)) + "</p>\n" + html_table(ops_table(*p, f));
         out += "<p>" + html_escape(totals_line(kind, *p)) + "</p>\n";
     }
+    if (const auto& slo = r.summary.slo)
+        out += std::string("<h2>SLO: ") + (slo->passed ? "PASS" : "FAIL") + "</h2>\n" +
+               html_table(slo_table(*slo));
+    if (const auto& search = r.summary.search)
+        out += "<h2>Max-rate search</h2>\n<p>" + html_escape(search_headline(*search)) + "</p>\n" +
+               html_table(search_table(*search));
     if (!images.empty()) out += "<h2>Charts</h2>\n";
     for (const auto& image : images)
         out += "<p><img src=\"" + html_escape(image.path) + "\" alt=\"" + html_escape(image.title) +

@@ -77,7 +77,8 @@ std::vector<RunInfo> RunStore::query(const std::string& where, int64_t id,
                                      const RunFilter& filter) {
     const std::string sql =
         "SELECT id, name, kind, status, error, started_at_ms, ended_at_ms, notes, duration_s, ops, "
-        "errors, throughput, p99_us, hit_rate, success, rate, error_rate, slo_json FROM runs "
+        "errors, throughput, p99_us, hit_rate, success, rate, error_rate, slo_json, search_json "
+        "FROM runs "
         "WHERE " +
         where + " ORDER BY started_at_ms DESC, id DESC";
     Statement q(*db_, sql.c_str());
@@ -105,6 +106,8 @@ std::vector<RunInfo> RunStore::query(const std::string& where, int64_t id,
         r.figures.error_rate = q.real(16);
         if (!q.is_null(17))
             r.slo = slo_verdict_from_json(nlohmann::json::parse(q.text(17), nullptr, false));
+        if (!q.is_null(18))
+            r.search = search_result_from_json(nlohmann::json::parse(q.text(18), nullptr, false));
         out.push_back(std::move(r));
     }
     Statement tags(*db_, "SELECT tag FROM run_tags WHERE run_id = ?1 ORDER BY tag");
@@ -179,7 +182,10 @@ RunSummary RunStore::summary(int64_t id, const Window& window) {
     if (finished && summary.overall.totals.total_ops() > 0 && !final_histograms(id, summary))
         summary = build(true);
     summary.error = run.error;
-    if (window.whole()) summary.slo = run.slo;
+    if (window.whole()) {
+        summary.slo = run.slo;
+        summary.search = run.search;
+    }
     Statement q(*db_, "SELECT prefill_sets FROM runs WHERE id = ?1");
     q.bind(1, id);
     if (q.step()) summary.prefill_sets = uint64_t(q.integer(0));

@@ -29,7 +29,8 @@ struct RunInfo {
     std::vector<std::string> tags;
     std::string notes;
     KeyFigures figures;
-    std::optional<SloVerdict> slo;  // its verdict, when its spec had an slo
+    std::optional<SloVerdict> slo;       // its verdict, when its spec had an slo
+    std::optional<SearchResult> search;  // what its spec's search found
 };
 
 struct StoredHost {

@@ -113,7 +113,7 @@ void RunRows::finish(int64_t run, const RunSummary& summary, int64_t ended_at_ms
     Statement update(
         db_,
         "UPDATE runs SET status = ?2, error = ?3, ended_at_ms = ?4, summary_json = ?5, "
-        "prefill_sets = ?6, slo_json = ?7, writer_pid = NULL WHERE id = ?1");
+        "prefill_sets = ?6, slo_json = ?7, search_json = ?8, writer_pid = NULL WHERE id = ?1");
     update.bind(1, run).bind(2, to_string(summary.status)).bind(3, summary.error);
     update.bind(4, ended_at_ms).bind(5, summary_json(summary).dump());
     update.bind(6, i64(summary.prefill_sets));
@@ -121,6 +121,10 @@ void RunRows::finish(int64_t run, const RunSummary& summary, int64_t ended_at_ms
         update.bind(7, to_json(*summary.slo).dump());
     else
         update.bind_null(7);
+    if (summary.search)
+        update.bind(8, to_json(*summary.search).dump());
+    else
+        update.bind_null(8);
     update.run();
     update_key_figures(db_, run, key_figures(summary));
 }

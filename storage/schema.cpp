@@ -148,7 +148,12 @@ constexpr const char* kVersion5 = R"sql(
 ALTER TABLE runs ADD COLUMN slo_json TEXT;
 )sql";
 
-constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4, kVersion5};
+// Version 6: what a saturation search found (NULL: its spec had no search).
+constexpr const char* kVersion6 = R"sql(
+ALTER TABLE runs ADD COLUMN search_json TEXT;
+)sql";
+
+constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4, kVersion5, kVersion6};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

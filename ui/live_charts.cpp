@@ -31,6 +31,8 @@ void LiveCharts::begin(const RunSpec& spec) {
     phase_ = 0;
     chart_->setPlannedSeconds(spec.planned_duration_s());
     setupRunPanels(spec.kind == RunKind::cache);
+    limits_.clear();
+    if (spec.slo) setupLimits(*spec.slo);
     chart_->refresh();
 }
 
@@ -61,6 +63,21 @@ void LiveCharts::setupRunPanels(bool cache) {
     errorRate_ = chart_->addSeries(errors_, QObject::tr("errors/s"), QColor(214, 39, 40));
     lateRate_ = chart_->addSeries(errors_, QObject::tr("late/s"), QColor(255, 127, 14));
     droppedRate_ = chart_->addSeries(errors_, QObject::tr("dropped/s"), QColor(148, 103, 189));
+}
+
+// Drawn as series, so the latency axis always reaches the limits.
+void LiveCharts::setupLimits(const SloSpec& slo) {
+    static const std::map<std::string, std::pair<const char*, QColor>> kStyles = {
+        {"p50", {"p50", QColor(44, 160, 44)}},      {"p90", {"p90", QColor(31, 119, 180)}},
+        {"p95", {"p95", QColor(140, 86, 75)}},      {"p99", {"p99", QColor(255, 127, 14)}},
+        {"p999", {"p99.9", QColor(148, 103, 189)}}, {"max", {"max", QColor(214, 39, 40)}}};
+    for (const auto& [key, limit] : slo.latency_ms) {
+        const auto style = kStyles.find(key);
+        if (style == kStyles.end()) continue;
+        const QString name = QObject::tr("%1 limit").arg(QLatin1String(style->second.first));
+        limits_.emplace_back(chart_->addSeries(latency_, name, style->second.second, Qt::DashLine),
+                             limit);
+    }
 }
 
 QCPGraph* LiveCharts::opGraph(const std::string& op) {
@@ -98,6 +115,8 @@ bool LiveCharts::addSample(const IntervalSample& s) {
         chart_->append(p99_, t, ms(h.percentile(99)));
         chart_->append(max_, t, ms(h.max()));
     }
+    for (const auto& [graph, limit] : limits_)
+        chart_->append(graph, t, limit);
     chart_->append(errorRate_, t, double(s.total_errors()) / secs);
     chart_->append(lateRate_, t, double(s.late) / secs);
     chart_->append(droppedRate_, t, double(s.dropped) / secs);

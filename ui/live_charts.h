@@ -4,6 +4,8 @@
 #include <QString>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "metatypes.h"
 #include "probe_charts.h"
@@ -29,6 +31,8 @@ class LiveCharts {
     bool isDrain(const IntervalSample& sample) const;
     void addProbeSample(const ProbeSample& sample);
     void addEvent(const RunEvent& event);
+    // The slo's latency limits are dashed lines on the latency panel.
+    int limitLines() const { return int(limits_.size()); }
     // One repaint for everything added since the last call.
     void refresh();
 
@@ -37,6 +41,7 @@ class LiveCharts {
 
   private:
     void setupRunPanels(bool cache);
+    void setupLimits(const SloSpec& slo);
     QCPGraph* opGraph(const std::string& op);
 
     TimeChart* chart_;
@@ -52,6 +57,7 @@ class LiveCharts {
     QCPGraph* lateRate_ = nullptr;
     QCPGraph* droppedRate_ = nullptr;
     std::map<std::string, QCPGraph*> ops_;
+    std::vector<std::pair<QCPGraph*, double>> limits_;  // the slo's latency limits, in ms
     ProbeCharts probes_;
     int ticks_ = 0;
     int phase_ = 0;  // of the latest sample drawn

@@ -10,6 +10,8 @@
 
 #include "live_charts.h"
 #include "model/format.h"
+#include "model/rate_search.h"
+#include "slo_watch.h"
 #include "stat_tile.h"
 #include "time_chart.h"
 
@@ -35,6 +37,7 @@ LiveView::LiveView(QWidget* parent)
     setupBanner();
     setupNotices();
     setupProgress();
+    setupVerdicts();
     setupTiles();
     layout->addWidget(chart_, 1);
 }
@@ -93,6 +96,35 @@ void LiveView::setupProgress() {
     static_cast<QVBoxLayout*>(layout())->addLayout(row);
 }
 
+// One line of checks under the progress: green while the window meets a check, red while
+// it does not.
+void LiveView::setupVerdicts() {
+    verdicts_ = new QLabel(this);
+    verdicts_->setObjectName(QStringLiteral("sloStrip"));
+    verdicts_->setWordWrap(true);
+    verdicts_->setTextFormat(Qt::RichText);
+    verdicts_->hide();
+    layout()->addWidget(verdicts_);
+}
+
+void LiveView::updateVerdicts() {
+    verdictChecks_.clear();
+    verdictFailing_ = false;
+    QStringList cells;
+    for (const SloCheck& c : slo_->window_checks()) {
+        const QString text = qs(c.name + ": " + c.measured_text());
+        verdictChecks_ << text;
+        verdictFailing_ = verdictFailing_ || !c.passed;
+        cells << QStringLiteral(
+                     "<span style=\"background:%1;color:white;padding:2px\">&nbsp;%2&nbsp;"
+                     "</span>")
+                     .arg(c.passed ? QStringLiteral("#198754") : QStringLiteral("#b02a37"),
+                          text.toHtmlEscaped());
+    }
+    verdicts_->setText(tr("SLO over the last %1 s: ").arg(spec_.slo->window_s) +
+                       cells.join(QLatin1Char(' ')));
+}
+
 void LiveView::setupTiles() {
     auto* row = new QHBoxLayout;
     rate_ = new StatTile(tr("ops/s"), this);
@@ -114,7 +146,8 @@ void LiveView::begin(const RunSpec& spec) {
     notices_->clear();
     notices_->hide();
     noticeLines_.clear();
-    progress_->setRange(0, std::max(1, int(spec.planned_duration_s())));
+    // A search's length depends on where its knee is: the bar only shows it is busy.
+    progress_->setRange(0, spec.search ? 0 : std::max(1, int(spec.planned_duration_s())));
     progress_->setValue(0);
     progress_->setFormat(QStringLiteral("%v / %m s"));
     stop_->setText(tr("Stop"));
@@ -123,10 +156,25 @@ void LiveView::begin(const RunSpec& spec) {
     for (auto* t : {rate_, hitRate_, p50_, p99_, errors_, connections_})
         t->setValue(QStringLiteral("–"));
     hitRate_->setVisible(spec.kind == RunKind::cache);
+    slo_.reset();
+    verdictChecks_.clear();
+    verdictFailing_ = false;
+    verdicts_->setVisible(spec.slo.has_value());
+    verdicts_->clear();
+    if (spec.slo) {
+        plan_ = search_plan(spec);
+        slo_ = std::make_unique<SloWatch>(
+            plan_, [](const RunEvent&) {}, [] {});
+    }
     charts_->begin(spec);
 }
 
 void LiveView::addSample(const IntervalSample& s) {
+    // The window counts a phase's drain: its replies came in it.
+    if (slo_) {
+        slo_->on_sample(s);
+        updateVerdicts();
+    }
     // A phase's drain would show as a dip of the new phase in the tiles as in the charts.
     if (!charts_->addSample(s)) return charts_->refresh();
     updateTiles(s);
@@ -156,7 +204,8 @@ void LiveView::updateTiles(const IntervalSample& s) {
 void LiveView::updateProgress(const IntervalSample& s) {
     progress_->setValue(std::min(progress_->maximum(), int(s.t_ms / 1000)));
     const int phases = int(spec_.phases.size());
-    QString text = tr("phase %1/%2").arg(s.phase + 1).arg(phases);
+    QString text = spec_.search ? tr("search step %1").arg(s.phase + 1)
+                                : tr("phase %1/%2").arg(s.phase + 1).arg(phases);
     if (s.planned_rate > 0) text += tr(" · %1/s planned").arg(rateText(s.planned_rate));
     phase_->setText(text);
 }
@@ -169,6 +218,7 @@ void LiveView::addEvent(const RunEvent& e) {
 
 void LiveView::addProbeSample(const ProbeSample& s) {
     charts_->addProbeSample(s);
+    if (slo_) slo_->on_probe_sample(s);
     if (s.source == "local") {
         const auto it = s.values.find("self_cpu_pct");
         if (it != s.values.end() && it->is_number() && it->get<double>() > kGeneratorCpuLimit)

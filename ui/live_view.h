@@ -14,6 +14,7 @@ class QPushButton;
 namespace perflab {
 
 class LiveCharts;
+class SloWatch;
 class StatTile;
 class TimeChart;
 
@@ -37,6 +38,9 @@ class LiveView : public QWidget {
     bool generatorLimited() const;
     // The run's error events shown above the charts (the newest few); empty when none.
     QString noticeText() const;
+    // The slo's checks over the live window, "p99 ≤ 100 ms: 12.5 ms" each; empty without an slo.
+    QStringList verdictChecks() const { return verdictChecks_; }
+    bool verdictFailing() const { return verdictFailing_; }
 
   signals:
     void stopRequested();
@@ -46,6 +50,8 @@ class LiveView : public QWidget {
     void setupTiles();
     void setupNotices();
     void setupProgress();
+    void setupVerdicts();
+    void updateVerdicts();
     void updateTiles(const IntervalSample& s);
     void updateProgress(const IntervalSample& s);
     void warnGenerator(const QString& why);
@@ -67,6 +73,13 @@ class LiveView : public QWidget {
     TimeChart* chart_;
     std::unique_ptr<LiveCharts> charts_;
     RunSpec spec_;
+    // The slo judged here too, over the same window as the run's own watch, from the ticks
+    // this view is given: the run's thread is never asked.
+    RunSpec plan_;
+    std::unique_ptr<SloWatch> slo_;
+    QLabel* verdicts_;
+    QStringList verdictChecks_;
+    bool verdictFailing_ = false;
 };
 
 }  // namespace perflab

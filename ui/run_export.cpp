@@ -12,6 +12,7 @@
 #include "chart_export.h"
 #include "hlog_export.h"
 #include "live_charts.h"
+#include "search_curve.h"
 #include "stored_run.h"
 #include "time_chart.h"
 
@@ -48,6 +49,16 @@ bool write_charts(const StoredRun& run, const QDir& dir, const QString& dirName,
     const QString relative = dirName + QLatin1Char('/') + file;
     images->push_back({QObject::tr("Run %1 over time").arg(run.report.info.id).toStdString(),
                        QString::fromLatin1(QUrl::toPercentEncoding(relative, "/")).toStdString()});
+    if (const auto& search = run.report.summary.search) {
+        SearchCurve curve;
+        curve.show(*search, run.spec.slo ? &*run.spec.slo : nullptr);
+        const QString name = QStringLiteral("search-curve.png");
+        if (!export_chart(curve.plot(), dir.filePath(name), kImageWidth, 700, error)) return false;
+        const QString path = dirName + QLatin1Char('/') + name;
+        images->push_back(
+            {QObject::tr("Latency against throughput, one point per step").toStdString(),
+             QString::fromLatin1(QUrl::toPercentEncoding(path, "/")).toStdString()});
+    }
     return true;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "run_list_model.h"
 
+#include <QColor>
 #include <QStringList>
 
 #include "model/format.h"
@@ -50,6 +51,10 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) return text(run, index.column());
     if (role == Qt::UserRole) return value(run, index.column());
     if (role == Qt::ToolTipRole && !run.error.empty()) return qs(run.error);
+    if (role == Qt::ForegroundRole && index.column() == Verdict) {
+        const bool failed = (run.slo && !run.slo->passed) || (run.search && !run.search->max_rate);
+        if (run.slo || run.search) return QColor(failed ? 0xb22222 : 0x228b22);
+    }
     if (role == Qt::TextAlignmentRole && index.column() >= Duration && index.column() < Tags)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     return {};
@@ -66,6 +71,12 @@ QVariant RunListModel::text(const RunInfo& run, int column) const {
             return qs(run.kind);
         case Status:
             return qs(run.status);
+        case Verdict:
+            if (run.search)
+                return run.search->max_rate
+                           ? QObject::tr("max %1/s").arg(*run.search->max_rate, 0, 'f', 0)
+                           : QObject::tr("FAIL");
+            return run.slo ? QString(run.slo->passed ? "PASS" : "FAIL") : QString();
         case Started:
             return qs(format_wall(run.started_at_ms));
         case Duration:
@@ -114,10 +125,11 @@ QVariant RunListModel::value(const RunInfo& run, int column) const {
 QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     static const char* const names[ColumnCount] = {
-        QT_TR_NOOP("ID"),         QT_TR_NOOP("Name"),          QT_TR_NOOP("Kind"),
-        QT_TR_NOOP("Status"),     QT_TR_NOOP("Started (UTC)"), QT_TR_NOOP("Duration"),
-        QT_TR_NOOP("Throughput"), QT_TR_NOOP("p99"),           QT_TR_NOOP("Success"),
-        QT_TR_NOOP("Hit rate"),   QT_TR_NOOP("Errors"),        QT_TR_NOOP("Tags")};
+        QT_TR_NOOP("ID"),       QT_TR_NOOP("Name"),       QT_TR_NOOP("Kind"),
+        QT_TR_NOOP("Status"),   QT_TR_NOOP("SLO"),        QT_TR_NOOP("Started (UTC)"),
+        QT_TR_NOOP("Duration"), QT_TR_NOOP("Throughput"), QT_TR_NOOP("p99"),
+        QT_TR_NOOP("Success"),  QT_TR_NOOP("Hit rate"),   QT_TR_NOOP("Errors"),
+        QT_TR_NOOP("Tags")};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

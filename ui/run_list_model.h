@@ -19,6 +19,7 @@ class RunListModel : public QAbstractTableModel {
         Name,
         Kind,
         Status,
+        Verdict,  // PASS / FAIL against its slo, or a search's max rate
         Started,
         Duration,
         Throughput,

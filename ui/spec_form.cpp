@@ -17,6 +17,7 @@
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "model/secrets.h"
 #include "phase_preview.h"
@@ -67,6 +68,7 @@ SpecForm::SpecForm(QWidget* parent) : QWidget(parent) {
     auto* left = new QVBoxLayout;
     left->addWidget(setupRunGroup());
     left->addWidget(setupScheduleGroup(), 1);
+    left->addWidget(setupObjectivesGroup());
     auto* right = new QVBoxLayout;
     right->addWidget(setupCacheGroup());
     right->addWidget(setupHttpGroup());
@@ -148,7 +150,7 @@ QGroupBox* SpecForm::setupRunGroup() {
 }
 
 QGroupBox* SpecForm::setupScheduleGroup() {
-    auto* box = new QGroupBox(tr("Phases"), this);
+    auto* box = schedule_ = new QGroupBox(tr("Phases"), this);
     auto* layout = new QVBoxLayout(box);
     phases_ = make_phase_table(this);
     phases_->setObjectName(QStringLiteral("phases"));
@@ -157,6 +159,46 @@ QGroupBox* SpecForm::setupScheduleGroup() {
     layout->addWidget(phases_, 1);
     layout->addWidget(preview_, 1);
     return box;
+}
+
+QGroupBox* SpecForm::setupObjectivesGroup() {
+    auto* box = new QGroupBox(tr("Objectives (SLO) and max-rate search"), this);
+    auto* form = new QFormLayout(box);
+    addNumber(form, tr("p50 ≤ (ms)"), "slo.latency_ms.p50", {});
+    addNumber(form, tr("p99 ≤ (ms)"), "slo.latency_ms.p99", {});
+    addNumber(form, tr("p99.9 ≤ (ms)"), "slo.latency_ms.p999", {});
+    addNumber(form, tr("max ≤ (ms)"), "slo.latency_ms.max", {});
+    addNumber(form, tr("Error rate ≤"), "slo.error_rate", tr("a fraction: 0.01 is 1%"));
+    addNumber(form, tr("Success ≥"), "slo.min_success", tr("a fraction: 0.99 is 99%"));
+    addNumber(form, tr("Hit rate ≥"), "slo.min_hit_rate", tr("cache runs; a fraction"));
+    addNumber(form, tr("Throughput ≥ planned ×"), "slo.min_throughput_ratio",
+              tr("open model: 0.98"));
+    addNumber(form, tr("Full GCs ≤"), "slo.max_full_gcs", tr("needs a jvm probe"));
+    addNumber(form, tr("Live window (s)"), "slo.window_s", QStringLiteral("10"));
+    add(form, tr("Stop at a breach"), "slo.abort", Type::flag, new QCheckBox(this));
+    searchMode_ = new QCheckBox(tr("Find the max rate that meets them (replaces the phases)"), box);
+    searchMode_->setObjectName(QStringLiteral("searchMode"));
+    connect(searchMode_, &QCheckBox::toggled, this, &SpecForm::updateMode);
+    form->addRow(searchMode_);
+    searchFields_ = new QWidget(box);
+    auto* search = new QFormLayout(searchFields_);
+    search->setContentsMargins(0, 0, 0, 0);
+    addNumber(search, tr("From rate (/s)"), "search.rate_from", QStringLiteral("100"));
+    addNumber(search, tr("Up to rate (/s)"), "search.rate_to", QStringLiteral("20000"));
+    addNumber(search, tr("Step (s)"), "search.step_s", QStringLiteral("20"));
+    addNumber(search, tr("Precision"), "search.precision", QStringLiteral("0.05"));
+    addNumber(search, tr("Warm-up (s)"), "search.warmup_s", QStringLiteral("0"));
+    addNumber(search, tr("Connections"), "search.concurrency", tr("0: the engine's bound"));
+    form->addRow(searchFields_);
+    searchFields_->hide();
+    return box;
+}
+
+void SpecForm::updateMode() {
+    const bool search = searchMode_->isChecked();
+    searchFields_->setVisible(search);
+    schedule_->setVisible(!search);
+    validate();
 }
 
 QGroupBox* SpecForm::setupCacheGroup() {
@@ -273,8 +315,23 @@ void SpecForm::updateKind() {
 nlohmann::json SpecForm::json() const {
     nlohmann::json j = nlohmann::json::object();
     const std::string kind = kind_->currentText().toStdString();
-    fields_.write(j, {kind});
-    j["phases"] = phases_->toJson();
+    std::vector<std::string> sections = {kind};
+    if (searchMode_->isChecked()) sections.push_back("search");
+    fields_.write(j, sections);
+    // An slo only once a limit is set: the window and abort alone check nothing.
+    nlohmann::json withSlo = nlohmann::json::object();
+    fields_.write(withSlo, {"slo"});
+    if (const auto it = withSlo.find("slo"); it != withSlo.end()) {
+        nlohmann::json slo = *it;
+        const bool limits = std::any_of(slo.items().begin(), slo.items().end(), [](const auto& e) {
+            return e.key() != "abort" && e.key() != "window_s";
+        });
+        if (limits) j["slo"] = std::move(slo);
+    }
+    if (!searchMode_->isChecked())
+        j["phases"] = phases_->toJson();
+    else if (!j.contains("search"))
+        j["search"] = nlohmann::json::object();  // so its required fields are named
     if (kind == "http") j["http"]["targets"] = targets_->toJson();
     if (const auto probes = probes_->toJson(); !probes.empty()) j["probes"] = probes;
     return j;
@@ -289,7 +346,9 @@ void SpecForm::setJson(const nlohmann::json& spec) {
     targets_->setJson(j.contains("http") ? j["http"].value("targets", nlohmann::json::array())
                                          : nlohmann::json::array());
     probes_->setJson(j.value("probes", nlohmann::json::array()));
+    searchMode_->setChecked(j.contains("search"));
     filling_ = false;
+    updateMode();
     updateKind();
     // A spec read from a file or the last session may be wrong far down the form.
     revealFirstError();
@@ -298,7 +357,7 @@ void SpecForm::setJson(const nlohmann::json& spec) {
 void SpecForm::validate() {
     if (filling_ || !start_) return;
     const nlohmann::json j = json();
-    preview_->show(j["phases"]);
+    preview_->show(j.value("phases", nlohmann::json::array()));
     SpecResult result = parse_spec(j);
     const bool was = spec_.has_value();
     spec_ = std::move(result.spec);

@@ -9,6 +9,7 @@
 #include "json_fields.h"
 #include "metatypes.h"
 
+class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QGroupBox;
@@ -31,6 +32,8 @@ class SpecForm : public QWidget {
     Q_OBJECT
   public:
     explicit SpecForm(QWidget* parent = nullptr);
+    // "Find max rate": the search fields replace the phases.
+    QCheckBox* searchModeBox() const { return searchMode_; }
     ~SpecForm() override;
 
     nlohmann::json json() const;
@@ -70,6 +73,8 @@ class SpecForm : public QWidget {
     QGroupBox* setupCacheGroup();
     QGroupBox* setupHttpGroup();
     QGroupBox* setupProbesGroup();
+    QGroupBox* setupObjectivesGroup();
+    void updateMode();
     QLabel* setupErrors();
     QWidget* setupActions();
     void setupTemplates(QLayout* layout);
@@ -92,6 +97,9 @@ class SpecForm : public QWidget {
     QComboBox* kind_ = nullptr;
     QGroupBox* cache_ = nullptr;
     QGroupBox* http_ = nullptr;
+    QGroupBox* schedule_ = nullptr;
+    QCheckBox* searchMode_ = nullptr;
+    QWidget* searchFields_ = nullptr;
     RowTable* phases_ = nullptr;
     RowTable* targets_ = nullptr;
     RowTable* probes_ = nullptr;

@@ -10,9 +10,11 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "chart_export.h"
 #include "file_dialogs.h"
 #include "live_charts.h"
 #include "run_export.h"
+#include "search_curve.h"
 #include "store_query.h"
 #include "stored_run.h"
 #include "time_chart.h"
@@ -24,6 +26,8 @@ StoredRunView::StoredRunView(std::string dbPath, QWidget* parent)
       query_(new StoreQuery(std::move(dbPath), this)),
       chart_(new TimeChart(this)),
       charts_(std::make_unique<LiveCharts>(chart_)),
+      curve_(new SearchCurve(this)),
+      exportCurve_(new QPushButton(tr("Export curve…"), this)),
       title_(new QLabel(this)),
       status_(new QLabel(this)),
       report_(new QPlainTextEdit(this)),
@@ -42,13 +46,21 @@ void StoredRunView::setupWidgets() {
     auto* bar = new QHBoxLayout;
     bar->addWidget(back);
     bar->addWidget(title_, 1);
+    bar->addWidget(exportCurve_);
     bar->addWidget(exportReport_);
     bar->addWidget(exportData_);
     report_->setReadOnly(true);
     report_->setLineWrapMode(QPlainTextEdit::NoWrap);
     report_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto* charts = new QSplitter(Qt::Vertical, this);
+    charts->addWidget(chart_);
+    charts->addWidget(curve_);
+    charts->setChildrenCollapsible(false);
+    curve_->hide();
+    exportCurve_->hide();
+    exportCurve_->setToolTip(tr("The latency–throughput curve as PNG, PDF or SVG"));
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(chart_);
+    split->addWidget(charts);
     split->addWidget(report_);
     split->setChildrenCollapsible(false);
     // The chart's size hint is tiny: without sizes the report would take the whole width.
@@ -62,6 +74,8 @@ void StoredRunView::setupWidgets() {
     connect(back, &QPushButton::clicked, this, &StoredRunView::backRequested);
     connect(exportReport_, &QPushButton::clicked, this, &StoredRunView::chooseReportFile);
     connect(exportData_, &QPushButton::clicked, this, &StoredRunView::chooseDataFile);
+    connect(exportCurve_, &QPushButton::clicked, this,
+            [this] { export_chart_dialog(this, curve_->plot()); });
 }
 
 void StoredRunView::open(qint64 id) {
@@ -94,6 +108,10 @@ void StoredRunView::show(std::shared_ptr<const StoredRun> run) {
                              QString::fromStdString(info.kind),
                              QString::fromStdString(info.status)));
     show_stored_run(*charts_, *run_);
+    const auto& search = run_->report.summary.search;
+    if (search) curve_->show(*search, run_->spec.slo ? &*run_->spec.slo : nullptr);
+    curve_->setVisible(search.has_value());
+    exportCurve_->setVisible(search.has_value());
     report_->setPlainText(QString::fromStdString(report_text(run_->report)));
     exportReport_->setEnabled(true);
     exportData_->setEnabled(true);

@@ -12,6 +12,7 @@ class QPushButton;
 namespace perflab {
 
 class LiveCharts;
+class SearchCurve;
 class StoreQuery;
 class TimeChart;
 struct StoredRun;
@@ -33,6 +34,8 @@ class StoredRunView : public QWidget {
     const StoredRun* run() const { return run_.get(); }
 
     TimeChart* chart() const { return chart_; }
+    // A search run's latency–throughput curve (hidden for other runs).
+    SearchCurve* curve() const { return curve_; }
     int ticks() const;
     QString reportText() const;
 
@@ -56,6 +59,8 @@ class StoredRunView : public QWidget {
     StoreQuery* query_;
     TimeChart* chart_;
     std::unique_ptr<LiveCharts> charts_;
+    SearchCurve* curve_;
+    QPushButton* exportCurve_;
     QLabel* title_;
     QLabel* status_;
     QPlainTextEdit* report_;

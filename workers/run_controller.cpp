@@ -39,10 +39,13 @@ bool never_answered(const IntervalSample& t) {
 }  // namespace
 
 RunController::RunController(RunSpec spec, std::unique_ptr<LoadEngine> engine)
-    : spec_(std::move(spec)), engine_(std::move(engine)), summary_(spec_.kind) {
+    : spec_(std::move(spec)),
+      plan_(search_plan(spec_)),
+      engine_(std::move(engine)),
+      summary_(spec_.kind) {
     if (spec_.slo)
         slo_ = std::make_unique<SloWatch>(
-            spec_, [this](const RunEvent& e) { emit_event(e); }, [this] { stop_sending(); });
+            plan_, [this](const RunEvent& e) { emit_event(e); }, [this] { stop_sending(); });
 }
 
 RunController::~RunController() = default;
@@ -88,11 +91,13 @@ void RunController::emit_sample(int phase, Clock::time_point now) {
     sample.t_ms = ms_since_start(now);
     sample.interval_ms = ms_since_start(now) - ms_since_start(last_sample_);
     sample.phase = phase;
-    const auto& p = spec_.phases[size_t(phase)];
-    if (p.open()) {
-        const auto mid = last_sample_ + (now - last_sample_) / 2;
-        sample.planned_rate = p.rate_at(std::chrono::duration<double>(mid - phase_start_).count());
-    }
+    const auto& p = plan_.phases[size_t(phase)];
+    const double mid_s =
+        std::chrono::duration<double>(last_sample_ + (now - last_sample_) / 2 - phase_start_)
+            .count();
+    // Past its time (a search step waiting for its replies) a phase plans nothing.
+    if (p.open() && (p.duration_s <= 0 || mid_s <= p.duration_s))
+        sample.planned_rate = p.rate_at(mid_s);
     last_sample_ = now;
     if (sample.interval_ms <= 0 && sample.total_ops() == 0 && sample.dropped == 0) return;
     publish(sample);
@@ -145,9 +150,9 @@ void RunController::emit_cut() {
 }
 
 std::optional<Clock::time_point> RunController::run_phase(int index, Clock::time_point phase_start,
-                                                          bool last) {
-    const Phase& phase = spec_.phases[size_t(index)];
-    PhasePlan plan{index, phase, phase_start, phase_connections(spec_, phase)};
+                                                          PhaseEnd how) {
+    const Phase& phase = plan_.phases[size_t(index)];
+    PhasePlan plan{index, phase, phase_start, phase_connections(plan_, phase)};
     // The next phase's first sends are due the moment the phase before ends: its plan goes
     // out first, the last sample of the phase before after it.
     engine_->begin_phase(plan);
@@ -160,25 +165,108 @@ std::optional<Clock::time_point> RunController::run_phase(int index, Clock::time
                                ? phase_start + std::chrono::duration_cast<Clock::duration>(
                                                    std::chrono::duration<double>(phase.duration_s))
                                : Clock::time_point::max();
+    // A judged step waits for its replies, up to the longest an op may take.
+    const int timeout_ms = plan_.http ? plan_.http->timeout_ms : plan_.cache->timeout_ms;
+    const auto settle_end = phase_end + std::chrono::milliseconds(timeout_ms + 1000);
+    const bool judged = how == PhaseEnd::judged;
     const auto tick = std::chrono::milliseconds(spec_.tick_ms);
     for (;;) {
         auto wake = std::min(next_tick_, phase_end);
-        if (phase.ops > 0 || draining_) wake = std::min(wake, Clock::now() + kPollInterval);
+        if (phase.ops > 0 || draining_ || (judged && Clock::now() >= phase_end))
+            wake = std::min(wake, Clock::now() + kPollInterval);
         const bool stopped = wait_until(wake);
         const auto now = Clock::now();
         finish_drain_if_done(now);
         const bool timed_out = now >= phase_end;
-        const bool ended = timed_out || (phase.ops > 0 && engine_->phase_done());
-        if (ended && !stopped && !last)
+        const bool ended = judged ? timed_out && (engine_->phase_done() || now >= settle_end)
+                                  : timed_out || (phase.ops > 0 && engine_->phase_done());
+        const bool ticked = stopped || ended || now >= next_tick_;
+        if (ended && !stopped && how == PhaseEnd::next_follows)
             cut_ = Draining{index, now};
-        else if (stopped || ended || now >= next_tick_)
+        else if (ticked)
             emit_sample(index, now);
-        if (stopped || ended || now >= next_tick_)
+        if (ticked)
             while (next_tick_ <= now)
                 next_tick_ += tick;
         if (stopped) return std::nullopt;
-        if (ended) return timed_out ? phase_end : now;
+        if (ended) return judged ? now : timed_out ? phase_end : now;
     }
+}
+
+int RunController::run_phases() {
+    auto phase_start = start_;
+    const int phases = int(plan_.phases.size());
+    int begun = -1;
+    for (int index = 0; index < phases && stop_requests_.load() == 0; ++index) {
+        begun = index;
+        const bool last = index + 1 == phases;
+        const auto ended =
+            run_phase(index, phase_start, last ? PhaseEnd::last : PhaseEnd::next_follows);
+        if (!ended || last) break;
+        phase_start = *ended;
+        const Draining just_ended{index, cut_->ended};
+        if (draining_) {
+            emit_cut();
+            await_drain();
+            if (draining_) break;  // stopped while waiting
+            phase_start = std::max(phase_start, Clock::now());
+        }
+        draining_ = just_ended;
+    }
+    return begun;
+}
+
+// Steps run back to back on the same connections. A step's rate is known only once the
+// step before is judged, so the next one starts when the last reply of that one came: a
+// server still working off an overloaded step's queue would fail the next step for it.
+int RunController::run_search() {
+    const SearchSpec& s = *spec_.search;
+    search_.emplace(s);
+    auto phase_start = start_;
+    int index = 0;
+    if (s.warmup_s > 0) {
+        const auto ended = run_phase(0, phase_start, PhaseEnd::next_follows);
+        if (!ended) return 0;
+        phase_start = *ended;
+        draining_ = Draining{0, cut_->ended};
+        index = 1;
+    }
+    int begun = index - 1;
+    for (; !search_->done() && stop_requests_.load() == 0 && index < int(plan_.phases.size());
+         ++index) {
+        plan_.phases[size_t(index)] = search_step(s, search_->rate());
+        begun = index;
+        const auto ended = run_phase(index, phase_start, PhaseEnd::judged);
+        if (!ended) break;
+        const PhaseTotals step = summary_.phase(index);
+        search_->record(judge_step(*spec_.slo, spec_.kind, index, plan_.phases[size_t(index)].rate,
+                                   step, slo_->full_gcs(index))
+                            .passed);
+        if (search_->done()) break;
+        if (draining_) {
+            emit_cut();
+            await_drain();
+            if (draining_) break;  // stopped while waiting
+        }
+        draining_ = Draining{index, *ended};
+        phase_start = std::max(*ended, Clock::now());
+    }
+    return begun;
+}
+
+SearchResult RunController::search_result(const RunSummary& summary) const {
+    SearchResult r;
+    r.max_rate = search_->max_rate();
+    r.first_failing_rate = search_->first_failing_rate();
+    r.finished = search_->done();
+    for (int i = first_step_phase(*spec_.search); i < int(summary.phases.size()); ++i) {
+        auto step = judge_step(*spec_.slo, spec_.kind, i, plan_.phases[size_t(i)].rate,
+                               summary.phases[size_t(i)], slo_->full_gcs(i));
+        if (r.first_failing_rate && step.rate == *r.first_failing_rate && !step.failed.empty())
+            r.failed_check = step.failed.front();
+        r.steps.push_back(std::move(step));
+    }
+    return r;
 }
 
 RunStatus RunController::final_status(const RunSummary& summary, std::string& error) const {
@@ -212,28 +300,12 @@ RunSummary RunController::run() {
     emit_event({0, "start",
                 "engine ready in " + std::to_string(ready_ms.count()) + " ms (connections" +
                     (engine_->prefill_sets() ? " and prefill)" : ")")});
-    auto phase_start = start_;
-    const int phases = int(spec_.phases.size());
-    int begun = -1;
-    for (int index = 0; index < phases && stop_requests_.load() == 0; ++index) {
-        begun = index;
-        const auto ended = run_phase(index, phase_start, index + 1 == phases);
-        if (!ended || index + 1 == phases) break;
-        phase_start = *ended;
-        const Draining just_ended{index, cut_->ended};
-        if (draining_) {
-            emit_cut();
-            await_drain();
-            if (draining_) break;  // stopped while waiting
-            phase_start = std::max(phase_start, Clock::now());
-        }
-        draining_ = just_ended;
-    }
+    const int begun = spec_.search ? run_search() : run_phases();
     emit_cut();
     const auto cut = last_sample_;
     engine_->stop();
     const auto now = Clock::now();
-    if (draining_) emit_drain(*draining_, now);
+    if (draining_ && draining_->phase != begun) emit_drain(*draining_, now);
     if (begun >= 0) emit_drain({begun, cut}, now);
     RunSummary summary = summary_.finish(RunStatus::completed);
     summary.status = final_status(summary, summary.error);
@@ -241,7 +313,10 @@ RunSummary RunController::run() {
         emit_event({ms_since_start(cut), "stop", "stopped by request"});
     summary.prefill_sets = engine_->prefill_sets();
     summary.seed = spec_.seed;
-    if (slo_ && summary.status != RunStatus::failed) summary.slo = slo_->verdict(summary);
+    if (search_)
+        summary.search = search_result(summary);
+    else if (slo_ && summary.status != RunStatus::failed)
+        summary.slo = slo_->verdict(summary);
     for (auto* o : observers_)
         o->on_end(summary);
     return summary;

@@ -10,6 +10,7 @@
 
 #include "engine.h"
 #include "model/observer.h"
+#include "model/rate_search.h"
 #include "model/summary.h"
 #include "slo_watch.h"
 
@@ -21,6 +22,9 @@ namespace perflab {
 // Each phase's schedule starts on the plan's clock, while replies to the phase before may
 // still be arriving: those belong to the phase before and come as one more sample of it (its
 // drain), stamped when the last of them arrived, its interval the time they took.
+//
+// A spec with a search has no phases of its own: each step is a phase whose rate the
+// search picks once the step before has been judged, with every one of its replies in.
 class RunController {
   public:
     RunController(RunSpec spec, std::unique_ptr<LoadEngine> engine);
@@ -45,11 +49,20 @@ class RunController {
         int phase = -1;
         Clock::time_point ended{};
     };
+    enum class PhaseEnd {
+        next_follows,  // its last tick is held in cut_ until the next phase began
+        last,
+        judged,  // a search step: ends once its replies are in
+    };
 
     // Runs one phase and returns when it ended: on the plan's clock when its time ran out, so
     // ticks and phase changes coincide when durations are whole ticks; nullopt when stopped.
-    // The last tick of a phase that a next one follows is held in cut_ until that one began.
-    std::optional<Clock::time_point> run_phase(int index, Clock::time_point phase_start, bool last);
+    std::optional<Clock::time_point> run_phase(int index, Clock::time_point phase_start,
+                                               PhaseEnd how);
+    // The phases of a spec; returns the last one begun (-1: none).
+    int run_phases();
+    int run_search();
+    SearchResult search_result(const RunSummary& summary) const;
     void emit_cut();
     void stop_sending();
     void wake();
@@ -64,7 +77,8 @@ class RunController {
     void emit_event(const RunEvent& event);
     RunStatus final_status(const RunSummary& summary, std::string& error) const;
 
-    RunSpec spec_;
+    RunSpec spec_;  // as given: what observers see and the store keeps
+    RunSpec plan_;  // the phases run: the spec's, or a search's allotted up front
     std::unique_ptr<LoadEngine> engine_;
     std::vector<RunObserver*> observers_;
     SummaryBuilder summary_;
@@ -75,6 +89,7 @@ class RunController {
     std::optional<Draining> draining_;
     std::optional<Draining> cut_;
     std::unique_ptr<SloWatch> slo_;
+    std::optional<RateSearch> search_;
     std::atomic<int> stop_requests_{0};
     std::mutex mutex_;
     std::condition_variable wake_;

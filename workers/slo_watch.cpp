@@ -95,6 +95,12 @@ SloVerdict SloWatch::verdict(const RunSummary& summary) const {
     return evaluate_slo(slo_, spec_, phases, summary.overall.totals, gcs);
 }
 
+std::optional<uint64_t> SloWatch::full_gcs(int phase) const {
+    std::lock_guard lock(mutex_);
+    if (!saw_jvm_ || size_t(phase) >= phase_gcs_.size()) return std::nullopt;
+    return phase_gcs_[size_t(phase)];
+}
+
 std::vector<SloCheck> SloWatch::window_checks() const {
     std::lock_guard lock(mutex_);
     return window_checks_;

@@ -4,6 +4,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ class SloWatch : public RunObserver {
     void on_probe_sample(const ProbeSample& sample) override;
 
     SloVerdict verdict(const RunSummary& summary) const;
+    // Full GCs the JVM probes saw in a phase so far; none without a JVM probe.
+    std::optional<uint64_t> full_gcs(int phase) const;
     // The live window's checks as of the last tick (for a view that shows them).
     std::vector<SloCheck> window_checks() const;
 

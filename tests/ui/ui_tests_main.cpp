@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
     } tests[] = {{"SpecFormTest", run_spec_form_test},       {"LiveRunTest", run_live_run_test},
                  {"ChartExportTest", run_chart_export_test}, {"CompareTest", run_compare_test},
                  {"HistoryTest", run_history_test},          {"HostsTest", run_hosts_test},
-                 {"TimeChartTest", run_time_chart_test},     {"SecretsTest", run_secrets_test}};
+                 {"TimeChartTest", run_time_chart_test},     {"SecretsTest", run_secrets_test},
+                 {"SloViewTest", run_slo_view_test}};
     // QTest sees the arguments after the class name (a test function, -v2...).
     for (const auto& t : tests)
         if (argc > 1 && std::strcmp(argv[1], t.name) == 0) {
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
         }
     std::fprintf(stderr,
                  "usage: ui_tests TEST_CLASS [QTest args]; classes: SpecFormTest LiveRunTest "
-                 "ChartExportTest CompareTest HistoryTest HostsTest TimeChartTest SecretsTest\n");
+                 "ChartExportTest CompareTest HistoryTest HostsTest TimeChartTest SecretsTest "
+                 "SloViewTest\n");
     return 2;
 }

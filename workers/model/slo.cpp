@@ -71,10 +71,12 @@ void add(std::vector<SloCheck>& out, const std::string& key, const std::string& 
 
 }  // namespace
 
+std::string SloCheck::measured_text() const {
+    return measured ? value_text(*measured, unit_of(key)) : "no data";
+}
+
 std::string SloCheck::text() const {
-    return name + " (" + scope +
-           "): " + (measured ? value_text(*measured, unit_of(key)) : "no data") +
-           (passed ? "  pass" : "  FAIL");
+    return name + " (" + scope + "): " + measured_text() + (passed ? "  pass" : "  FAIL");
 }
 
 void check_scope(const SloSpec& slo, RunKind kind, const IntervalSample& t, bool open_model,

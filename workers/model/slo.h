@@ -23,6 +23,7 @@ struct SloCheck {
 
     // "p99 ≤ 100 ms (run): 250.1 ms", "error rate ≤ 1% (phase 2): no data"
     std::string text() const;
+    std::string measured_text() const;  // "250.1 ms", "0.5%", "no data"
 };
 
 struct SloVerdict {

@@ -77,7 +77,7 @@ double RunSpec::planned_duration_s() const {
 }
 
 int RunSpec::max_concurrency() const {
-    int c = 0;
+    int c = search ? search->concurrency : 0;
     for (const auto& p : phases)
         c = std::max(c, p.concurrency);
     return c;
@@ -178,6 +178,11 @@ nlohmann::json slo_json(const SloSpec& slo) {
     return j;
 }
 
+nlohmann::json search_json(const SearchSpec& s) {
+    return {{"rate_from", s.rate_from}, {"rate_to", s.rate_to},   {"step_s", s.step_s},
+            {"precision", s.precision}, {"warmup_s", s.warmup_s}, {"concurrency", s.concurrency}};
+}
+
 }  // namespace
 
 nlohmann::json to_json(const RunSpec& s) {
@@ -190,6 +195,10 @@ nlohmann::json to_json(const RunSpec& s) {
     if (s.cache) j["cache"] = cache_json(*s.cache);
     if (s.http) j["http"] = http_json(*s.http);
     if (s.slo) j["slo"] = slo_json(*s.slo);
+    if (s.search) {
+        j["search"] = search_json(*s.search);
+        j.erase("phases");
+    }
     if (!s.probes.empty()) {
         j["probes"] = nlohmann::json::array();
         for (const auto& p : s.probes)

@@ -109,6 +109,17 @@ struct SloSpec {
     bool abort = false;                          // stop the run at a live window's breach
 };
 
+// A search for the highest open-model rate that meets the spec's slo: the run's phases are
+// steps it generates, each judged before the next rate is chosen.
+struct SearchSpec {
+    double rate_from = 0;     // the first step's rate (ops/s)
+    double rate_to = 0;       // no step goes above it
+    double step_s = 20;       // each step's length
+    double precision = 0.05;  // bisect until first failing / max passing rate ≤ 1 + precision
+    double warmup_s = 0;      // a phase at rate_from before the first step, not judged
+    int concurrency = 0;      // connections to send on (0: the engine's default bound)
+};
+
 struct RunSpec {
     std::string name;
     RunKind kind = RunKind::cache;
@@ -123,6 +134,7 @@ struct RunSpec {
     // connection's index. Absent: drawn when the run starts (with_seed), and stored with it.
     std::optional<uint64_t> seed;
     std::optional<SloSpec> slo;
+    std::optional<SearchSpec> search;  // with it, `phases` is empty: the search makes them
 
     double planned_duration_s() const;  // sum of timed phases; ops-only phases count 0
     int max_concurrency() const;

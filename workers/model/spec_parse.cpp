@@ -300,9 +300,11 @@ SloSpec parse_slo(const nlohmann::json& json, const RunSpec& spec, std::vector<S
             slo.window_s = *v;
     }
     if (auto v = r.boolean("abort")) slo.abort = *v;
+    if (slo.abort && spec.search)
+        r.error(r.path("abort"), "a search judges each step itself: remove \"abort\"");
     if (slo.min_hit_rate && spec.kind != RunKind::cache)
         r.error(r.path("min_hit_rate"), "only a cache run has a hit rate");
-    bool open = false;
+    bool open = spec.search.has_value();
     for (const auto& p : spec.phases)
         open = open || p.open();
     if (slo.min_throughput_ratio && !open)
@@ -313,6 +315,46 @@ SloSpec parse_slo(const nlohmann::json& json, const RunSpec& spec, std::vector<S
     if (slo.max_full_gcs && !jvm)
         r.error(r.path("max_full_gcs"), "needs a jvm probe in \"probes\"");
     return slo;
+}
+
+SearchSpec parse_search(const nlohmann::json& json, std::vector<SpecError>& errors) {
+    SearchSpec s;
+    JsonReader r(json, "search", errors);
+    if (!r.is_object()) {
+        r.error("search", "expected an object such as {\"rate_from\": 100, \"rate_to\": 20000}");
+        return s;
+    }
+    r.allow_only({"rate_from", "rate_to", "step_s", "precision", "warmup_s", "concurrency"});
+    const auto positive = [&](const char* key, double& out, bool required) {
+        const auto v = r.number(key);
+        if (!v) {
+            if (required && !r.has(key)) r.error(r.path(key), "required (ops per second)");
+            return;
+        }
+        if (*v <= 0)
+            r.error(r.path(key), "must be > 0");
+        else
+            out = *v;
+    };
+    positive("rate_from", s.rate_from, true);
+    positive("rate_to", s.rate_to, true);
+    positive("step_s", s.step_s, false);
+    if (s.rate_from > 0 && s.rate_to > 0 && s.rate_to <= s.rate_from)
+        r.error(r.path("rate_to"), "must be above rate_from");
+    if (auto v = r.number("precision")) {
+        if (*v < 0.001 || *v >= 1)
+            r.error(r.path("precision"), "must be a fraction from 0.001 to below 1");
+        else
+            s.precision = *v;
+    }
+    if (auto v = r.number("warmup_s")) {
+        if (*v < 0)
+            r.error(r.path("warmup_s"), "must be ≥ 0 (seconds)");
+        else
+            s.warmup_s = *v;
+    }
+    if (auto v = r.integer("concurrency", 0, 1'000'000)) s.concurrency = int(*v);
+    return s;
 }
 
 }  // namespace
@@ -330,7 +372,7 @@ SpecResult parse_spec(const nlohmann::json& json) {
     JsonReader r(json, "", errors);
     if (!r.is_object()) return result;
     r.allow_only({"name", "kind", "tick_ms", "tags", "notes", "phases", "cache", "http", "probes",
-                  "seed", "slo"});
+                  "seed", "slo", "search"});
     RunSpec s;
     if (auto v = r.string("name")) s.name = *v;
     if (auto v = r.choice("kind", {"cache", "http"}))
@@ -349,7 +391,12 @@ SpecResult parse_spec(const nlohmann::json& json) {
     }
 
     const auto* phases = r.child("phases");
-    if (!phases || !phases->is_array() || phases->empty())
+    if (const auto* v = r.child("search")) {
+        s.search = parse_search(*v, errors);
+        if (phases) r.error("phases", "a search run generates its phases: remove \"phases\"");
+        if (!r.has("slo"))
+            r.error("slo", "required with \"search\": the checks each step must meet");
+    } else if (!phases || !phases->is_array() || phases->empty())
         r.error("phases", "expected a non-empty array of phases");
     else
         for (size_t i = 0; i < phases->size(); ++i)

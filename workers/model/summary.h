@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sample.h"
+#include "search_result.h"
 #include "slo.h"
 #include "spec.h"
 
@@ -30,8 +31,9 @@ struct RunSummary {
     PhaseTotals overall;
     std::vector<PhaseTotals> phases;
     uint64_t prefill_sets = 0;
-    std::optional<SloVerdict> slo;  // when the spec has an slo
-    std::optional<uint64_t> seed;  // the spec's, so a report names what reproduces the run
+    std::optional<SloVerdict> slo;       // when the spec has an slo (and no search)
+    std::optional<SearchResult> search;  // when the spec has a search
+    std::optional<uint64_t> seed;        // the spec's, so a report names what reproduces the run
 };
 
 // Builds the summary from the samples of a run, in order.

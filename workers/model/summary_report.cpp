@@ -11,6 +11,7 @@ namespace perflab {
 nlohmann::json summary_json(const RunSummary& s) {
     nlohmann::json j = s.kind == RunKind::http ? http_report_json(s) : cache_report_json(s);
     if (s.slo) j["slo"] = to_json(*s.slo);
+    if (s.search) j["search"] = to_json(*s.search);
     return j;
 }
 

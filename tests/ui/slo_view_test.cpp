@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+// SLO verdicts and the max-rate search in the window, on real runs against a real memcached:
+// the live strip turns red when the server stalls, a search run's curve has one point per
+// step, and the form builds a search spec.
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+#include "database.h"
+#include "history_view.h"
+#include "live_view.h"
+#include "main_window.h"
+#include "memcached_server.h"
+#include "process.h"
+#include "run_list_model.h"
+#include "run_session.h"
+#include "run_store.h"
+#include "search_curve.h"
+#include "spec_form.h"
+#include "stored_run_view.h"
+#include "time_chart.h"
+#include "ui_tests.h"
+
+using namespace perflab;
+
+namespace {
+
+RunSpec parsed(const nlohmann::json& j) {
+    SpecResult r = parse_spec(j);
+    if (!r) qFatal("%s", r.error_text().c_str());
+    return *r.spec;
+}
+
+nlohmann::json cache_json(const std::string& server) {
+    return {{"name", "slo ui test"},
+            {"kind", "cache"},
+            {"tick_ms", 250},
+            {"cache",
+             {{"servers", {server}},
+              {"driver", "async"},
+              {"keys", {{"count", 1000}}},
+              {"value_size", {{"min", 64}, {"max", 256}}},
+              {"timeout_ms", 5000}}}};
+}
+
+QCPGraph* graph(const TimeChart* chart, const QString& name) {
+    for (int i = 0; i < chart->plot()->graphCount(); ++i)
+        if (chart->plot()->graph(i)->name() == name) return chart->plot()->graph(i);
+    return nullptr;
+}
+
+// Each test gets a database of its own.
+struct OwnData {
+    test::TempDir dir;
+    QByteArray old = qgetenv("XDG_DATA_HOME");
+    OwnData() { qputenv("XDG_DATA_HOME", QByteArray::fromStdString(dir.path())); }
+    ~OwnData() { qputenv("XDG_DATA_HOME", old); }
+};
+
+}  // namespace
+
+class SloViewTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void verdictStripTurnsRedOnABreach();
+    void searchRunShowsItsCurveOnePointPerStep();
+    void formBuildsASearchSpec();
+};
+
+// Green while memcached answers in microseconds; frozen (SIGSTOP), its window has replies
+// over the limit or none at all, and either fails.
+void SloViewTest::verdictStripTurnsRedOnABreach() {
+    OwnData data;
+    test::MemcachedServer server;
+    MainWindow window;
+    auto j = cache_json(server.endpoint());
+    j["phases"] = {{{"duration_s", 60}, {"rate", 200}, {"concurrency", 2}}};
+    j["slo"] = {{"latency_ms", {{"p99", 100}}}, {"window_s", 1}};
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QString error;
+    QVERIFY2(window.startRun(parsed(j), &error), qPrintable(error));
+    LiveView* live = window.liveView();
+    auto* strip = live->findChild<QLabel*>(QStringLiteral("sloStrip"));
+    QVERIFY(strip);
+    QTRY_VERIFY_WITH_TIMEOUT(live->ticks() >= 3, 10000);
+    QVERIFY2(!live->verdictFailing(), qPrintable(live->verdictChecks().join(", ")));
+    QCOMPARE(live->verdictChecks().size(), 1);
+    QVERIFY(live->verdictChecks().front().startsWith(QStringLiteral("p99 ≤ 100 ms: ")));
+    QVERIFY(strip->isVisibleTo(live));
+    QVERIFY(strip->text().contains(QStringLiteral("#198754")));  // green
+    // The limit is a dashed line on the latency panel, a point per tick.
+    QCPGraph* limit = graph(live->chart(), QStringLiteral("p99 limit"));
+    QVERIFY(limit);
+    QCOMPARE(limit->pen().style(), Qt::DashLine);
+    QCOMPARE(limit->dataCount(), live->ticks());
+    QCOMPARE(limit->data()->at(0)->value, 100.0);
+
+    server.pause();
+    QTRY_VERIFY_WITH_TIMEOUT(live->verdictFailing(), 5000);
+    QVERIFY(strip->text().contains(QStringLiteral("#b02a37")));  // red
+    server.resume();
+    window.session()->stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+}
+
+// A cache search that memcached meets up to rate_to: 500, 1000 and 2000/s all pass.
+void SloViewTest::searchRunShowsItsCurveOnePointPerStep() {
+    OwnData data;
+    test::MemcachedServer server;
+    MainWindow window;
+    auto j = cache_json(server.endpoint());
+    j["slo"] = {{"latency_ms", {{"p99", 200}, {"p50", 50}}}, {"error_rate", 0.01}};
+    j["search"] = {{"rate_from", 500}, {"rate_to", 2000}, {"step_s", 1}, {"concurrency", 2}};
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QString error;
+    QVERIFY2(window.startRun(parsed(j), &error), qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    const auto summary = finished.at(0).at(0).value<RunSummary>();
+    QVERIFY(summary.search.has_value());
+    const SearchResult& search = *summary.search;
+    QVERIFY(search.finished);
+    QCOMPARE(int(search.steps.size()), 3);
+    QCOMPARE(search.steps[2].rate, 2000.0);
+    QVERIFY(search.max_rate.has_value());
+    QCOMPARE(*search.max_rate, 2000.0);
+
+    QTRY_VERIFY_WITH_TIMEOUT(window.historyView()->model()->rowCount() >= 1, 10000);
+    QCOMPARE(window.historyView()
+                 ->model()
+                 ->data(window.historyView()->model()->index(0, RunListModel::Verdict))
+                 .toString(),
+             QStringLiteral("max 2000/s"));
+    const int64_t id = RunStore(default_database_path(), Access::read).list().front().id;
+    StoredRunView stored(default_database_path());
+    QSignalSpy loaded(&stored, &StoredRunView::runLoaded);
+    stored.open(id);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+    QVERIFY(stored.curve()->isVisibleTo(&stored));
+    QCOMPARE(stored.curve()->points(), 3);
+    QCOMPARE(stored.curve()->limitLines(), 2);  // p50 and p99
+    QVERIFY(stored.curve()->kneeMarked());
+    QVERIFY(stored.reportText().contains(QStringLiteral("Search: max rate 2000/s")));
+}
+
+void SloViewTest::formBuildsASearchSpec() {
+    SpecForm form;
+    auto j = cache_json("127.0.0.1:11211");
+    j["phases"] = {{{"duration_s", 10}, {"concurrency", 4}}};
+    form.setJson(j);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    form.searchModeBox()->setChecked(true);
+    // A search with no objective is refused, naming what is missing.
+    QVERIFY(!form.isValid());
+    QVERIFY2(form.errorText().contains(QStringLiteral("slo: required")),
+             qPrintable(form.errorText()));
+    static_cast<QLineEdit*>(form.field("slo.latency_ms.p99"))->setText(QStringLiteral("100"));
+    static_cast<QLineEdit*>(form.field("search.rate_from"))->setText(QStringLiteral("100"));
+    static_cast<QLineEdit*>(form.field("search.rate_to"))->setText(QStringLiteral("5000"));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QVERIFY(form.spec()->phases.empty());
+    QCOMPARE(form.spec()->search->rate_to, 5000.0);
+    QCOMPARE(form.spec()->slo->latency_ms.at("p99"), 100.0);
+    // Back to phases: the search is gone, the slo stays.
+    form.searchModeBox()->setChecked(false);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QVERIFY(!form.spec()->search);
+    QVERIFY(form.spec()->slo);
+}
+
+int run_slo_view_test(int argc, char** argv) {
+    SloViewTest t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "slo_view_test.moc"

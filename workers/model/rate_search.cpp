@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+#include "rate_search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "figures.h"
+
+namespace perflab {
+
+namespace {
+
+// Rates are whole ops per second above 10/s, so a table reads 412 and not 412.109375.
+double tidy(double rate) {
+    return rate >= 10 ? std::round(rate) : std::round(rate * 100) / 100;
+}
+
+}  // namespace
+
+RateSearch::RateSearch(const SearchSpec& spec) : spec_(spec), rate_(tidy(spec.rate_from)) {}
+
+void RateSearch::record(bool passed) {
+    if (done_) return;
+    (passed ? pass_ : fail_) = rate_;
+    if (!fail_) {
+        if (rate_ >= spec_.rate_to) {
+            done_ = true;
+            return;
+        }
+        rate_ = std::min(spec_.rate_to, tidy(rate_ * 2));
+        return;
+    }
+    if (!pass_ || *fail_ <= *pass_ * (1 + spec_.precision)) {
+        done_ = true;
+        return;
+    }
+    const double next = tidy((*pass_ + *fail_) / 2);
+    if (next <= *pass_ || next >= *fail_) {
+        done_ = true;
+        return;
+    }
+    rate_ = next;
+}
+
+int RateSearch::max_steps(const SearchSpec& spec) {
+    const int rising = int(std::ceil(std::log2(spec.rate_to / spec.rate_from))) + 1;
+    // After the first failure the bracket spans at most a doubling; each step halves it.
+    const int bisecting = int(std::ceil(std::log2(1 / spec.precision))) + 1;
+    return rising + bisecting;
+}
+
+Phase search_step(const SearchSpec& search, double rate) {
+    Phase p;
+    p.duration_s = search.step_s;
+    p.rate = rate;
+    p.concurrency = search.concurrency;
+    return p;
+}
+
+int first_step_phase(const SearchSpec& search) {
+    return search.warmup_s > 0 ? 1 : 0;
+}
+
+RunSpec search_plan(const RunSpec& spec) {
+    if (!spec.search) return spec;
+    const SearchSpec& s = *spec.search;
+    RunSpec plan = spec;
+    plan.phases.clear();
+    if (s.warmup_s > 0) {
+        Phase warmup = search_step(s, tidy(s.rate_from));
+        warmup.duration_s = s.warmup_s;
+        plan.phases.push_back(warmup);
+    }
+    plan.phases.insert(plan.phases.end(), size_t(RateSearch::max_steps(s)),
+                       search_step(s, s.rate_to));
+    return plan;
+}
+
+SearchStep judge_step(const SloSpec& slo, RunKind kind, int phase, double rate,
+                      const PhaseTotals& totals, std::optional<uint64_t> full_gcs) {
+    SearchStep step;
+    step.phase = phase;
+    step.rate = rate;
+    const Figures f = figures(kind, totals);
+    step.throughput = f.throughput;
+    step.error_rate = f.error_rate;
+    step.hit_rate = f.hit_rate;
+    step.full_gcs = full_gcs;
+    if (f.latency.count()) {
+        step.p50_ms = double(f.latency.percentile(50)) / 1000;
+        step.p99_ms = double(f.latency.percentile(99)) / 1000;
+        step.p999_ms = double(f.latency.percentile(99.9)) / 1000;
+    }
+    std::vector<SloCheck> checks;
+    check_scope(slo, kind, totals.totals, true, full_gcs, "phase " + std::to_string(phase + 1),
+                checks);
+    step.passed = true;
+    for (auto& c : checks) {
+        if (c.passed) continue;
+        step.passed = false;
+        step.failed.push_back(std::move(c));
+    }
+    return step;
+}
+
+}  // namespace perflab

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+#include "search_result.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "format.h"
+
+namespace perflab {
+
+namespace {
+
+template <class T>
+nlohmann::json or_null(const std::optional<T>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+template <class T>
+std::optional<T> optional_at(const nlohmann::json& j, const char* key) {
+    if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+    return j.at(key).get<T>();
+}
+
+std::string ms_text(const std::optional<double>& v) {
+    return v ? format_fixed(*v, 2) : "-";
+}
+
+}  // namespace
+
+nlohmann::json to_json(const SearchResult& r) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (const auto& s : r.steps) {
+        nlohmann::json failed = nlohmann::json::array();
+        for (const auto& c : s.failed)
+            failed.push_back(c.name);
+        steps.push_back({{"phase", s.phase},
+                         {"rate", s.rate},
+                         {"throughput", s.throughput},
+                         {"p50_ms", or_null(s.p50_ms)},
+                         {"p99_ms", or_null(s.p99_ms)},
+                         {"p999_ms", or_null(s.p999_ms)},
+                         {"error_rate", s.error_rate},
+                         {"hit_rate", or_null(s.hit_rate)},
+                         {"full_gcs", or_null(s.full_gcs)},
+                         {"passed", s.passed},
+                         {"failed", failed}});
+    }
+    nlohmann::json check = nullptr;
+    if (r.failed_check) {
+        SloVerdict one;
+        one.checks.push_back(*r.failed_check);
+        check = to_json(one).at("checks").at(0);
+    }
+    return {{"max_rate", or_null(r.max_rate)},
+            {"first_failing_rate", or_null(r.first_failing_rate)},
+            {"failed_check", check},
+            {"finished", r.finished},
+            {"steps", steps}};
+}
+
+std::optional<SearchResult> search_result_from_json(const nlohmann::json& j) {
+    if (!j.is_object() || !j.contains("steps")) return std::nullopt;
+    try {
+        SearchResult r;
+        r.max_rate = optional_at<double>(j, "max_rate");
+        r.first_failing_rate = optional_at<double>(j, "first_failing_rate");
+        r.finished = j.value("finished", false);
+        if (j.contains("failed_check") && !j.at("failed_check").is_null()) {
+            const auto v = slo_verdict_from_json(
+                {{"passed", false}, {"checks", nlohmann::json::array({j.at("failed_check")})}});
+            if (v) r.failed_check = v->checks.front();
+        }
+        for (const auto& s : j.at("steps")) {
+            SearchStep step;
+            step.phase = s.at("phase").get<int>();
+            step.rate = s.at("rate").get<double>();
+            step.throughput = s.at("throughput").get<double>();
+            step.p50_ms = optional_at<double>(s, "p50_ms");
+            step.p99_ms = optional_at<double>(s, "p99_ms");
+            step.p999_ms = optional_at<double>(s, "p999_ms");
+            step.error_rate = s.at("error_rate").get<double>();
+            step.hit_rate = optional_at<double>(s, "hit_rate");
+            step.full_gcs = optional_at<uint64_t>(s, "full_gcs");
+            step.passed = s.at("passed").get<bool>();
+            for (const auto& name : s.at("failed")) {
+                SloCheck c;
+                c.name = name.get<std::string>();
+                step.failed.push_back(std::move(c));
+            }
+            r.steps.push_back(std::move(step));
+        }
+        return r;
+    } catch (const nlohmann::json::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::string search_text(const SearchResult& r) {
+    std::ostringstream out;
+    out << "Search: ";
+    if (r.max_rate)
+        out << "max rate " << format_fixed(*r.max_rate, 0) << "/s";
+    else
+        out << "no rate met every check";
+    if (r.first_failing_rate) {
+        out << "; first failing " << format_fixed(*r.first_failing_rate, 0) << "/s";
+        if (r.failed_check) out << " (" << r.failed_check->text() << ")";
+    } else if (r.max_rate && r.finished) {
+        out << "; no step failed up to rate_to";
+    }
+    if (!r.finished) out << " [stopped before the search ended]";
+    out << "\n";
+    const bool hits = std::any_of(r.steps.begin(), r.steps.end(),
+                                  [](const SearchStep& s) { return s.hit_rate.has_value(); });
+    const bool gcs = std::any_of(r.steps.begin(), r.steps.end(),
+                                 [](const SearchStep& s) { return s.full_gcs.has_value(); });
+    out << std::left << std::setw(6) << "phase" << std::right << std::setw(10) << "rate/s"
+        << std::setw(13) << "throughput/s" << std::setw(10) << "p50 ms" << std::setw(10) << "p99 ms"
+        << std::setw(11) << "p99.9 ms" << std::setw(9) << "errors";
+    if (hits) out << std::setw(9) << "hits";
+    if (gcs) out << std::setw(9) << "full GCs";
+    out << "  verdict\n";
+    for (const auto& s : r.steps) {
+        out << std::left << std::setw(6) << s.phase + 1 << std::right << std::setw(10)
+            << format_fixed(s.rate, 0) << std::setw(13) << format_fixed(s.throughput, 1)
+            << std::setw(10) << ms_text(s.p50_ms) << std::setw(10) << ms_text(s.p99_ms)
+            << std::setw(11) << ms_text(s.p999_ms) << std::setw(9)
+            << format_fixed(s.error_rate * 100, 2) + "%";
+        if (hits)
+            out << std::setw(9) << (s.hit_rate ? format_fixed(*s.hit_rate * 100, 1) + "%" : "-");
+        if (gcs) out << std::setw(9) << (s.full_gcs ? std::to_string(*s.full_gcs) : "-");
+        out << "  " << (s.passed ? "pass" : "FAIL");
+        for (size_t i = 0; i < s.failed.size(); ++i)
+            out << (i ? ", " : ": ") << s.failed[i].name;
+        out << "\n";
+    }
+    return out.str();
+}
+
+}  // namespace perflab

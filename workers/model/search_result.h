@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "slo.h"
+
+namespace perflab {
+
+// What a saturation search found, step by step.
+struct SearchStep {
+    int phase = 0;
+    double rate = 0;        // planned
+    double throughput = 0;  // successful per second
+    std::optional<double> p50_ms, p99_ms, p999_ms;
+    double error_rate = 0;
+    std::optional<double> hit_rate;
+    std::optional<uint64_t> full_gcs;
+    bool passed = false;
+    std::vector<SloCheck> failed;  // the checks that failed
+};
+
+struct SearchResult {
+    std::optional<double> max_rate;            // the highest rate that met every check
+    std::optional<double> first_failing_rate;  // the lowest that did not
+    std::optional<SloCheck> failed_check;      // the first that failed at it
+    bool finished = false;                     // false: the run stopped before the answer
+    std::vector<SearchStep> steps;
+};
+
+// {"max_rate", "first_failing_rate", "failed_check", "finished", "steps": [{"phase", "rate",
+//  "throughput", "p50_ms", "p99_ms", "p999_ms", "error_rate", "hit_rate", "full_gcs",
+//  "passed", "failed": [check names]}]}; absent figures are null.
+nlohmann::json to_json(const SearchResult& result);
+std::optional<SearchResult> search_result_from_json(const nlohmann::json& json);
+// The answer in one line, then the step table.
+std::string search_text(const SearchResult& result);
+
+}  // namespace perflab
