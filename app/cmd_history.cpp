@@ -47,13 +47,6 @@ nlohmann::json run_json(const RunInfo& r) {
     return j;
 }
 
-// "PASS", "FAIL" or "-" (no slo in the spec); a search's max rate ("max:412/s").
-std::string slo_column(const RunInfo& r) {
-    if (r.search)
-        return r.search->max_rate ? "max:" + format_fixed(*r.search->max_rate, 0) + "/s" : "FAIL";
-    return r.slo ? (r.slo->passed ? "PASS" : "FAIL") : "-";
-}
-
 // Runs an edit of one run; every store problem is bad input (exit 2).
 template <class F>
 int edit(const EditOptions& o, F&& f, const char* done) {
@@ -92,7 +85,7 @@ int runs_command(const RunsOptions& o) {
             tags += " #" + t;
         std::printf("%5lld  %s  %-11s %-5s %-4s %7.1fs  %s  %s%s\n", static_cast<long long>(r.id),
                     format_wall(r.started_at_ms).c_str(), r.status.c_str(), r.kind.c_str(),
-                    slo_column(r).c_str(), r.figures.duration_s, figures_line(r).c_str(),
+                    verdict_text(r).c_str(), r.figures.duration_s, figures_line(r).c_str(),
                     r.name.c_str(), tags.c_str());
     }
     return kExitOk;

@@ -179,6 +179,9 @@ std::string comparison_text(const Comparison& c) {
     out += "\n" + pad("name", kLabel);
     for (const auto& r : c.runs)
         out += pad(r.name.substr(0, kColumn - 2), kColumn);
+    out += "\n" + pad("slo", kLabel);
+    for (const auto& r : c.runs)
+        out += pad(verdict_text(r), kColumn);
     out += "\n";
     for (const auto& f : c.figures) {
         out += pad(f.name, kLabel);
@@ -213,7 +216,11 @@ std::string comparison_text(const Comparison& c) {
 nlohmann::json to_json(const Comparison& c) {
     nlohmann::json runs = nlohmann::json::array();
     for (const auto& r : c.runs)
-        runs.push_back({{"id", r.id}, {"name", r.name}, {"status", r.status}, {"kind", r.kind}});
+        runs.push_back({{"id", r.id},
+                        {"name", r.name},
+                        {"status", r.status},
+                        {"kind", r.kind},
+                        {"slo", verdict_text(r)}});
     nlohmann::json figures = nlohmann::json::object();
     for (const auto& f : c.figures) {
         nlohmann::json values = nlohmann::json::array(), deltas = nlohmann::json::array();

@@ -276,6 +276,12 @@ RunReport load_report(RunStore& store, int64_t id, const Window& window) {
     return r;
 }
 
+std::string verdict_text(const RunInfo& r) {
+    if (r.search)
+        return r.search->max_rate ? "max:" + format_fixed(*r.search->max_rate, 0) + "/s" : "FAIL";
+    return r.slo ? (r.slo->passed ? "PASS" : "FAIL") : "-";
+}
+
 std::string report_text(const RunReport& r) {
     std::string out = "Run " + std::to_string(r.info.id) + ": " + r.info.name + "\n";
     for (const auto& [k, v] : facts(r))

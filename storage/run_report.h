@@ -23,6 +23,9 @@ RunReport load_report(RunStore& store, int64_t id, const Window& window = {});
 
 // `perflab show`: a header, the machine, then the run's summary_text (summary_report.h).
 std::string report_text(const RunReport& report);
+// A run's verdict in a word: "PASS" or "FAIL" against its slo, "max:412/s" (or "FAIL") for a
+// search, "-" without either.
+std::string verdict_text(const RunInfo& run);
 // `perflab show --json`: {"run", "window", "spec", "summary", "hosts", "events"}; "summary" is
 // the run's summary_json, what `run --json` printed.
 nlohmann::json report_json(const RunReport& report);

@@ -132,6 +132,10 @@ void LiveCharts::addEvent(const RunEvent& e) {
         chart_->addMarker(t, QObject::tr("GC"), QColor(214, 39, 40));
     else if (e.kind == "stop")
         chart_->addMarker(t, QObject::tr("stop"), Qt::darkGray);
+    else if (e.kind == "slo")
+        chart_->addMarker(t, QObject::tr("SLO breach"), QColor(176, 42, 55));
+    else if (e.kind == "rate")
+        chart_->addMarker(t, text, QColor(148, 103, 189));
 }
 
 void LiveCharts::addProbeSample(const ProbeSample& s) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "live_view.h"
 
+#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -10,7 +11,7 @@
 
 #include "live_charts.h"
 #include "model/format.h"
-#include "model/rate_search.h"
+#include "model/run_plan.h"
 #include "slo_watch.h"
 #include "stat_tile.h"
 #include "time_chart.h"
@@ -92,8 +93,48 @@ void LiveView::setupProgress() {
     row->addWidget(title_);
     row->addWidget(phase_);
     row->addWidget(progress_, 1);
+    setupRateControl(row);
     row->addWidget(stop_);
     static_cast<QVBoxLayout*>(layout())->addLayout(row);
+}
+
+// Live rate control (vegeta #689): from now on, the open-model phase sends at the rate set
+// here; the run marks the change on the time axis and the planned line follows it.
+void LiveView::setupRateControl(QBoxLayout* row) {
+    rateControl_ = new QWidget(this);
+    auto* box = new QHBoxLayout(rateControl_);
+    box->setContentsMargins(0, 0, 0, 0);
+    rateBox_ = new QDoubleSpinBox(rateControl_);
+    rateBox_->setObjectName(QStringLiteral("rateBox"));
+    rateBox_->setRange(0.01, 1e7);
+    rateBox_->setDecimals(0);
+    rateBox_->setSuffix(tr(" /s"));
+    rateBox_->setKeyboardTracking(false);
+    rateBox_->setToolTip(tr("The phase's rate from now on (Enter to apply)"));
+    auto* down = new QPushButton(tr("−10%"), rateControl_);
+    down->setObjectName(QStringLiteral("rateDown"));
+    auto* up = new QPushButton(tr("+10%"), rateControl_);
+    up->setObjectName(QStringLiteral("rateUp"));
+    for (auto* b : {down, up})
+        b->setMaximumWidth(b->fontMetrics().horizontalAdvance(b->text()) + 24);
+    box->addWidget(rateBox_);
+    box->addWidget(down);
+    box->addWidget(up);
+    connect(rateBox_, &QDoubleSpinBox::editingFinished, this,
+            [this] { emit rateChangeRequested(rateBox_->value()); });
+    connect(down, &QPushButton::clicked, this,
+            [this] { emit rateChangeRequested(rateBox_->value() * 0.9); });
+    connect(up, &QPushButton::clicked, this,
+            [this] { emit rateChangeRequested(rateBox_->value() * 1.1); });
+    rateControl_->setEnabled(false);
+    row->addWidget(rateControl_);
+}
+
+// Enabled in a timed open-model phase; the box follows the plan unless it is being edited.
+void LiveView::updateRateControl(const IntervalSample& s) {
+    const bool open = !spec_.search && s.planned_rate > 0 && stop_->text() == tr("Stop");
+    rateControl_->setEnabled(open);
+    if (open && !rateBox_->hasFocus()) rateBox_->setValue(s.planned_rate);
 }
 
 // One line of checks under the progress: green while the window meets a check, red while
@@ -153,6 +194,7 @@ void LiveView::begin(const RunSpec& spec) {
     stop_->setText(tr("Stop"));
     stop_->setToolTip({});
     stop_->setEnabled(true);
+    rateControl_->setEnabled(false);
     for (auto* t : {rate_, hitRate_, p50_, p99_, errors_, connections_})
         t->setValue(QStringLiteral("–"));
     hitRate_->setVisible(spec.kind == RunKind::cache);
@@ -162,7 +204,7 @@ void LiveView::begin(const RunSpec& spec) {
     verdicts_->setVisible(spec.slo.has_value());
     verdicts_->clear();
     if (spec.slo) {
-        plan_ = search_plan(spec);
+        plan_ = run_plan(spec);
         slo_ = std::make_unique<SloWatch>(
             plan_, [](const RunEvent&) {}, [] {});
     }
@@ -179,6 +221,7 @@ void LiveView::addSample(const IntervalSample& s) {
     if (!charts_->addSample(s)) return charts_->refresh();
     updateTiles(s);
     updateProgress(s);
+    updateRateControl(s);
     if (s.late > 0)
         warnGenerator(tr("%1 sends in the last tick started over 1 ms late: the open-model "
                          "schedule is not being kept.")
@@ -248,6 +291,7 @@ void LiveView::warnGenerator(const QString& why) {
 
 void LiveView::finish(const RunSummary& summary) {
     stop_->setEnabled(false);
+    rateControl_->setEnabled(false);
     QString text = tr("%1 · %2").arg(qs(to_string(summary.status)), phase_->text());
     if (summary.status == RunStatus::failed) text = tr("failed: %1").arg(qs(summary.error));
     phase_->setText(text);

@@ -7,7 +7,9 @@
 
 #include "metatypes.h"
 
+class QDoubleSpinBox;
 class QLabel;
+class QBoxLayout;
 class QProgressBar;
 class QPushButton;
 
@@ -42,8 +44,12 @@ class LiveView : public QWidget {
     QStringList verdictChecks() const { return verdictChecks_; }
     bool verdictFailing() const { return verdictFailing_; }
 
+    QDoubleSpinBox* rateBox() const { return rateBox_; }
+
   signals:
     void stopRequested();
+    // The rate box or its ±10% buttons: the current open-model phase should send at `rate`.
+    void rateChangeRequested(double rate);
 
   private:
     void setupBanner();
@@ -51,6 +57,8 @@ class LiveView : public QWidget {
     void setupNotices();
     void setupProgress();
     void setupVerdicts();
+    void setupRateControl(QBoxLayout* row);
+    void updateRateControl(const IntervalSample& s);
     void updateVerdicts();
     void updateTiles(const IntervalSample& s);
     void updateProgress(const IntervalSample& s);
@@ -64,6 +72,8 @@ class LiveView : public QWidget {
     QLabel* phase_;
     QProgressBar* progress_;
     QPushButton* stop_;
+    QDoubleSpinBox* rateBox_;
+    QWidget* rateControl_;
     StatTile* rate_;
     StatTile* hitRate_;
     StatTile* p50_;

@@ -129,6 +129,10 @@ void MainWindow::setupSession() {
     connect(session_, &RunSession::finished, this, &MainWindow::onFinished);
     connect(session_, &RunSession::probeRefused, this, &MainWindow::onProbeRefused);
     connect(live_, &LiveView::stopRequested, session_, &RunSession::stop);
+    connect(live_, &LiveView::rateChangeRequested, this, [this](double rate) {
+        if (!session_->changeRate(rate))
+            statusBar()->showMessage(tr("This phase's rate cannot be changed now"), 5000);
+    });
     connect(form_, &SpecForm::validityChanged, this, [this](bool valid) {
         form_->startButton()->setEnabled(valid && !session_->running());
     });

@@ -175,6 +175,10 @@ void RunSession::adopt(std::unique_ptr<LocalMemcached> server) {
     server_ = std::move(server);
 }
 
+bool RunSession::changeRate(double rate) {
+    return controller_ && controller_->change_rate(rate);
+}
+
 void RunSession::stop() {
     if (cancel_) cancel_->cancel();
     if (controller_) controller_->request_stop();

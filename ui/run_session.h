@@ -35,6 +35,8 @@ class RunSession : public QObject {
     // Also while the probes still connect: their SSH work is cancelled, not waited for.
     void stop();
     bool running() const { return thread_.joinable(); }
+    // The current open-model phase's rate from now on; false when it cannot change.
+    bool changeRate(double rate);
     const RunBridge* bridge() const { return bridge_; }
 
   signals:

@@ -5,7 +5,7 @@
 #include "cache/libmemcached_engine.h"
 #include "engine.h"
 #include "http/http_engine.h"
-#include "model/rate_search.h"
+#include "model/run_plan.h"
 #include "model/secrets.h"
 
 namespace perflab {
@@ -30,7 +30,7 @@ std::unique_ptr<LoadEngine> make_engine(const RunSpec& stored) {
         text.pop_back();
         throw std::runtime_error(text);
     }
-    const RunSpec spec = search_plan(*resolved.spec);
+    const RunSpec spec = run_plan(*resolved.spec);
     if (spec.kind == RunKind::cache) {
         if (effective_driver(*spec.cache) == CacheDriver::libmemcached)
             return std::make_unique<LibmemcachedEngine>(spec);

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "model/format.h"
+#include "model/run_plan.h"
 
 namespace perflab {
 
@@ -40,9 +42,12 @@ bool never_answered(const IntervalSample& t) {
 
 RunController::RunController(RunSpec spec, std::unique_ptr<LoadEngine> engine)
     : spec_(std::move(spec)),
-      plan_(search_plan(spec_)),
+      plan_(run_plan(spec_)),
       engine_(std::move(engine)),
-      summary_(spec_.kind) {
+      summary_(spec_.kind),
+      reported_(plan_.phases.size(), -1),
+      continued_(plan_.phases.size(), false),
+      changes_left_(spec_.search ? 0 : kRateChanges) {
     if (spec_.slo)
         slo_ = std::make_unique<SloWatch>(
             plan_, [this](const RunEvent& e) { emit_event(e); }, [this] { stop_sending(); });
@@ -60,6 +65,13 @@ void RunController::request_stop() {
 }
 
 // A stop of the run's own (slo.abort): never the second request that cancels replies.
+bool RunController::change_rate(double rate) {
+    if (!(rate > 0) || !rate_changeable_.load()) return false;
+    pending_rate_.store(rate);
+    wake();
+    return true;
+}
+
 void RunController::stop_sending() {
     int none = 0;
     if (stop_requests_.compare_exchange_strong(none, 1)) wake();
@@ -77,7 +89,10 @@ int64_t RunController::ms_since_start(Clock::time_point t) const {
 
 bool RunController::wait_until(Clock::time_point deadline) {
     std::unique_lock lock(mutex_);
-    return wake_.wait_until(lock, deadline, [this] { return stop_requests_.load() > 0; });
+    wake_.wait_until(lock, deadline, [this] {
+        return stop_requests_.load() > 0 || (rate_changeable_.load() && pending_rate_.load() > 0);
+    });
+    return stop_requests_.load() > 0;
 }
 
 void RunController::emit_event(const RunEvent& event) {
@@ -85,13 +100,24 @@ void RunController::emit_event(const RunEvent& event) {
         o->on_event(event);
 }
 
-void RunController::emit_sample(int phase, Clock::time_point now) {
-    IntervalSample sample;
-    engine_->collect(sample, phase, start_);
+IntervalSample RunController::take_carry(int phase) {
+    if (carry_phase_ != phase) return {};
+    carry_phase_ = -1;
+    return std::exchange(carry_, {});
+}
+
+void RunController::emit_sample(int slot, Clock::time_point now) {
+    const int phase = reported_[size_t(slot)];
+    IntervalSample sample = take_carry(phase);
+    engine_->collect(sample, slot, start_);
+    // The late replies of this phase's part before a rate change come in its ticks.
+    if (draining_ && continued_[size_t(draining_->phase)] &&
+        reported_[size_t(draining_->phase)] == phase)
+        engine_->collect(sample, draining_->phase, start_);
     sample.t_ms = ms_since_start(now);
     sample.interval_ms = ms_since_start(now) - ms_since_start(last_sample_);
     sample.phase = phase;
-    const auto& p = plan_.phases[size_t(phase)];
+    const auto& p = plan_.phases[size_t(slot)];
     const double mid_s =
         std::chrono::duration<double>(last_sample_ + (now - last_sample_) / 2 - phase_start_)
             .count();
@@ -111,14 +137,23 @@ void RunController::publish(const IntervalSample& sample) {
 }
 
 void RunController::emit_drain(const Draining& d, Clock::time_point now) {
-    IntervalSample sample;
+    const int phase = reported_[size_t(d.phase)];
+    // A part before a rate change is no drain of its own: the rest of its replies join the
+    // phase's next sample, and the phase ends with its last part.
+    if (continued_[size_t(d.phase)]) {
+        if (carry_phase_ != phase) carry_ = {};
+        carry_phase_ = phase;
+        engine_->collect(carry_, d.phase, start_);
+        return;
+    }
+    IntervalSample sample = take_carry(phase);
     engine_->collect(sample, d.phase, start_);
     sample.t_ms = ms_since_start(now);
     sample.interval_ms = sample.t_ms - ms_since_start(d.ended);
-    sample.phase = d.phase;
+    sample.phase = phase;
     if (sample.total_ops() > 0 || sample.dropped > 0 || sample.sent > 0) publish(sample);
     for (auto* o : observers_)
-        o->on_phase_end(summary_.phase(d.phase));
+        o->on_phase_end(summary_.phase(sample.phase));
 }
 
 void RunController::finish_drain_if_done(Clock::time_point now) {
@@ -139,7 +174,7 @@ void RunController::await_drain() {
     if (waited > 0)
         emit_event({ms_since_start(now), "drain",
                     "waited " + std::to_string(waited) + " ms for the replies of phase " +
-                        std::to_string(draining_->phase + 1)});
+                        std::to_string(reported_[size_t(draining_->phase)] + 1)});
     finish_drain_if_done(now);
 }
 
@@ -149,18 +184,22 @@ void RunController::emit_cut() {
     cut_.reset();
 }
 
-std::optional<Clock::time_point> RunController::run_phase(int index, Clock::time_point phase_start,
-                                                          PhaseEnd how) {
-    const Phase& phase = plan_.phases[size_t(index)];
-    PhasePlan plan{index, phase, phase_start, phase_connections(plan_, phase)};
+std::optional<RunController::Exit> RunController::run_phase(int slot, Clock::time_point phase_start,
+                                                            PhaseEnd how) {
+    const Phase& phase = plan_.phases[size_t(slot)];
+    const int index = reported_[size_t(slot)];
+    const bool continuation = slot > 0 && reported_[size_t(slot) - 1] == index;
+    PhasePlan plan{slot, phase, phase_start, phase_connections(plan_, phase)};
     // The next phase's first sends are due the moment the phase before ends: its plan goes
     // out first, the last sample of the phase before after it.
     engine_->begin_phase(plan);
     emit_cut();
     phase_start_ = phase_start;
     if (slo_) slo_->phase_began(index, ms_since_start(phase_start));
-    emit_event({ms_since_start(phase_start), "phase",
-                "phase " + std::to_string(index + 1) + ": " + describe(phase, plan.connections)});
+    if (!continuation)
+        emit_event(
+            {ms_since_start(phase_start), "phase",
+             "phase " + std::to_string(index + 1) + ": " + describe(phase, plan.connections)});
     const auto phase_end = phase.duration_s > 0
                                ? phase_start + std::chrono::duration_cast<Clock::duration>(
                                                    std::chrono::duration<double>(phase.duration_s))
@@ -169,6 +208,9 @@ std::optional<Clock::time_point> RunController::run_phase(int index, Clock::time
     const int timeout_ms = plan_.http ? plan_.http->timeout_ms : plan_.cache->timeout_ms;
     const auto settle_end = phase_end + std::chrono::milliseconds(timeout_ms + 1000);
     const bool judged = how == PhaseEnd::judged;
+    pending_rate_.store(0);
+    rate_changeable_.store(phase.open() && !judged && phase.ops == 0 && phase.duration_s > 0 &&
+                           changes_left_ > 0);
     const auto tick = std::chrono::milliseconds(spec_.tick_ms);
     for (;;) {
         auto wake = std::min(next_tick_, phase_end);
@@ -180,31 +222,66 @@ std::optional<Clock::time_point> RunController::run_phase(int index, Clock::time
         const bool timed_out = now >= phase_end;
         const bool ended = judged ? timed_out && (engine_->phase_done() || now >= settle_end)
                                   : timed_out || (phase.ops > 0 && engine_->phase_done());
+        if (!stopped && !ended && continue_at_new_rate(slot, now, phase_end)) {
+            cut_ = Draining{slot, now};
+            return Exit{now, true};
+        }
         const bool ticked = stopped || ended || now >= next_tick_;
         if (ended && !stopped && how == PhaseEnd::next_follows)
-            cut_ = Draining{index, now};
+            cut_ = Draining{slot, now};
         else if (ticked)
-            emit_sample(index, now);
+            emit_sample(slot, now);
         if (ticked)
             while (next_tick_ <= now)
                 next_tick_ += tick;
-        if (stopped) return std::nullopt;
-        if (ended) return judged ? now : timed_out ? phase_end : now;
+        if (stopped) {
+            rate_changeable_.store(false);
+            return std::nullopt;
+        }
+        if (ended) {
+            rate_changeable_.store(false);
+            return Exit{judged ? now : timed_out ? phase_end : now};
+        }
     }
+}
+
+bool RunController::continue_at_new_rate(int slot, Clock::time_point now, Clock::time_point end) {
+    const double rate = pending_rate_.exchange(0);
+    if (!(rate > 0) || !rate_changeable_.load() || end - now < kPollInterval) return false;
+    --changes_left_;
+    Phase rest = plan_.phases[size_t(slot)];
+    const double was = rest.rate_at(std::chrono::duration<double>(now - phase_start_).count());
+    rest.rate = rate;
+    rest.rate_to.reset();
+    rest.duration_s = std::chrono::duration<double>(end - now).count();
+    assign(slot + 1, rest, reported_[size_t(slot)]);
+    continued_[size_t(slot)] = true;
+    emit_event({ms_since_start(now), "rate",
+                "rate changed from " + format_fixed(was, 0) + "/s to " + format_fixed(rate, 0) +
+                    "/s for the rest of phase " + std::to_string(reported_[size_t(slot)] + 1)});
+    return true;
+}
+
+void RunController::assign(int slot, const Phase& phase, int reported) {
+    plan_.phases[size_t(slot)] = phase;
+    reported_[size_t(slot)] = reported;
 }
 
 int RunController::run_phases() {
     auto phase_start = start_;
-    const int phases = int(plan_.phases.size());
+    const int phases = int(spec_.phases.size());
     int begun = -1;
-    for (int index = 0; index < phases && stop_requests_.load() == 0; ++index) {
-        begun = index;
+    int slot = 0;
+    assign(0, spec_.phases.front(), 0);
+    while (stop_requests_.load() == 0) {
+        begun = slot;
+        const int index = reported_[size_t(slot)];
         const bool last = index + 1 == phases;
-        const auto ended =
-            run_phase(index, phase_start, last ? PhaseEnd::last : PhaseEnd::next_follows);
-        if (!ended || last) break;
-        phase_start = *ended;
-        const Draining just_ended{index, cut_->ended};
+        const auto exit =
+            run_phase(slot, phase_start, last ? PhaseEnd::last : PhaseEnd::next_follows);
+        if (!exit || (last && !exit->continued)) break;
+        phase_start = exit->at;
+        const Draining just_ended{slot, cut_->ended};
         if (draining_) {
             emit_cut();
             await_drain();
@@ -212,6 +289,8 @@ int RunController::run_phases() {
             phase_start = std::max(phase_start, Clock::now());
         }
         draining_ = just_ended;
+        if (!exit->continued) assign(slot + 1, spec_.phases[size_t(index) + 1], index + 1);
+        ++slot;
     }
     return begun;
 }
@@ -225,16 +304,17 @@ int RunController::run_search() {
     auto phase_start = start_;
     int index = 0;
     if (s.warmup_s > 0) {
+        assign(0, plan_.phases.front(), 0);
         const auto ended = run_phase(0, phase_start, PhaseEnd::next_follows);
         if (!ended) return 0;
-        phase_start = *ended;
+        phase_start = ended->at;
         draining_ = Draining{0, cut_->ended};
         index = 1;
     }
     int begun = index - 1;
     for (; !search_->done() && stop_requests_.load() == 0 && index < int(plan_.phases.size());
          ++index) {
-        plan_.phases[size_t(index)] = search_step(s, search_->rate());
+        assign(index, search_step(s, search_->rate()), index);
         begun = index;
         const auto ended = run_phase(index, phase_start, PhaseEnd::judged);
         if (!ended) break;
@@ -248,8 +328,8 @@ int RunController::run_search() {
             await_drain();
             if (draining_) break;  // stopped while waiting
         }
-        draining_ = Draining{index, *ended};
-        phase_start = std::max(*ended, Clock::now());
+        draining_ = Draining{index, ended->at};
+        phase_start = std::max(ended->at, Clock::now());
     }
     return begun;
 }

@@ -23,6 +23,9 @@ namespace perflab {
 // still be arriving: those belong to the phase before and come as one more sample of it (its
 // drain), stamped when the last of them arrived, its interval the time they took.
 //
+// The engine runs the slots of the run's plan (model/run_plan.h) in order, each reported as a
+// phase; consecutive slots keep their figures apart. A live rate change makes the rest of a
+// phase the next slot, reported as the same phase.
 // A spec with a search has no phases of its own: each step is a phase whose rate the
 // search picks once the step before has been judged, with every one of its replies in.
 class RunController {
@@ -37,6 +40,10 @@ class RunController {
     // (up to their timeout); a second one stops waiting: they count as cancelled. The run
     // ends with status `stopped`.
     void request_stop();
+    // Safe from any thread: the current phase sends at `rate` ops/s from now to its end, a
+    // `rate` event says so. False when it cannot: a closed-model, count-limited or search
+    // phase, a rate that is not > 0, or kRateChanges used up.
+    bool change_rate(double rate);
     // Set once run() has started the clock.
     Clock::time_point start_time() const { return start_; }
     // With an slo in the spec: where the probes' samples go so full GCs are counted; null
@@ -44,10 +51,15 @@ class RunController {
     RunObserver* slo_probe_observer() { return slo_.get(); }
 
   private:
-    // A phase that ended, and when.
+    // A slot that ended, and when.
     struct Draining {
-        int phase = -1;
+        int phase = -1;  // the slot
         Clock::time_point ended{};
+    };
+    // How run_phase left a slot: when, and whether the next slot goes on with its phase.
+    struct Exit {
+        Clock::time_point at{};
+        bool continued = false;  // at a new rate
     };
     enum class PhaseEnd {
         next_follows,  // its last tick is held in cut_ until the next phase began
@@ -55,10 +67,12 @@ class RunController {
         judged,  // a search step: ends once its replies are in
     };
 
-    // Runs one phase and returns when it ended: on the plan's clock when its time ran out, so
+    // Runs one slot and returns when it ended: on the plan's clock when its time ran out, so
     // ticks and phase changes coincide when durations are whole ticks; nullopt when stopped.
-    std::optional<Clock::time_point> run_phase(int index, Clock::time_point phase_start,
-                                               PhaseEnd how);
+    std::optional<Exit> run_phase(int slot, Clock::time_point phase_start, PhaseEnd how);
+    // A pending rate change makes the rest of `slot` the next slot; false when there is none.
+    bool continue_at_new_rate(int slot, Clock::time_point now, Clock::time_point end);
+    void assign(int slot, const Phase& phase, int reported);
     // The phases of a spec; returns the last one begun (-1: none).
     int run_phases();
     int run_search();
@@ -66,12 +80,15 @@ class RunController {
     void emit_cut();
     void stop_sending();
     void wake();
-    void emit_sample(int phase, Clock::time_point now);
+    void emit_sample(int slot, Clock::time_point now);
+    // What a part of `phase` before a rate change left behind, for that phase's next sample.
+    IntervalSample take_carry(int phase);
     void publish(const IntervalSample& sample);
     // The replies of a phase that came after its end, as its last sample.
     void emit_drain(const Draining& d, Clock::time_point now);
     void finish_drain_if_done(Clock::time_point now);
     void await_drain();
+    // Waits until `deadline`, a stop or a rate change; true when the run is stopping.
     bool wait_until(Clock::time_point deadline);
     int64_t ms_since_start(Clock::time_point t) const;
     void emit_event(const RunEvent& event);
@@ -90,6 +107,13 @@ class RunController {
     std::optional<Draining> cut_;
     std::unique_ptr<SloWatch> slo_;
     std::optional<RateSearch> search_;
+    std::vector<int> reported_;    // per slot: the phase it is reported as
+    std::vector<bool> continued_;  // per slot: the rest of its phase went to the next
+    int changes_left_;
+    IntervalSample carry_;
+    int carry_phase_ = -1;
+    std::atomic<double> pending_rate_{0};       // wakes the controller's waits
+    std::atomic<bool> rate_changeable_{false};  // the current slot can take a new rate
     std::atomic<int> stop_requests_{0};
     std::mutex mutex_;
     std::condition_variable wake_;

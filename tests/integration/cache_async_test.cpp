@@ -185,6 +185,67 @@ TEST(AsyncEngine, PhaseChangeCountsEachPhasesOpsExactly) {
     EXPECT_LT(ticks[0].latency().percentile(99), 50'000);
 }
 
+// The rate raised from 1000/s to 2000/s a second into a 3 s phase (live rate control): the
+// phase stays one phase, its ops are those the two rates planned over their own times, the
+// next phase is untouched, and memcached counted every op.
+TEST(AsyncEngine, LiveRateChangeKeepsOnePhaseAndItsPlan) {
+    MemcachedServer server;
+    const auto before = cache_counters(server);
+    const auto parsed =
+        parse_spec(async_spec({server.endpoint()}, "ratio", "text", 4,
+                              {{{"duration_s", 3}, {"rate", 1000}, {"concurrency", 4}},
+                               {{"duration_s", 1}, {"rate", 500}, {"concurrency", 4}}}));
+    ASSERT_TRUE(parsed) << parsed.error_text();
+    RunController controller(*parsed.spec, make_engine(*parsed.spec));
+    struct Raise : RunObserver {
+        RunController* controller = nullptr;
+        bool asked = false;
+        bool accepted = false;
+        std::vector<IntervalSample> samples;
+        std::vector<RunEvent> events;
+        void on_sample(const IntervalSample& s) override {
+            samples.push_back(s);
+            if (!asked && s.t_ms >= 1000) {
+                asked = true;
+                accepted = controller->change_rate(2000);
+            }
+        }
+        void on_event(const RunEvent& e) override { events.push_back(e); }
+    } raise;
+    raise.controller = &controller;
+    controller.add_observer(&raise);
+    const auto s = controller.run();
+    const auto after = cache_counters(server);
+    ASSERT_TRUE(raise.accepted);
+    ASSERT_EQ(s.phases.size(), 2u);
+    const auto change = std::find_if(raise.events.begin(), raise.events.end(),
+                                     [](const RunEvent& e) { return e.kind == "rate"; });
+    ASSERT_NE(change, raise.events.end());
+    EXPECT_EQ(change->text, "rate changed from 1000/s to 2000/s for the rest of phase 1");
+    const double at_s = double(change->t_ms) / 1000;
+    EXPECT_GE(at_s, 1.0);
+    EXPECT_LT(at_s, 1.5);
+    // What the two rates planned, each over its own part of the phase (± the ms the event's
+    // time is rounded to).
+    const double planned = 1000 * at_s + 2000 * (3 - at_s);
+    const auto& first = s.phases[0].totals;
+    EXPECT_NEAR(double(first.total_ops() + first.dropped), planned, 4);
+    EXPECT_EQ(s.phases[1].totals.total_ops() + s.phases[1].totals.dropped, 500u);
+    EXPECT_EQ(s.overall.totals.total_errors(), 0u);
+    EXPECT_EQ(op_count(s, "get") + op_count(s, "set"),
+              after.cmd_get - before.cmd_get + after.cmd_set - before.cmd_set);
+    // The plan the ticks carry follows the change.
+    for (const auto& tick : raise.samples) {
+        if (tick.phase != 0 || tick.interval_ms <= 0 || tick.sent == 0) continue;
+        const double mid_s = double(tick.t_ms - tick.interval_ms / 2) / 1000;
+        if (mid_s < at_s - 0.01) {
+            EXPECT_EQ(tick.planned_rate, 1000) << tick.t_ms;
+        } else if (mid_s > at_s + 0.01) {
+            EXPECT_EQ(tick.planned_rate, 2000) << tick.t_ms;
+        }
+    }
+}
+
 // memcached frozen for the last second of a 2 s phase: the ops the phase could not send are
 // dropped, the ones stuck in flight end (as replies or timeouts) in that phase, and the next
 // phase holds only its own.

@@ -141,6 +141,7 @@ TEST(HostBook, VersionOneDatabaseMigratesAndKeepsItsRuns) {
             "ALTER TABLE samples DROP COLUMN last_reply_us; ALTER TABLE runs DROP COLUMN rate; "
             "ALTER TABLE runs DROP COLUMN error_rate; ALTER TABLE runs DROP COLUMN "
             "figures_version; ALTER TABLE runs DROP COLUMN slo_json; "
+            "ALTER TABLE runs DROP COLUMN search_json; "
             "PRAGMA user_version = 1");
     }
     HostBook book(db, Access::write);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-// SLO verdicts and the max-rate search in the window, on real runs against a real memcached:
-// the live strip turns red when the server stalls, a search run's curve has one point per
-// step, and the form builds a search spec.
+// SLO verdicts, the max-rate search and live rate control in the window, on real runs against
+// a real memcached: the live strip turns red when the server stalls, a search run's curve has
+// one point per step, the form builds a search spec, the rate control moves the plan.
 #include <qcustomplot.h>
 
 #include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
 #include <nlohmann/json.hpp>
@@ -70,6 +71,7 @@ class SloViewTest : public QObject {
     void verdictStripTurnsRedOnABreach();
     void searchRunShowsItsCurveOnePointPerStep();
     void formBuildsASearchSpec();
+    void rateControlChangesThePlannedRateWithinATick();
 };
 
 // Green while memcached answers in microseconds; frozen (SIGSTOP), its window has replies
@@ -170,6 +172,42 @@ void SloViewTest::formBuildsASearchSpec() {
     QVERIFY2(form.isValid(), qPrintable(form.errorText()));
     QVERIFY(!form.spec()->search);
     QVERIFY(form.spec()->slo);
+}
+
+void SloViewTest::rateControlChangesThePlannedRateWithinATick() {
+    OwnData data;
+    test::MemcachedServer server;
+    MainWindow window;
+    auto j = cache_json(server.endpoint());
+    j["phases"] = {{{"duration_s", 60}, {"rate", 200}, {"concurrency", 2}}};
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QString error;
+    QVERIFY2(window.startRun(parsed(j), &error), qPrintable(error));
+    LiveView* live = window.liveView();
+    QTRY_VERIFY_WITH_TIMEOUT(live->ticks() >= 2, 10000);
+    auto* up = live->findChild<QPushButton*>(QStringLiteral("rateUp"));
+    QVERIFY(up);
+    QVERIFY(up->isEnabled());
+    QCOMPARE(live->rateBox()->value(), 200.0);
+    QCPGraph* planned = graph(live->chart(), QStringLiteral("planned"));
+    QVERIFY(planned);
+    const int before = live->ticks();
+    up->click();
+    // The tick after the click plans 220/s: the change waits for no tick.
+    QTRY_VERIFY_WITH_TIMEOUT(live->ticks() >= before + 2, 5000);
+    QCOMPARE(planned->data()->at(planned->dataCount() - 1)->value, 220.0);
+    QCOMPARE(live->rateBox()->value(), 220.0);
+    window.session()->stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+    const auto summary = finished.at(0).at(0).value<RunSummary>();
+    QCOMPARE(int(summary.phases.size()), 1);
+    // The change is stored with the run, as an event on its time axis.
+    RunStore store(default_database_path(), Access::read);
+    const auto events = store.events(store.list().front().id);
+    QVERIFY(std::any_of(events.begin(), events.end(), [](const RunEvent& e) {
+        return e.kind == "rate" &&
+               e.text == "rate changed from 200/s to 220/s for the rest of phase 1";
+    }));
 }
 
 int run_slo_view_test(int argc, char** argv) {

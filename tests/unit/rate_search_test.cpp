@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/run_plan.h"
+
 namespace perflab {
 namespace {
 
@@ -91,7 +93,7 @@ TEST(RateSearch, ASpecWithASearchRoundTripsAndPlansItsPhases) {
     const auto again = parse_spec(to_json(spec));
     ASSERT_TRUE(again) << again.error_text() << to_json(spec).dump();
     EXPECT_EQ(again.spec->search->step_s, 2);
-    const RunSpec plan = search_plan(spec);
+    const RunSpec plan = run_plan(spec);
     ASSERT_EQ(int(plan.phases.size()), 1 + RateSearch::max_steps(*spec.search));
     EXPECT_EQ(plan.phases[0].rate, 100);
     EXPECT_EQ(plan.phases[0].duration_s, 1);

@@ -61,21 +61,6 @@ int first_step_phase(const SearchSpec& search) {
     return search.warmup_s > 0 ? 1 : 0;
 }
 
-RunSpec search_plan(const RunSpec& spec) {
-    if (!spec.search) return spec;
-    const SearchSpec& s = *spec.search;
-    RunSpec plan = spec;
-    plan.phases.clear();
-    if (s.warmup_s > 0) {
-        Phase warmup = search_step(s, tidy(s.rate_from));
-        warmup.duration_s = s.warmup_s;
-        plan.phases.push_back(warmup);
-    }
-    plan.phases.insert(plan.phases.end(), size_t(RateSearch::max_steps(s)),
-                       search_step(s, s.rate_to));
-    return plan;
-}
-
 SearchStep judge_step(const SloSpec& slo, RunKind kind, int phase, double rate,
                       const PhaseTotals& totals, std::optional<uint64_t> full_gcs) {
     SearchStep step;

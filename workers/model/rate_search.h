@@ -40,9 +40,6 @@ class RateSearch {
 
 // One step at one rate: an open-model phase of step_s on search.concurrency connections.
 Phase search_step(const SearchSpec& search, double rate);
-// The spec an engine is built from: a search's phases allotted up front (the warm-up, then
-// every step at rate_to, so connections are sized for the fastest). Without a search, `spec`.
-RunSpec search_plan(const RunSpec& spec);
 // The first phase that is a step: 1 after a warm-up, else 0.
 int first_step_phase(const SearchSpec& search);
 
