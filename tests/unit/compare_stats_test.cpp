@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// The comparison's statistics against known distributions: how often the 95% interval of
+// the difference between two samples of the same distribution holds 0 (coverage), and how
+// often a 10% shift is found (power), at the size of a 60 s run with 1 s ticks.
+#include "model/compare_stats.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+
+namespace perflab {
+namespace {
+
+constexpr int kTrials = 400;
+constexpr int kTicks = 60;
+
+// One run: 1 s ticks of about `rate` ops, their latencies log-normal around `median_us`.
+std::vector<IntervalSample> run(std::mt19937_64& rng, double rate, double median_us) {
+    std::normal_distribution<double> ops(rate, rate * 0.03);
+    std::lognormal_distribution<double> latency(std::log(median_us), 0.3);
+    std::vector<IntervalSample> ticks;
+    for (int i = 0; i < kTicks; ++i) {
+        IntervalSample s;
+        s.t_ms = (i + 1) * 1000;
+        s.interval_ms = 1000;
+        auto& get = s.ops["get"];
+        get.count = uint64_t(std::max(0.0, std::round(ops(rng))));
+        // A sample of each tick's latencies: the histogram's shape, not its every op.
+        for (int k = 0; k < 100; ++k)
+            get.latency.record(int64_t(latency(rng)));
+        get.count = std::max<uint64_t>(get.count, 100);
+        ticks.push_back(std::move(s));
+    }
+    return ticks;
+}
+
+const DeltaEstimate& find(const std::vector<DeltaEstimate>& all, const std::string& name) {
+    for (const auto& e : all)
+        if (e.figure.name == name) return e;
+    throw std::runtime_error("no figure " + name);
+}
+
+struct Rates {
+    int covered = 0;     // the interval holds the true delta
+    int detected = 0;    // a verdict other than `same`
+    int wrong_side = 0;  // the verdict names the wrong direction
+};
+
+// kTrials comparisons of run A (1000/s, median 1 ms) with run B; per figure, how often its
+// interval held `true_delta` and how often it gave a verdict.
+std::map<std::string, Rates> trials(double rate_b, double median_b,
+                                    const std::map<std::string, double>& true_delta) {
+    std::mt19937_64 rng(20261201);
+    CompareOptions o;
+    o.threshold_pct = 0;  // the interval alone decides
+    std::map<std::string, Rates> out;
+    for (int t = 0; t < kTrials; ++t) {
+        o.seed = uint64_t(t) + 1;
+        const auto a = run(rng, 1000, 1000);
+        const auto b = run(rng, rate_b, median_b);
+        const auto all = compare_ticks(RunKind::cache, {a}, {b}, o);
+        for (const auto& [figure, delta] : true_delta) {
+            const auto& e = find(all, figure);
+            Rates& r = out[figure];
+            r.covered += e.lo <= delta && delta <= e.hi;
+            if (e.verdict == Verdict::same) continue;
+            ++r.detected;
+            r.wrong_side += (delta > 0) != (e.delta > 0);
+        }
+    }
+    return out;
+}
+
+TEST(CompareStats, TheIntervalOfNoDifferenceHoldsZeroAt95Percent) {
+    const auto rates = trials(1000, 1000, {{"throughput", 0}, {"p50_us", 0}, {"p99_us", 0}});
+    for (const auto& [figure, r] : rates)
+        EXPECT_GE(r.covered, kTrials * 93 / 100) << figure;
+}
+
+TEST(CompareStats, ATenPercentShiftIsFoundNineTimesInTen) {
+    const auto faster = trials(1100, 1000, {{"throughput", 10}});
+    EXPECT_GE(faster.at("throughput").detected, kTrials * 90 / 100);
+    EXPECT_EQ(faster.at("throughput").wrong_side, 0);
+    const auto slower = trials(1000, 1100, {{"p50_us", 10}});
+    EXPECT_GE(slower.at("p50_us").detected, kTrials * 90 / 100);
+    EXPECT_EQ(slower.at("p50_us").wrong_side, 0);
+}
+
+TEST(CompareStats, VerdictsFollowTheDirectionThatIsBetter) {
+    std::mt19937_64 rng(7);
+    const auto a = run(rng, 1000, 1000);
+    const auto slow = run(rng, 700, 2000);
+    const auto all = compare_ticks(RunKind::cache, {a}, {slow});
+    EXPECT_EQ(find(all, "throughput").verdict, Verdict::worse);
+    EXPECT_EQ(find(all, "p50_us").verdict, Verdict::worse);
+    EXPECT_LT(find(all, "throughput").hi, 0);
+    EXPECT_GT(find(all, "p50_us").lo, 0);
+    const auto back = compare_ticks(RunKind::cache, {slow}, {a});
+    EXPECT_EQ(find(back, "throughput").verdict, Verdict::better);
+    EXPECT_EQ(find(back, "p50_us").verdict, Verdict::better);
+}
+
+// A real 0.5% change is no regression: under the practical threshold it is `same`.
+TEST(CompareStats, ASmallRealChangeIsSameUnderTheThreshold) {
+    std::mt19937_64 rng(11);
+    std::vector<IntervalSample> a, b;
+    for (int i = 0; i < kTicks; ++i) {
+        IntervalSample s;
+        s.interval_ms = 1000;
+        s.ops["get"].count = 10000;
+        s.ops["get"].latency.record(1000);
+        a.push_back(s);
+        s.ops["get"].count = 10050;
+        b.push_back(s);
+    }
+    CompareOptions o;
+    o.threshold_pct = 0;
+    EXPECT_EQ(find(compare_ticks(RunKind::cache, {a}, {b}, o), "throughput").verdict,
+              Verdict::better);
+    o.threshold_pct = 5;
+    EXPECT_EQ(find(compare_ticks(RunKind::cache, {a}, {b}, o), "throughput").verdict,
+              Verdict::same);
+}
+
+TEST(CompareStats, FewTicksGiveNoVerdict) {
+    std::mt19937_64 rng(3);
+    auto a = run(rng, 1000, 1000);
+    a.resize(9);
+    const auto b = run(rng, 2000, 1000);
+    for (const auto& e : compare_ticks(RunKind::cache, {a}, {b}))
+        EXPECT_EQ(e.verdict, Verdict::too_few_ticks) << e.figure.name;
+}
+
+}  // namespace
+}  // namespace perflab
