@@ -108,4 +108,9 @@ int tag_command(const EditOptions& o) {
         o, [&](RunStore& s) { s.add_tag(o.id, o.text); }, ("tagged " + o.text).c_str());
 }
 
+int baseline_command(const EditOptions& o) {
+    return edit(
+        o, [&](RunStore& s) { s.set_baseline(o.id); }, "is the baseline of its name");
+}
+
 }  // namespace perflab

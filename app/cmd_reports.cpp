@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: MIT
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "commands.h"
 #include "hlog_export.h"
@@ -91,16 +97,88 @@ int show_command(const ShowOptions& o) {
     }
 }
 
+namespace {
+
+// "12,13" → {12, 13}; nullopt for anything else.
+std::optional<std::vector<int64_t>> side_ids(const std::string& text) {
+    std::vector<int64_t> ids;
+    size_t from = 0;
+    while (from <= text.size()) {
+        const size_t comma = std::min(text.find(',', from), text.size());
+        const std::string part = text.substr(from, comma - from);
+        char* end = nullptr;
+        const long long id = std::strtoll(part.c_str(), &end, 10);
+        if (part.empty() || *end != '\0' || id <= 0) return std::nullopt;
+        ids.push_back(id);
+        from = comma + 1;
+    }
+    return ids;
+}
+
+// The comparison's name for a figure --figures may give as "p99".
+std::optional<std::string> figure_name(const std::string& given) {
+    static const std::pair<const char*, const char*> kNames[] = {{"throughput", "throughput"},
+                                                                 {"error_rate", "error_rate"},
+                                                                 {"success", "success"},
+                                                                 {"hit_rate", "hit_rate"},
+                                                                 {"mean", "mean_us"},
+                                                                 {"p50", "p50_us"},
+                                                                 {"p90", "p90_us"},
+                                                                 {"p99", "p99_us"},
+                                                                 {"p999", "p999_us"}};
+    for (const auto& [name, figure] : kNames)
+        if (given == name || given == figure) return figure;
+    return std::nullopt;
+}
+
+}  // namespace
+
 int compare_command(const CompareOptions& o) {
-    if (o.ids.size() < 2) return bad_input("compare: give at least two run ids");
+    std::vector<std::vector<int64_t>> sides;
+    for (const auto& text : o.sides) {
+        const auto ids = side_ids(text);
+        if (!ids) return bad_input("compare: \"" + text + "\" is not a run id or ID,ID,... list");
+        sides.push_back(*ids);
+    }
+    std::vector<std::string> checked;
+    for (size_t from = 0; from <= o.figures.size();) {
+        const size_t comma = std::min(o.figures.find(',', from), o.figures.size());
+        const std::string given = o.figures.substr(from, comma - from);
+        const auto name = figure_name(given);
+        if (!name)
+            return bad_input("compare --figures: unknown figure \"" + given +
+                             "\" (throughput, error_rate, success, hit_rate, mean, p50, p90, "
+                             "p99, p999)");
+        checked.push_back(*name);
+        from = comma + 1;
+    }
     try {
         RunStore store(database_path(o.db), Access::read);
-        const Comparison c = compare_runs(store, o.ids);
+        if (o.baseline) {
+            if (sides.size() != 1) return bad_input("compare --baseline: give one run (or series)");
+            const std::string name = store.info(sides.front().front()).name;
+            const auto base = store.baseline_of(name);
+            if (!base)
+                return bad_input("compare --baseline: no baseline for runs named \"" + name +
+                                 "\"; mark one with: perflab baseline ID");
+            sides.insert(sides.begin(), {*base});
+        }
+        if (sides.size() < 2) return bad_input("compare: give at least two runs");
+        StatOptions stats;
+        stats.threshold_pct = o.threshold;
+        const Comparison c = compare_sides(store, sides, stats);
         if (o.json)
             std::cout << to_json(c).dump(2) << std::endl;
         else
             std::cout << comparison_text(c) << std::flush;
-        return kExitOk;
+        if (!o.check) return kExitOk;
+        const auto worse = worse_figures(c, checked);
+        std::string list;
+        for (const auto& w : worse)
+            list += (list.empty() ? "" : ", ") + w;
+        std::fprintf(o.json ? stderr : stdout, "check: %s\n",
+                     worse.empty() ? "no figure is worse" : ("worse: " + list).c_str());
+        return worse.empty() ? kExitOk : kExitCheckFailed;
     } catch (const StoreError& e) {
         return bad_input(e.what());
     }

@@ -12,9 +12,10 @@ namespace perflab {
 
 // Exit codes of every command.
 constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;    // the run itself failed (server unreachable at start...)
-constexpr int kExitBadInput = 2;  // a bad spec, option, file or id: nothing was run
-constexpr int kExitSloFailed = 3;  // the run ran, and a check of its spec's slo failed
+constexpr int kExitFailed = 1;       // the run itself failed (server unreachable at start...)
+constexpr int kExitBadInput = 2;     // a bad spec, option, file or id: nothing was run
+constexpr int kExitSloFailed = 3;    // the run ran, and a check of its spec's slo failed
+constexpr int kExitCheckFailed = 3;  // compare --check: a figure is worse
 
 struct RunOptions {
     std::string spec_path;
@@ -85,8 +86,12 @@ struct ShowOptions {
 };
 struct CompareOptions {
     std::string db;
-    std::vector<int64_t> ids;
+    std::vector<std::string> sides;  // "12", or "12,13,14" pooled
     bool json = false;
+    bool check = false;     // exit 3 when a figure of `figures` is worse
+    bool baseline = false;  // compare with the baseline of the (one) side's name
+    double threshold = 5;   // %: a smaller change is the same
+    std::string figures = "throughput,p99,error_rate";
 };
 struct ExportOptions {
     std::string db;
@@ -103,6 +108,7 @@ struct EditOptions {  // delete, note, tag
 int runs_command(const RunsOptions& options);
 int show_command(const ShowOptions& options);
 int compare_command(const CompareOptions& options);
+int baseline_command(const EditOptions& options);
 int export_command(const ExportOptions& options);
 int delete_command(const EditOptions& options);
 int note_command(const EditOptions& options);

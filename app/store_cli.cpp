@@ -12,7 +12,7 @@ struct StoreCommands::Parsed {
     ShowOptions show;
     CompareOptions compare;
     ExportOptions export_;
-    EditOptions remove, note, tag;
+    EditOptions remove, note, tag, baseline;
     CLI::App* runs_cmd = nullptr;
     CLI::App* show_cmd = nullptr;
     CLI::App* compare_cmd = nullptr;
@@ -20,6 +20,7 @@ struct StoreCommands::Parsed {
     CLI::App* delete_cmd = nullptr;
     CLI::App* note_cmd = nullptr;
     CLI::App* tag_cmd = nullptr;
+    CLI::App* baseline_cmd = nullptr;
 };
 
 namespace {
@@ -57,10 +58,22 @@ StoreCommands::StoreCommands(CLI::App& app) : parsed_(std::make_unique<Parsed>()
     add_db(p.show_cmd, p.show.db);
 
     p.compare_cmd = app.add_subcommand("compare", "Stored runs side by side");
-    p.compare_cmd->add_option("ids", p.compare.ids, "Run ids (the first is the baseline)")
+    p.compare_cmd
+        ->add_option("runs", p.compare.sides,
+                     "Run ids, the first the one to compare with; ID1,ID2,ID3 pools a series")
         ->required()
-        ->expected(2, 64);
+        ->expected(1, 64);
     p.compare_cmd->add_flag("--json", p.compare.json, "As JSON");
+    p.compare_cmd->add_flag("--check", p.compare.check,
+                            "Exit 3 when a figure of --figures is worse than the first run's");
+    p.compare_cmd->add_flag("--baseline", p.compare.baseline,
+                            "Compare the run(s) given with the baseline of their name");
+    p.compare_cmd
+        ->add_option("--threshold", p.compare.threshold,
+                     "A change under this % is the same, whatever the noise (default 5)")
+        ->check(CLI::Range(0.0, 1000.0));
+    p.compare_cmd->add_option("--figures", p.compare.figures,
+                              "The figures --check judges (default throughput,p99,error_rate)");
     add_db(p.compare_cmd, p.compare.db);
 
     p.export_cmd = app.add_subcommand("export", "Export a stored run");
@@ -74,6 +87,9 @@ StoreCommands::StoreCommands(CLI::App& app) : parsed_(std::make_unique<Parsed>()
     p.delete_cmd = add_edit(app, "delete", "Delete a stored run", p.remove, nullptr, nullptr);
     p.note_cmd = add_edit(app, "note", "Add a note to a stored run", p.note, "text", "The note");
     p.tag_cmd = add_edit(app, "tag", "Tag a stored run", p.tag, "tag", "The tag");
+    p.baseline_cmd =
+        add_edit(app, "baseline", "Make a stored run the baseline of the runs named as it is",
+                 p.baseline, nullptr, nullptr);
 }
 
 StoreCommands::~StoreCommands() = default;
@@ -88,6 +104,7 @@ int StoreCommands::dispatch() const {
     if (*p.delete_cmd) return delete_command(p.remove);
     if (*p.note_cmd) return note_command(p.note);
     if (*p.tag_cmd) return tag_command(p.tag);
+    if (*p.baseline_cmd) return baseline_command(p.baseline);
     return -1;
 }
 

@@ -115,43 +115,115 @@ std::string figure_text(const std::string& name, double v) {
     return format_fixed(v, 0);
 }
 
-std::string pad(const std::string& s, size_t width) {
-    return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
-}
-
 nlohmann::json number_or_null(double v) {
     return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v);
+}
+
+// A run's ticks, without the drains of its phases (which overlap the next phase's ticks).
+std::vector<IntervalSample> ticks_of(RunStore& store, int64_t id) {
+    std::vector<IntervalSample> out;
+    int phase = 0;
+    for (auto& s : store.samples(id)) {
+        if (s.phase < phase) continue;
+        phase = s.phase;
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+using SideTicks = std::vector<std::vector<IntervalSample>>;
+
+SideTicks phase_ticks(const SideTicks& side, int phase) {
+    SideTicks out;
+    for (const auto& run : side) {
+        out.emplace_back();
+        for (const auto& s : run)
+            if (s.phase == phase) out.back().push_back(s);
+    }
+    return out;
+}
+
+double mean_of(const std::vector<double>& values) {
+    double sum = 0;
+    int n = 0;
+    for (const double v : values)
+        if (!std::isnan(v)) sum += v, ++n;
+    return n ? sum / n : kNone;
+}
+
+// Fills a figure's statistics from one estimate per side after the first.
+void judge(Comparison::Figure& f, const std::vector<DeltaEstimate>& estimates) {
+    f.verdict = {"baseline"};
+    f.ci = {std::nullopt};
+    f.delta_pct.resize(1);
+    for (const auto& e : estimates) {
+        f.higher_is_better = e.figure.higher_is_better;
+        f.points = e.figure.fraction;
+        f.verdict.push_back(to_string(e.verdict));
+        f.delta_pct.push_back(e.delta);
+        f.ci.push_back(std::isnan(e.lo) ? std::nullopt : std::optional(std::pair(e.lo, e.hi)));
+    }
+}
+
+const DeltaEstimate& estimate(const std::vector<DeltaEstimate>& all, const std::string& name) {
+    return *std::find_if(all.begin(), all.end(),
+                         [&](const DeltaEstimate& e) { return e.figure.name == name; });
 }
 
 }  // namespace
 
 Comparison compare_runs(RunStore& store, const std::vector<int64_t>& ids) {
+    std::vector<std::vector<int64_t>> sides;
+    for (const int64_t id : ids)
+        sides.push_back({id});
+    return compare_sides(store, sides);
+}
+
+Comparison compare_sides(RunStore& store, const std::vector<std::vector<int64_t>>& sides,
+                         const StatOptions& options) {
     Comparison c;
-    std::vector<RunSummary> summaries;
+    c.sides = sides;
+    std::vector<std::vector<RunSummary>> summaries(sides.size());
     size_t phases = 0;
-    for (const int64_t id : ids) {
-        c.runs.push_back(store.info(id));
-        summaries.push_back(store.summary(id));
-        phases = std::max(phases, summaries.back().phases.size());
+    for (size_t s = 0; s < sides.size(); ++s) {
+        c.runs.push_back(store.info(sides[s].front()));
+        for (const int64_t id : sides[s]) {
+            summaries[s].push_back(store.summary(id));
+            phases = std::max(phases, summaries[s].back().phases.size());
+        }
     }
     std::vector<nlohmann::json> specs, clients;
     std::set<std::string> identities;
-    for (size_t r = 0; r < ids.size(); ++r) {
-        const int64_t id = ids[r];
-        auto values = figures_of(summaries[r]);
-        for (auto& v : server_figures_of(summaries[r], store.probe_samples(id), phases))
-            values.push_back(std::move(v));
+    for (size_t s = 0; s < sides.size(); ++s) {
+        // A side's value of a figure: the mean over its runs.
+        std::vector<std::string> names;
+        std::vector<std::vector<double>> per_run;
+        for (size_t r = 0; r < sides[s].size(); ++r) {
+            auto values = figures_of(summaries[s][r]);
+            for (auto& v :
+                 server_figures_of(summaries[s][r], store.probe_samples(sides[s][r]), phases))
+                values.push_back(std::move(v));
+            if (names.empty())
+                for (const auto& [name, v] : values)
+                    names.push_back(name), per_run.emplace_back();
+            for (size_t i = 0; i < values.size() && i < per_run.size(); ++i)
+                per_run[i].push_back(values[i].second);
+        }
         if (c.figures.empty())
-            for (const auto& [name, v] : values)
-                c.figures.push_back({name, {}, {}});
-        for (size_t i = 0; i < values.size(); ++i) {
+            for (const auto& name : names) {
+                Comparison::Figure f;
+                f.name = name;
+                c.figures.push_back(std::move(f));
+            }
+        for (size_t i = 0; i < c.figures.size() && i < per_run.size(); ++i) {
             auto& f = c.figures[i];
-            f.values.push_back(values[i].second);
+            f.values.push_back(mean_of(per_run[i]));
             const double base = f.values.front();
-            const double v = values[i].second;
+            const double v = f.values.back();
             f.delta_pct.push_back(
                 std::isnan(v) || std::isnan(base) || base == 0 ? kNone : (v - base) / base * 100.0);
         }
+        const int64_t id = sides[s].front();
         specs.push_back(store.spec(id));
         nlohmann::json client = nlohmann::json::object();
         const auto hosts = store.hosts(id);
@@ -168,32 +240,138 @@ Comparison compare_runs(RunStore& store, const std::vector<int64_t>& ids) {
     c.spec_differences = differences(specs, {"/name", "/notes"});
     c.hardware_differences = differences(clients, {"/mhz"});
     c.different_machines = identities.size() > 1;
+
+    // Statistics: every side against the first, over whole runs, then phase by phase.
+    const RunKind kind = c.runs.front().kind == "http" ? RunKind::http : RunKind::cache;
+    std::vector<SideTicks> ticks(sides.size());
+    for (size_t s = 0; s < sides.size(); ++s)
+        for (const int64_t id : sides[s])
+            ticks[s].push_back(ticks_of(store, id));
+    std::vector<std::vector<DeltaEstimate>> whole;
+    for (size_t s = 1; s < sides.size(); ++s)
+        whole.push_back(compare_ticks(kind, ticks.front(), ticks[s], options));
+    for (auto& f : c.figures) {
+        std::vector<DeltaEstimate> per_side;
+        for (const auto& all : whole)
+            for (const auto& e : all)
+                if (e.figure.name == f.name) per_side.push_back(e);
+        if (!per_side.empty()) judge(f, per_side);
+    }
+    const nlohmann::json first_phases = specs.front().value("phases", nlohmann::json());
+    const bool same_phases = std::all_of(specs.begin(), specs.end(), [&](const nlohmann::json& j) {
+        return j.value("phases", nlohmann::json()) == first_phases;
+    });
+    if (!same_phases)
+        c.warnings.push_back("the runs' phases differ: compared over whole runs only");
+    else if (first_phases.is_array() && first_phases.size() > 1)
+        for (int p = 0; p < int(first_phases.size()); ++p) {
+            std::vector<std::vector<DeltaEstimate>> by_side;
+            for (size_t s = 1; s < sides.size(); ++s)
+                by_side.push_back(compare_ticks(kind, phase_ticks(ticks.front(), p),
+                                                phase_ticks(ticks[s], p), options));
+            for (const char* name : {"throughput", "p50_us", "p99_us", "error_rate"}) {
+                Comparison::Figure f;
+                f.name = "p" + std::to_string(p + 1) + "." + name;
+                std::vector<DeltaEstimate> per_side;
+                for (const auto& all : by_side)
+                    per_side.push_back(estimate(all, name));
+                f.values.push_back(per_side.front().a);
+                for (const auto& e : per_side)
+                    f.values.push_back(e.b);
+                judge(f, per_side);
+                c.figures.push_back(std::move(f));
+            }
+        }
     return c;
 }
 
-std::string comparison_text(const Comparison& c) {
-    constexpr size_t kLabel = 24, kColumn = 22;
-    std::string out = pad("", kLabel);
-    for (const auto& r : c.runs)
-        out += pad("run " + std::to_string(r.id) + " (" + r.status + ")", kColumn);
-    out += "\n" + pad("name", kLabel);
-    for (const auto& r : c.runs)
-        out += pad(r.name.substr(0, kColumn - 2), kColumn);
-    out += "\n" + pad("slo", kLabel);
-    for (const auto& r : c.runs)
-        out += pad(verdict_text(r), kColumn);
-    out += "\n";
-    for (const auto& f : c.figures) {
-        out += pad(f.name, kLabel);
-        for (size_t i = 0; i < f.values.size(); ++i) {
-            std::string cell = figure_text(f.name, f.values[i]);
-            if (i > 0 && !std::isnan(f.delta_pct[i]))
-                cell += " (" + std::string(f.delta_pct[i] >= 0 ? "+" : "") +
-                        format_fixed(f.delta_pct[i], 1) + "%)";
-            out += pad(cell, kColumn);
-        }
-        out += "\n";
+std::vector<std::string> worse_figures(const Comparison& c, const std::vector<std::string>& names) {
+    std::vector<std::string> out;
+    for (const auto& f : c.figures)
+        if (std::find(names.begin(), names.end(), f.name) != names.end() &&
+            std::find(f.verdict.begin(), f.verdict.end(), "worse") != f.verdict.end())
+            out.push_back(f.name);
+    return out;
+}
+
+namespace {
+
+std::string signed_text(double v, int decimals) {
+    return (v >= 0 ? "+" : "") + format_fixed(v, decimals);
+}
+
+// "31.0ms (+3.2% [+1.1, +5.0] worse)"; a fraction's change in points ("+0.50 pts").
+std::string cell_text(const Comparison::Figure& f, size_t i) {
+    std::string cell = figure_text(f.name, f.values[i]);
+    if (i == 0 || std::isnan(f.delta_pct[i])) return cell;
+    const std::string unit = f.points ? " pts" : "%";
+    cell += " (" + signed_text(f.delta_pct[i], f.points ? 2 : 1) + unit;
+    if (f.judged()) {
+        if (f.ci[i])
+            cell += " [" + signed_text(f.ci[i]->first, 1) + ", " + signed_text(f.ci[i]->second, 1) +
+                    "]";
+        cell += " " + f.verdict[i];
     }
+    return cell + ")";
+}
+
+std::string side_label(const Comparison& c, size_t s) {
+    if (c.sides.size() <= s || c.sides[s].size() == 1)
+        return "run " + std::to_string(c.runs[s].id) + " (" + c.runs[s].status + ")";
+    std::string ids;
+    for (const int64_t id : c.sides[s])
+        ids += (ids.empty() ? "" : ",") + std::to_string(id);
+    return "runs " + ids;
+}
+
+}  // namespace
+
+std::string comparison_text(const Comparison& c) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> header = {""}, names = {"name"}, slo = {"slo"};
+    for (size_t s = 0; s < c.runs.size(); ++s) {
+        header.push_back(side_label(c, s));
+        names.push_back(c.runs[s].name.substr(0, 30));
+        slo.push_back(verdict_text(c.runs[s]));
+    }
+    rows.push_back(header);
+    rows.push_back(names);
+    rows.push_back(slo);
+    for (const auto& f : c.figures) {
+        std::vector<std::string> row = {f.judged() ? f.name + (f.higher_is_better ? " (↑)" : " (↓)")
+                                                   : f.name};
+        for (size_t i = 0; i < f.values.size(); ++i)
+            row.push_back(cell_text(f, i));
+        rows.push_back(std::move(row));
+    }
+    std::vector<size_t> widths;
+    for (const auto& row : rows)
+        for (size_t i = 0; i < row.size(); ++i) {
+            // Display width: the arrows are one column but three bytes.
+            size_t w = 0;
+            for (const unsigned char ch : row[i])
+                w += (ch & 0xC0) != 0x80;
+            if (widths.size() <= i) widths.push_back(0);
+            widths[i] = std::max(widths[i], w + 2);
+        }
+    std::string out;
+    for (const auto& row : rows) {
+        std::string line;
+        for (size_t i = 0; i < row.size(); ++i) {
+            size_t w = 0;
+            for (const unsigned char ch : row[i])
+                w += (ch & 0xC0) != 0x80;
+            line += row[i] + std::string(widths[i] - w, ' ');
+        }
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        out += line + "\n";
+    }
+    out +=
+        "(↑) higher is better, (↓) lower: the change against the first run, its 95% interval "
+        "[lo, hi] and the verdict (same: within the noise or under the threshold)\n";
+    for (const auto& w : c.warnings)
+        out += "Warning: " + w + "\n";
     const auto list = [&](const char* title, const std::vector<Comparison::Difference>& ds) {
         out += title;
         out += ds.empty() ? " none\n" : "\n";
@@ -229,6 +407,16 @@ nlohmann::json to_json(const Comparison& c) {
             deltas.push_back(number_or_null(f.delta_pct[i]));
         }
         figures[f.name] = {{"values", values}, {"delta_pct", deltas}};
+        if (f.judged()) {
+            nlohmann::json ci = nlohmann::json::array();
+            for (const auto& range : f.ci)
+                ci.push_back(range ? nlohmann::json::array({range->first, range->second})
+                                   : nlohmann::json(nullptr));
+            figures[f.name]["verdict"] = f.verdict;
+            figures[f.name]["ci_pct"] = ci;
+            figures[f.name]["higher_is_better"] = f.higher_is_better;
+            figures[f.name]["unit"] = f.points ? "points" : "%";
+        }
     }
     const auto diffs = [](const std::vector<Comparison::Difference>& ds) {
         nlohmann::json j = nlohmann::json::array();
@@ -240,7 +428,9 @@ nlohmann::json to_json(const Comparison& c) {
             {"figures", figures},
             {"spec_differences", diffs(c.spec_differences)},
             {"hardware_differences", diffs(c.hardware_differences)},
-            {"different_machines", c.different_machines}};
+            {"different_machines", c.different_machines},
+            {"sides", c.sides},
+            {"warnings", c.warnings}};
 }
 
 }  // namespace perflab

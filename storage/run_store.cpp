@@ -272,6 +272,31 @@ void RunStore::set_notes(int64_t id, const std::string& text) {
     q.run();
 }
 
+void RunStore::set_baseline(int64_t id) {
+    const std::string name = info(id).name;
+    Transaction tx(*db_);
+    Statement clear(*db_,
+                    "DELETE FROM run_tags WHERE tag = 'baseline' AND run_id IN "
+                    "(SELECT id FROM runs WHERE name = ?1)");
+    clear.bind(1, name);
+    clear.run();
+    Statement add(*db_, "INSERT INTO run_tags (run_id, tag) VALUES (?1, 'baseline')");
+    add.bind(1, id);
+    add.run();
+    tx.commit();
+}
+
+std::optional<int64_t> RunStore::baseline_of(const std::string& name) {
+    Statement q(*db_,
+                "SELECT runs.id FROM runs JOIN run_tags ON run_tags.run_id = runs.id "
+                "WHERE run_tags.tag = 'baseline' AND runs.name = ?1 ORDER BY runs.id DESC");
+    q.bind(1, name);
+    std::optional<int64_t> id;
+    if (q.step()) id = q.integer(0);
+    q.run();
+    return id;
+}
+
 void RunStore::remove_tag(int64_t id, const std::string& tag) {
     info(id);
     Statement q(*db_, "DELETE FROM run_tags WHERE run_id = ?1 AND tag = ?2");

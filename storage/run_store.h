@@ -75,6 +75,11 @@ class RunStore {
     // The GUI edits notes as one text (add_note appends a line) and takes tags away.
     void set_notes(int64_t id, const std::string& text);
     void remove_tag(int64_t id, const std::string& tag);
+    // The run becomes the baseline of the runs named as it is: tagged "baseline", the tag
+    // taken off any other run of that name.
+    void set_baseline(int64_t id);
+    // The baseline of the runs named `name`, if one is set.
+    std::optional<int64_t> baseline_of(const std::string& name);
 
     const std::string& path() const { return path_; }
     Connection& connection() { return *db_; }

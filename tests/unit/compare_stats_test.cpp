@@ -53,7 +53,7 @@ struct Rates {
 std::map<std::string, Rates> trials(double rate_b, double median_b,
                                     const std::map<std::string, double>& true_delta) {
     std::mt19937_64 rng(20261201);
-    CompareOptions o;
+    StatOptions o;
     o.threshold_pct = 0;  // the interval alone decides
     std::map<std::string, Rates> out;
     for (int t = 0; t < kTrials; ++t) {
@@ -115,7 +115,7 @@ TEST(CompareStats, ASmallRealChangeIsSameUnderTheThreshold) {
         s.ops["get"].count = 10050;
         b.push_back(s);
     }
-    CompareOptions o;
+    StatOptions o;
     o.threshold_pct = 0;
     EXPECT_EQ(find(compare_ticks(RunKind::cache, {a}, {b}, o), "throughput").verdict,
               Verdict::better);

@@ -231,7 +231,7 @@ std::vector<StatFigure> stat_figures(RunKind kind) {
 std::vector<DeltaEstimate> compare_ticks(RunKind kind,
                                          const std::vector<std::vector<IntervalSample>>& a_runs,
                                          const std::vector<std::vector<IntervalSample>>& b_runs,
-                                         const CompareOptions& o) {
+                                         const StatOptions& o) {
     const std::vector<int64_t> dict = dictionary(a_runs, b_runs);
     const Side a = reduce(a_runs, dict);
     const Side b = reduce(b_runs, dict);

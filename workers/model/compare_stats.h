@@ -38,7 +38,7 @@ struct DeltaEstimate {
     Verdict verdict = Verdict::same;
 };
 
-struct CompareOptions {
+struct StatOptions {
     double threshold_pct = 5;  // a smaller delta is `same` (fractions: threshold / 5 points)
     int resamples = 1000;
     uint64_t seed = 1;
@@ -49,6 +49,6 @@ struct CompareOptions {
 std::vector<DeltaEstimate> compare_ticks(RunKind kind,
                                          const std::vector<std::vector<IntervalSample>>& a,
                                          const std::vector<std::vector<IntervalSample>>& b,
-                                         const CompareOptions& options = {});
+                                         const StatOptions& options = {});
 
 }  // namespace perflab

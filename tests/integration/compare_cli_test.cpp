@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// `perflab compare` tells a real difference from noise: runs against a loopback server's
+// fast path, then with 2 ms added to every reply. Same against same is `same`; fast against
+// slow is `worse` for the latencies, with the measured change inside its interval; --check
+// exits 3 only for the slower one, also when the first run is the name's baseline.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "http_run_helpers.h"
+#include "http_test_server.h"
+#include "process.h"
+
+namespace perflab::test {
+namespace {
+
+using nlohmann::json;
+
+class CompareCli : public ::testing::Test {
+  protected:
+    // 16 ticks of 250 ms at 200 requests/s.
+    void store_run(int delay_ms) {
+        server_.set_delay_ms(delay_ms);
+        auto spec = http_spec(server_.url("/"), {{{"rate", 200}, {"duration_s", 4}}});
+        spec["tick_ms"] = 250;
+        spec["name"] = "compare me";
+        dir_.write("spec.json", spec.dump());
+        const auto out =
+            run({PERFLAB_BINARY, "run", dir_.file("spec.json"), "--db", db_, "-q"}, 60);
+        ASSERT_EQ(out.code, 0) << out.err;
+    }
+    Output perflab(std::vector<std::string> args) {
+        args.insert(args.begin(), PERFLAB_BINARY);
+        args.push_back("--db");
+        args.push_back(db_);
+        return run(args, 60);
+    }
+    json compared(std::vector<std::string> args) {
+        args.insert(args.begin(), "compare");
+        args.push_back("--json");
+        const auto out = perflab(args);
+        EXPECT_EQ(out.code, 0) << out.err;
+        return json::parse(out.out, nullptr, false);
+    }
+
+    HttpTestServer server_;
+    TempDir dir_;
+    std::string db_ = dir_.file("runs.db");
+};
+
+TEST_F(CompareCli, TellsASlowerServerFromNoise) {
+    store_run(0);
+    store_run(0);
+    store_run(2);
+
+    const json same = compared({"1", "2"});
+    ASSERT_TRUE(same.is_object());
+    for (const char* figure : {"p50_us", "throughput"}) {
+        const json& f = same["figures"][figure];
+        ASSERT_TRUE(f.contains("verdict")) << figure;
+        EXPECT_EQ(f["verdict"][0], "baseline");
+        EXPECT_EQ(f["verdict"][1], "same") << figure << ": " << f.dump();
+    }
+
+    const json slow = compared({"1", "3"});
+    for (const char* figure : {"p50_us", "p99_us"}) {
+        const json& f = slow["figures"][figure];
+        EXPECT_EQ(f["verdict"][1], "worse") << figure << ": " << f.dump();
+        const double delta = f["delta_pct"][1].get<double>();
+        ASSERT_TRUE(f["ci_pct"][1].is_array()) << f.dump();
+        EXPECT_LE(f["ci_pct"][1][0].get<double>(), delta) << f.dump();
+        EXPECT_GE(f["ci_pct"][1][1].get<double>(), delta) << f.dump();
+        EXPECT_GT(f["ci_pct"][1][0].get<double>(), 0) << f.dump();
+        EXPECT_FALSE(f["higher_is_better"].get<bool>());
+    }
+    // The medians themselves say 2 ms more.
+    const json& p50 = slow["figures"]["p50_us"]["values"];
+    EXPECT_GT(p50[1].get<double>() - p50[0].get<double>(), 1500) << p50.dump();
+
+    EXPECT_EQ(perflab({"compare", "1", "3", "--check"}).code, 3);
+    const auto fine = perflab({"compare", "1", "2", "--check"});
+    EXPECT_EQ(fine.code, 0) << fine.out;
+    EXPECT_NE(fine.out.find("check: no figure is worse"), std::string::npos) << fine.out;
+
+    // Two fast runs pooled on one side, the slow one on the other.
+    const json pooled = compared({"1,2", "3"});
+    EXPECT_EQ(pooled["sides"][0], json::array({1, 2}));
+    EXPECT_EQ(pooled["figures"]["p50_us"]["verdict"][1], "worse");
+
+    // Against the baseline of the runs' name.
+    EXPECT_EQ(perflab({"baseline", "1"}).code, 0);
+    const auto check = perflab({"compare", "--baseline", "3", "--check"});
+    EXPECT_EQ(check.code, 3) << check.out << check.err;
+    EXPECT_NE(check.out.find("worse: p99_us"), std::string::npos) << check.out;
+    const auto runs = json::parse(perflab({"runs", "--json"}).out, nullptr, false);
+    ASSERT_TRUE(runs.is_array());
+}
+
+TEST_F(CompareCli, BadFiguresAndIdsAreBadInput) {
+    store_run(0);
+    store_run(0);
+    const auto figure = perflab({"compare", "1", "2", "--check", "--figures", "p98"});
+    EXPECT_EQ(figure.code, 2);
+    EXPECT_NE(figure.err.find("unknown figure \"p98\""), std::string::npos) << figure.err;
+    const auto ids = perflab({"compare", "1", "2,x"});
+    EXPECT_EQ(ids.code, 2);
+    EXPECT_NE(ids.err.find("\"2,x\""), std::string::npos) << ids.err;
+    const auto none = perflab({"compare", "--baseline", "2"});
+    EXPECT_EQ(none.code, 2);
+    EXPECT_NE(none.err.find("no baseline for runs named \"compare me\""), std::string::npos)
+        << none.err;
+}
+
+}  // namespace
+}  // namespace perflab::test
