@@ -56,7 +56,15 @@ QString figure_label(const std::string& figure) {
         {"bytes_in", QStringLiteral("bytes in")},     {"bytes_out", QStringLiteral("bytes out")},
     };
     const auto it = labels.find(figure);
-    return it != labels.end() ? it->second : QString::fromStdString(figure);
+    if (it != labels.end()) return it->second;
+    // "p2.throughput": a figure of phase 2.
+    const auto dot = figure.find('.');
+    if (figure.size() > 1 && figure[0] == 'p' && dot != std::string::npos &&
+        figure.find_first_not_of("0123456789", 1) == dot)
+        return QStringLiteral("phase %1 %2")
+            .arg(QString::fromStdString(figure.substr(1, dot - 1)),
+                 figure_label(figure.substr(dot + 1)));
+    return QString::fromStdString(figure);
 }
 
 QString figure_value(const std::string& figure, double v) {
@@ -79,6 +87,33 @@ QString figure_value(const std::string& figure, double v) {
     else
         text = format_fixed(v, 0);
     return QString::fromStdString(text);
+}
+
+QString cell_text(const Comparison::Figure& f, size_t i) {
+    QString text = figure_value(f.name, f.values[i]);
+    if (i == 0 || std::isnan(f.delta_pct[i])) return text;
+    if (!f.judged())
+        return text + QStringLiteral(" (") + delta_text(f.delta_pct[i]) + QLatin1Char(')');
+    const auto sign = [](double v, int decimals) {
+        QString n = QString::number(v, 'f', decimals);
+        if (v >= 0) n.prepend(QLatin1Char('+'));
+        return n;
+    };
+    QString change = sign(f.delta_pct[i], f.points ? 2 : 1);
+    change += f.points ? QStringLiteral(" pts") : QStringLiteral("%");
+    if (f.ci[i])
+        change +=
+            QStringLiteral(" [%1, %2]").arg(sign(f.ci[i]->first, 1), sign(f.ci[i]->second, 1));
+    if (f.verdict[i] == "too few ticks") change += QStringLiteral(", too few ticks");
+    return text + QStringLiteral(" (") + change + QLatin1Char(')');
+}
+
+Change cell_change(const Comparison::Figure& f, size_t i) {
+    if (i == 0) return Change::neutral;
+    if (!f.judged()) return judge(f.name, f.delta_pct[i]);
+    if (f.verdict[i] == "better") return Change::better;
+    if (f.verdict[i] == "worse") return Change::worse;
+    return Change::neutral;
 }
 
 QString delta_text(double delta_pct) {

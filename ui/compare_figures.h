@@ -5,6 +5,8 @@
 #include <QString>
 #include <string>
 
+#include "run_compare.h"
+
 namespace perflab {
 
 // Whether a change of a key figure is good news: more throughput, hits or successes is
@@ -16,5 +18,12 @@ QColor change_color(Change change);  // a light cell background
 QString figure_label(const std::string& figure);            // "p99 latency"
 QString figure_value(const std::string& figure, double v);  // "1.52 ms", "97.10%", "-"
 QString delta_text(double delta_pct);                       // "+12.3%", "" when undefined
+
+// A table cell of a comparison: the value and, after the first side, its change — for a
+// figure statistics judge with its 95% interval ("31.0 ms (+3.2% [+1.1, +5.0])", a
+// fraction's in points), and "too few ticks" where there can be no verdict.
+QString cell_text(const Comparison::Figure& f, size_t side);
+// A judged figure's cell is coloured by its verdict only (same: not at all); another by judge().
+Change cell_change(const Comparison::Figure& f, size_t side);
 
 }  // namespace perflab

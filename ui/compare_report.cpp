@@ -18,13 +18,6 @@ QString run_title(const RunInfo& r) {
     return QStringLiteral("#%1 %2").arg(r.id).arg(qs(r.name));
 }
 
-QString cell(const Comparison::Figure& f, size_t i) {
-    QString text = figure_value(f.name, f.values[i]);
-    if (i > 0 && !delta_text(f.delta_pct[i]).isEmpty())
-        text += QStringLiteral(" (") + delta_text(f.delta_pct[i]) + QLatin1Char(')');
-    return text;
-}
-
 const char* kMachinesWarning =
     "The runs ran on different machines: differences may come from the hardware, not the "
     "change under test.";
@@ -99,7 +92,9 @@ QString comparison_markdown(const Comparison& c, const std::vector<ReportChart>&
     if (c.different_machines)
         out += QStringLiteral("\n> **Warning:** ") + QString::fromLatin1(kMachinesWarning) +
                QLatin1Char('\n');
-    out += QStringLiteral("\n## Key figures\n\nDeltas against the first run.\n\n");
+    out += QStringLiteral(
+        "\n## Key figures\n\nChanges against the first run; [lo, hi] is the 95% interval of a "
+        "change, and a change is better or worse only beyond the noise and the threshold.\n\n");
     QStringList head{QStringLiteral("figure")};
     for (const auto& r : c.runs)
         head << run_title(r);
@@ -108,7 +103,7 @@ QString comparison_markdown(const Comparison& c, const std::vector<ReportChart>&
     for (const auto& f : c.figures) {
         QStringList row{figure_label(f.name)};
         for (size_t i = 0; i < f.values.size(); ++i)
-            row << cell(f, i);
+            row << cell_text(f, i);
         md_row(out, row);
     }
     for (const auto& image : images)
@@ -137,7 +132,9 @@ QString comparison_html(const Comparison& c, const std::vector<ReportChart>& ima
         out += QStringLiteral("<p class=\"warning\"><b>Warning:</b> ") +
                esc(QString::fromLatin1(kMachinesWarning)) + QStringLiteral("</p>\n");
     out += QStringLiteral(
-        "<h2>Key figures</h2>\n<p>Deltas against the first run.</p>\n<table>\n"
+        "<h2>Key figures</h2>\n<p>Changes against the first run; [lo, hi] is the 95% interval "
+        "of a change, coloured only when it is better or worse beyond the noise and the "
+        "threshold.</p>\n<table>\n"
         "<tr><th>figure</th>");
     for (const auto& r : c.runs)
         out += QStringLiteral("<th>") + esc(run_title(r)) + QStringLiteral("</th>");
@@ -145,11 +142,11 @@ QString comparison_html(const Comparison& c, const std::vector<ReportChart>& ima
     for (const auto& f : c.figures) {
         out += QStringLiteral("<tr><td>") + esc(figure_label(f.name)) + QStringLiteral("</td>");
         for (size_t i = 0; i < f.values.size(); ++i) {
-            const Change change = i > 0 ? judge(f.name, f.delta_pct[i]) : Change::neutral;
+            const Change change = cell_change(f, i);
             const QString cls = change == Change::better  ? QStringLiteral("better")
                                 : change == Change::worse ? QStringLiteral("worse")
                                                           : QString();
-            out += QStringLiteral("<td class=\"%1\">").arg(cls) + esc(cell(f, i)) +
+            out += QStringLiteral("<td class=\"%1\">").arg(cls) + esc(cell_text(f, i)) +
                    QStringLiteral("</td>");
         }
         out += QStringLiteral("</tr>\n");

@@ -135,6 +135,7 @@ void CompareView::compare(QList<qint64> ids) {
     for (const qint64 id : ids)
         names << QString::number(id);
     message_->setStyleSheet({});
+    message_->setTextFormat(Qt::PlainText);
     message_->setText(tr("Comparing runs %1…").arg(names.join(QStringLiteral(", "))));
     query_->submit(
         [ids = ids_](RunStore& store) { return load_compare(store, ids); },
@@ -158,6 +159,7 @@ void CompareView::clearResults() {
 }
 
 void CompareView::showFailure(const QString& message) {
+    message_->setTextFormat(Qt::PlainText);
     message_->setText(message);
     message_->setStyleSheet(QStringLiteral("color:#b00020"));
     emit failed(message);
@@ -167,10 +169,13 @@ void CompareView::showComparison(const CompareData& data) {
     const Comparison& c = data.comparison;
     QStringList names;
     for (const auto& r : c.runs)
-        names << run_title(r);
+        names << run_title(r).toHtmlEscaped();
     message_->setStyleSheet({});
-    message_->setText(
-        tr("%1; deltas against %2.").arg(names.join(QStringLiteral(" vs ")), names.front()));
+    message_->setTextFormat(Qt::RichText);
+    message_->setText(tr("%1<br>Changes against #%2, with their 95% interval [lo, hi]: green "
+                         "or red only when better or worse beyond the noise and 5%.")
+                          .arg(names.join(QStringLiteral("<br>")))
+                          .arg(c.runs.front().id));
     banner_->setText(
         tr("These runs ran on different machines: differences may come from the "
            "hardware, not from the change under test (see the machine rows)."));
@@ -185,22 +190,29 @@ void CompareView::showComparison(const CompareData& data) {
     emit compared();
 }
 
+// Columns headed "#12", the run's name in the header's tooltip and the legend above: a long
+// name no longer pushes the other runs' columns off screen.
 void CompareView::fillFigures(const Comparison& c) {
-    QStringList head{tr("figure")};
-    for (const auto& r : c.runs)
-        head << run_title(r);
-    figures_->setColumnCount(int(head.size()));
-    figures_->setHorizontalHeaderLabels(head);
+    figures_->setColumnCount(int(c.runs.size()) + 1);
+    figures_->setHorizontalHeaderItem(0, new QTableWidgetItem(tr("figure")));
+    for (size_t i = 0; i < c.runs.size(); ++i) {
+        auto* head = new QTableWidgetItem(QStringLiteral("#%1").arg(c.runs[i].id));
+        head->setToolTip(run_title(c.runs[i]));
+        figures_->setHorizontalHeaderItem(int(i) + 1, head);
+    }
     figures_->setRowCount(int(c.figures.size()));
     for (int row = 0; row < int(c.figures.size()); ++row) {
         const auto& f = c.figures[size_t(row)];
         figures_->setItem(row, 0, item(figure_label(f.name)));
         for (size_t i = 0; i < f.values.size(); ++i) {
-            QString text = figure_value(f.name, f.values[i]);
-            const QString delta = i > 0 ? delta_text(f.delta_pct[i]) : QString();
-            if (!delta.isEmpty()) text += QStringLiteral(" (") + delta + QLatin1Char(')');
-            const Change change = i > 0 ? judge(f.name, f.delta_pct[i]) : Change::neutral;
-            auto* cell = item(text, change_color(change));
+            auto* cell = item(cell_text(f, i), change_color(cell_change(f, i)));
+            if (f.judged() && i > 0) {
+                cell->setToolTip(tr("%1 against #%2: %3")
+                                     .arg(figure_label(f.name))
+                                     .arg(c.runs.front().id)
+                                     .arg(QString::fromStdString(f.verdict[i])));
+                if (f.verdict[i] == "same") cell->setForeground(QColor(110, 110, 110));
+            }
             cell->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             cell->setData(Qt::UserRole, f.values[i]);
             cell->setData(Qt::UserRole + 1, f.delta_pct[i]);

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -34,9 +35,10 @@ namespace {
 
 constexpr int kAnswerMs = 20000;
 
-std::string spec_text(const std::string& server, double rate) {
+std::string spec_text(const std::string& server, double rate, std::string name = {}) {
+    if (name.empty()) name = "rate " + std::to_string(int(rate));
     const nlohmann::json j = {
-        {"name", "rate " + std::to_string(int(rate))},
+        {"name", name},
         {"kind", "cache"},
         {"tick_ms", 200},
         {"phases", {{{"duration_s", 2.0}, {"rate", rate}, {"concurrency", 2}}}},
@@ -112,6 +114,7 @@ class CompareTest : public QObject {
     void reportReferencesItsCharts();
     void chartsExport();
     void badInputShowsAMessage();
+    void longNamesLeaveEveryColumnInView();
 
   private:
     // A view that has shown the comparison of runs ids in db.
@@ -157,8 +160,10 @@ void CompareTest::figuresMatchCompareRuns() {
     const Comparison expected = compare_runs(store, {slow_, fast_});
     const QTableWidget* table = view_->figuresTable();
     QCOMPARE(table->columnCount(), 3);
-    QCOMPARE(table->horizontalHeaderItem(1)->text(), title(store.info(slow_)));
-    QCOMPARE(table->horizontalHeaderItem(2)->text(), title(store.info(fast_)));
+    QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("#%1").arg(slow_));
+    QCOMPARE(table->horizontalHeaderItem(1)->toolTip(), title(store.info(slow_)));
+    QCOMPARE(table->horizontalHeaderItem(2)->toolTip(), title(store.info(fast_)));
+    QVERIFY(view_->message().contains(title(store.info(fast_))));
     QCOMPARE(table->rowCount(), int(expected.figures.size()));
     bool sawThroughput = false;
     for (int row = 0; row < table->rowCount(); ++row) {
@@ -172,19 +177,19 @@ void CompareTest::figuresMatchCompareRuns() {
         }
         const QTableWidgetItem* second = table->item(row, 2);
         QVERIFY(same(second->data(Qt::UserRole + 1).toDouble(), f.delta_pct[1]));
-        if (!std::isnan(f.delta_pct[1]))
-            QVERIFY2(second->text().endsWith(QStringLiteral(" (") + delta_text(f.delta_pct[1]) +
-                                             QLatin1Char(')')),
-                     qPrintable(second->text()));
-        QCOMPARE(highlight(second), change_color(judge(f.name, f.delta_pct[1])));
+        QCOMPARE(second->text(), cell_text(f, 1));
+        if (f.judged() && f.ci[1])
+            QVERIFY2(second->text().contains(QLatin1Char('[')), qPrintable(second->text()));
+        QCOMPARE(highlight(second), change_color(cell_change(f, 1)));
         if (f.name == "ops") {
             QCOMPARE(f.values[0], double(store.info(slow_).figures.ops));
             QCOMPARE(f.values[1], double(store.info(fast_).figures.ops));
         }
         if (f.name == "throughput") {
             sawThroughput = true;
-            // Three times the rate: well over +50%, and shown as better.
+            // Three times the rate: well over +50%, beyond the noise, and shown as better.
             QVERIFY2(f.delta_pct[1] > 50, qPrintable(second->text()));
+            QCOMPARE(f.verdict[1], std::string("better"));
             QCOMPARE(highlight(second), change_color(Change::better));
         }
     }
@@ -368,6 +373,39 @@ void CompareTest::badInputShowsAMessage() {
     view.compare({});
     QCOMPARE(failed.count(), 3);
     QVERIFY(view.message().contains(QStringLiteral("got 0")));
+}
+
+// 80-character names at 1280×800: the names go to the legend and the header tooltips, so
+// every run's value and change is on screen without scrolling sideways.
+void CompareTest::longNamesLeaveEveryColumnInView() {
+    test::MemcachedServer server;
+    test::TempDir dir;
+    const std::string db = dir.file("long.db");
+    for (const char* tail : {"A", "B"}) {
+        const std::string name = std::string(79, 'x') + tail;
+        dir.write("spec.json", spec_text(server.endpoint(), 500, name));
+        const test::Output out =
+            test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db, "-q"}, 60);
+        QVERIFY2(out.code == 0, out.err.c_str());
+    }
+    CompareView view(db);
+    view.resize(1280, 800);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    compared(view, {1, 2});
+    QTableWidget* table = view.figuresTable();
+    QCoreApplication::processEvents();
+    const QRect visible = table->viewport()->rect();
+    for (int row = 0; row < table->rowCount(); ++row)
+        for (int column = 1; column < table->columnCount(); ++column) {
+            const QRect cell = table->visualItemRect(table->item(row, column));
+            QVERIFY2(visible.left() <= cell.left() && cell.right() <= visible.right(),
+                     qPrintable(QStringLiteral("row %1 column %2: %3")
+                                    .arg(row)
+                                    .arg(column)
+                                    .arg(table->item(row, column)->text())));
+        }
+    QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
 }
 
 int run_compare_test(int argc, char** argv) {
