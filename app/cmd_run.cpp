@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+#include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -53,7 +55,8 @@ class StopRelay {
 
 }  // namespace
 
-int run_spec(const RunSpec& given, const RunOptions& options) {
+int run_spec(const RunSpec& given, const RunOptions& options, int64_t* stored) {
+    if (stored) *stored = 0;
     // The seed is fixed before anything sees the spec, so the store keeps the one that ran.
     const RunSpec spec = with_seed(given);
     // First, before the store's and the probes' threads start, so that every thread inherits
@@ -96,6 +99,7 @@ int run_spec(const RunSpec& given, const RunOptions& options) {
                      static_cast<long long>(store->run_id()), path.c_str());
         std::fflush(options.json ? stderr : stdout);
         controller.add_observer(store.get());
+        if (stored) *stored = store->run_id();
         for (const auto& [source, profile] : probes.profiles())
             store->add_host(profile, source);
     }
@@ -130,6 +134,40 @@ int run_spec(const RunSpec& given, const RunOptions& options) {
     return kExitOk;
 }
 
+namespace {
+
+// --repeat: the runs of a series share a tag ("series-20261201T033542Z"), so `runs --tag`
+// lists them and `compare` pools them. A run that fails ends the series with its exit;
+// otherwise the exit is 3 when any run missed its slo.
+int run_series(RunSpec spec, const RunOptions& options) {
+    char stamp[32];
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    std::strftime(stamp, sizeof stamp, "series-%Y%m%dT%H%M%SZ", &utc);
+    spec.tags.push_back(stamp);
+    std::string ids;
+    int worst = kExitOk;
+    for (int i = 1; i <= options.repeat; ++i) {
+        std::printf("== %s: run %d of %d\n", stamp, i, options.repeat);
+        std::fflush(stdout);
+        int64_t id = 0;
+        const int code = run_spec(spec, options, &id);
+        if (id) ids += (ids.empty() ? "" : ",") + std::to_string(id);
+        if (code == kExitFailed || code == kExitBadInput) {
+            worst = code;
+            break;
+        }
+        worst = std::max(worst, code);
+    }
+    if (!ids.empty())
+        std::printf("%s: runs %s (compare with: perflab compare %s NEW)\n", stamp, ids.c_str(),
+                    ids.c_str());
+    return worst;
+}
+
+}  // namespace
+
 int run_command(const RunOptions& options) {
     const SpecResult parsed = load_spec_file(options.spec_path);
     if (!parsed) {
@@ -137,7 +175,14 @@ int run_command(const RunOptions& options) {
                      parsed.error_text().c_str());
         return kExitBadInput;
     }
-    return run_spec(*parsed.spec, options);
+    if (options.repeat <= 1) return run_spec(*parsed.spec, options);
+    if (options.json) {
+        std::fprintf(stderr,
+                     "perflab: --repeat prints a report per run: use it without --json "
+                     "and compare the series (perflab compare ID,ID,...)\n");
+        return kExitBadInput;
+    }
+    return run_series(*parsed.spec, options);
 }
 
 }  // namespace perflab

@@ -23,11 +23,13 @@ struct RunOptions {
     bool quiet = false;     // no tick lines
     std::string db;         // --db PATH; empty: the default database
     bool no_store = false;  // --no-store: keep nothing
+    int repeat = 1;         // --repeat N: N runs tagged as one series
 };
 
 int run_command(const RunOptions& options);
 // Runs an already parsed spec with the console observer; shared by `run` and `demo`.
-int run_spec(const RunSpec& spec, const RunOptions& options);
+// `stored`, if given, gets the stored run's id (0 when none was stored).
+int run_spec(const RunSpec& spec, const RunOptions& options, int64_t* stored = nullptr);
 
 struct DemoOptions {
     int seconds = 10;

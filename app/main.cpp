@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
     run_cmd->add_flag("-q,--quiet", run.quiet, "No per-tick lines");
     run_cmd->add_option("--db", run.db, "Run database (default: the user's PerfLab database)");
     run_cmd->add_flag("--no-store", run.no_store, "Do not store the run");
+    run_cmd->add_option("--repeat", run.repeat, "Run the spec N times, tagged as one series")
+        ->check(CLI::Range(1, 1000));
 
     DemoOptions demo;
     auto* demo_cmd =

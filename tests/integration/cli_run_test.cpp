@@ -188,5 +188,35 @@ TEST(CliRun, InterruptStopsCleanlyAndStillReports) {
     EXPECT_NE(out.find("stopped"), std::string::npos) << out;
 }
 
+// --repeat: three runs tagged as one series, which `runs --tag` lists and `compare` pools.
+TEST(CliRun, RepeatStoresASeriesThatComparePools) {
+    MemcachedServer server;
+    TempDir dir;
+    auto spec = spec_for(server, {{{"duration_s", 1}, {"rate", 400}, {"concurrency", 2}}});
+    spec["tick_ms"] = 100;
+    dir.write("spec.json", spec.dump());
+    const std::string db = dir.file("runs.db");
+    const auto out =
+        run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--repeat", "3", "--db", db, "-q"});
+    ASSERT_EQ(out.code, 0) << out.err;
+    const auto at = out.out.find("series-");
+    ASSERT_NE(at, std::string::npos) << out.out;
+    const std::string tag = out.out.substr(at, out.out.find_first_of(":", at) - at);
+    EXPECT_NE(out.out.find(tag + ": runs 1,2,3"), std::string::npos) << out.out;
+    const auto listed = json::parse(
+        run({PERFLAB_BINARY, "runs", "--tag", tag, "--db", db, "--json"}).out, nullptr, false);
+    ASSERT_TRUE(listed.is_array());
+    EXPECT_EQ(listed.size(), 3u);
+    const auto compared = json::parse(
+        run({PERFLAB_BINARY, "compare", "1,2", "3", "--db", db, "--json"}).out, nullptr, false);
+    ASSERT_TRUE(compared.is_object());
+    EXPECT_EQ(compared["sides"], json::array({json::array({1, 2}), json::array({3})}));
+    EXPECT_EQ(compared["figures"]["throughput"]["verdict"][0], "baseline");
+    EXPECT_EQ(
+        run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--repeat", "2", "--json", "--no-store"})
+            .code,
+        2);
+}
+
 }  // namespace
 }  // namespace perflab::test
