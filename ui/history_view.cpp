@@ -49,6 +49,8 @@ HistoryView::HistoryView(std::string dbPath, QWidget* parent)
       open_(new QPushButton(tr("Open"), this)),
       compare_(new QPushButton(tr("Compare"), this)),
       delete_(new QPushButton(tr("Delete…"), this)),
+      baseline_(new QPushButton(tr("Mark as baseline"), this)),
+      compareBaseline_(new QPushButton(tr("Compare with baseline"), this)),
       editor_(new RunNotesEditor(this)),
       runView_(new StoredRunView(dbPath_, this)) {
     auto* list = new QWidget(pages_);
@@ -103,6 +105,8 @@ QWidget* HistoryView::setupList(QWidget* page) {
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(open_);
     buttons->addWidget(compare_);
+    buttons->addWidget(baseline_);
+    buttons->addWidget(compareBaseline_);
     buttons->addStretch(1);
     buttons->addWidget(delete_);
     auto* left = new QWidget(page);
@@ -127,6 +131,9 @@ QWidget* HistoryView::setupList(QWidget* page) {
     connect(compare_, &QPushButton::clicked, this,
             [this] { emit compareRequested(selectedRunIds()); });
     connect(delete_, &QPushButton::clicked, this, &HistoryView::deleteSelected);
+    baseline_->setToolTip(tr("The run the runs of its name are compared with"));
+    connect(baseline_, &QPushButton::clicked, this, &HistoryView::markBaseline);
+    connect(compareBaseline_, &QPushButton::clicked, this, &HistoryView::compareWithBaseline);
     auto* del = new QShortcut(QKeySequence::Delete, table_);
     connect(del, &QShortcut::activated, this, &HistoryView::deleteSelected);
     return split;
@@ -207,6 +214,8 @@ void HistoryView::selectionChanged() {
     open_->setEnabled(ids.size() == 1);
     compare_->setEnabled(ids.size() >= 2);
     delete_->setEnabled(!ids.empty());
+    baseline_->setEnabled(ids.size() == 1);
+    compareBaseline_->setEnabled(ids.size() == 1);
     const qint64 id = ids.size() == 1 ? ids.front() : 0;
     // A refresh keeps the selection: what the user is typing stays.
     if (id == editor_->runId() && !reloadEditor_) return;
@@ -281,6 +290,40 @@ void HistoryView::saveNotes(qint64 id, const QString& notes, const QStringList& 
         [this](qint64) {
             reloadEditor_ = true;
             edited();
+        },
+        [this](const QString& message) { showError(message); });
+}
+
+void HistoryView::markBaseline() {
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.size() != 1) return;
+    editQuery_->submit(
+        [id = ids.front()](RunStore& store) {
+            store.set_baseline(id);
+            return id;
+        },
+        [this](qint64) {
+            reloadEditor_ = true;
+            edited();
+        },
+        [this](const QString& message) { showError(message); });
+}
+
+void HistoryView::compareWithBaseline() {
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.size() != 1) return;
+    editQuery_->submit(
+        [id = ids.front()](RunStore& store) {
+            const std::string name = store.info(id).name;
+            const auto base = store.baseline_of(name);
+            if (!base)
+                throw StoreError("no baseline for runs named \"" + name +
+                                 "\": select one and choose Mark as baseline");
+            return *base;
+        },
+        [this, id = ids.front()](qint64 base) {
+            if (base == id) return showError(tr("run %1 is its name's baseline").arg(id));
+            emit compareRequested({base, id});
         },
         [this](const QString& message) { showError(message); });
 }

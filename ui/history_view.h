@@ -47,6 +47,8 @@ class HistoryView : public QWidget {
     QPushButton* openButton() const { return open_; }
     QPushButton* compareButton() const { return compare_; }
     QPushButton* deleteButton() const { return delete_; }
+    QPushButton* baselineButton() const { return baseline_; }
+    QPushButton* compareBaselineButton() const { return compareBaseline_; }
     RunNotesEditor* notesEditor() const { return editor_; }
     StoredRunView* runView() const { return runView_; }
     bool showingRun() const;
@@ -57,6 +59,10 @@ class HistoryView : public QWidget {
     void openRun(qint64 id);
     void showList();
     void deleteSelected();
+    // The selected run becomes the baseline of its name (tagged "baseline").
+    void markBaseline();
+    // The selected run against the baseline of its name.
+    void compareWithBaseline();
 
   signals:
     void compareRequested(const QList<qint64>& ids);
@@ -99,6 +105,8 @@ class HistoryView : public QWidget {
     QPushButton* open_;
     QPushButton* compare_;
     QPushButton* delete_;
+    QPushButton* baseline_;
+    QPushButton* compareBaseline_;
     RunNotesEditor* editor_;
     StoredRunView* runView_;
     bool reloadEditor_ = false;  // after a save: show the notes and tags as stored

@@ -18,6 +18,7 @@
 #include <QUrl>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "history_view.h"
 #include "http_test_server.h"
@@ -129,6 +130,7 @@ class HistoryTest : public QObject {
     void exportWritesReportWithChartImagesAndCsv();
     void deleteAsksFirstThenRemoves();
     void httpRunShowsTheFiguresShowPrints();
+    void baselineIsMarkedAndComparedWith();
 
   private:
     int64_t idOf(const std::string& name);
@@ -394,6 +396,33 @@ void HistoryTest::deleteAsksFirstThenRemoves() {
     QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= 1, kWaitMs);
     QCOMPARE(names(view), (QStringList{"beta", "alpha"}));
     QVERIFY(!view.deleteButton()->isEnabled());
+}
+
+// "alpha" marked as its name's baseline; a later "alpha" run compared with it in one click.
+void HistoryTest::baselineIsMarkedAndComparedWith() {
+    const int64_t first = idOf("alpha");
+    HistoryView view(db_);
+    QVERIFY(waitForList(view));
+    select(view, {QStringLiteral("alpha")});
+    QVERIFY(view.baselineButton()->isEnabled());
+    QSignalSpy changed(&view, &HistoryView::runsChanged);
+    QTest::mouseClick(view.baselineButton(), Qt::LeftButton);
+    QVERIFY(changed.wait(kWaitMs));
+    QCOMPARE(RunStore(db_, Access::read).baseline_of("alpha"), std::optional<int64_t>(first));
+
+    dir_->write("alpha.json", spec_text(server_->endpoint(), "alpha", {}));
+    const test::Output o =
+        test::run({PERFLAB_BINARY, "run", dir_->file("alpha.json"), "--db", db_, "-q"});
+    QVERIFY2(o.code == 0, o.err.c_str());
+    view.refresh();
+    QVERIFY(waitForList(view));
+    const int64_t second = RunStore(db_, Access::read).list().front().id;
+    QVERIFY(second != first);
+    view.selectRuns({second});
+    QSignalSpy compare(&view, &HistoryView::compareRequested);
+    QTest::mouseClick(view.compareBaselineButton(), Qt::LeftButton);
+    QVERIFY(compare.wait(kWaitMs));
+    QCOMPARE(compare.at(0).at(0).value<QList<qint64>>(), (QList<qint64>{first, second}));
 }
 
 int run_history_test(int argc, char** argv) {
