@@ -26,4 +26,35 @@ std::string base64_encode(std::string_view bytes) {
     return out;
 }
 
+std::optional<std::string> base64_decode(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() / 4 * 3);
+    uint32_t acc = 0;
+    int bits = 0;
+    for (const char c : text) {
+        int v;
+        if (c >= 'A' && c <= 'Z')
+            v = c - 'A';
+        else if (c >= 'a' && c <= 'z')
+            v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9')
+            v = c - '0' + 52;
+        else if (c == '+')
+            v = 62;
+        else if (c == '/')
+            v = 63;
+        else if (c == '=')
+            break;
+        else
+            return std::nullopt;
+        acc = (acc << 6) | uint32_t(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out.push_back(char((acc >> bits) & 0xff));
+        }
+    }
+    return out;
+}
+
 }  // namespace perflab

@@ -74,6 +74,111 @@ int counts_index(int64_t v) noexcept {
                kSubBucketHalfCount);
 }
 
+namespace {
+
+uint64_t be(std::string_view b, size_t at, int bytes) {
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i)
+        v = (v << 8) | uint8_t(b[at + size_t(i)]);
+    return v;
+}
+
+std::optional<std::string> inflated(std::string_view in) {
+    z_stream z{};
+    if (inflateInit(&z) != Z_OK) return std::nullopt;
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    z.avail_in = uInt(in.size());
+    std::string out;
+    char buffer[16384];
+    int rc = Z_OK;
+    while (rc == Z_OK) {
+        z.next_out = reinterpret_cast<Bytef*>(buffer);
+        z.avail_out = sizeof buffer;
+        rc = inflate(&z, Z_NO_FLUSH);
+        out.append(buffer, sizeof buffer - z.avail_out);
+    }
+    inflateEnd(&z);
+    if (rc != Z_STREAM_END) return std::nullopt;
+    return out;
+}
+
+}  // namespace
+
+std::optional<Histogram> decompressed(std::string_view bytes, std::string& error) {
+    if (bytes.size() < 8 || be(bytes, 0, 4) != kCompressedEncodingCookie) {
+        error = "not a V2 compressed HdrHistogram";
+        return std::nullopt;
+    }
+    const auto length = size_t(be(bytes, 4, 4));
+    if (bytes.size() < 8 + length) {
+        error = "a histogram cut short";
+        return std::nullopt;
+    }
+    const auto plain = inflated(bytes.substr(8, length));
+    if (!plain || plain->size() < 40 || be(*plain, 0, 4) != kEncodingCookie) {
+        error = "a histogram whose compressed data does not inflate to a V2 encoding";
+        return std::nullopt;
+    }
+    const std::string_view p(*plain);
+    const auto payload = size_t(be(p, 4, 4));
+    const auto digits = int(be(p, 12, 4));
+    const auto lowest = int64_t(be(p, 16, 8));
+    if (be(p, 8, 4) != 0 || std::bit_cast<double>(be(p, 32, 8)) != 1.0) {
+        error = "a shifted or double-valued histogram, which PerfLab does not read";
+        return std::nullopt;
+    }
+    if (digits < 0 || digits > 5 || lowest < 1 || p.size() < 40 + payload) {
+        error = "a histogram with a header out of range";
+        return std::nullopt;
+    }
+    // The writer's layout, as HdrHistogram's constructor derives it from its parameters.
+    int64_t largest_single = 2;
+    for (int i = 0; i < digits; ++i)
+        largest_single *= 10;
+    const int count_magnitude = std::bit_width(uint64_t(largest_single - 1));
+    const int half_magnitude = std::max(count_magnitude, 1) - 1;
+    const int64_t half_count = int64_t{1} << half_magnitude;
+    const int unit_magnitude = std::bit_width(uint64_t(lowest)) - 1;
+    Histogram h;
+    int64_t index = 0;
+    size_t at = 40;
+    const size_t end = 40 + payload;
+    while (at < end) {
+        uint64_t v = 0;
+        int shift = 0;
+        for (int i = 0; i < 9 && at < end; ++i) {
+            const auto b = uint8_t(p[at++]);
+            if (i == 8) {
+                v |= uint64_t(b) << shift;
+                break;
+            }
+            v |= uint64_t(b & 0x7f) << shift;
+            shift += 7;
+            if (!(b & 0x80)) break;
+        }
+        const auto word = int64_t(v >> 1) ^ -int64_t(v & 1);
+        if (word < 0) {
+            index -= word;
+            continue;
+        }
+        if (word > 0) {
+            int64_t bucket = (index >> half_magnitude) - 1;
+            int64_t sub = (index & (half_count - 1)) + half_count;
+            if (bucket < 0) {
+                sub -= half_count;
+                bucket = 0;
+            }
+            if (bucket + unit_magnitude > 62) {
+                error = "a histogram value beyond 2^63";
+                return std::nullopt;
+            }
+            h.record_n(sub << (bucket + unit_magnitude), uint64_t(word));
+        }
+        ++index;
+    }
+    return h;
+}
+
 std::string compressed(const Histogram& h) {
     const std::string counts = payload(h);
     std::string plain;

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "model/histogram.h"
 
@@ -23,5 +25,9 @@ int counts_index(int64_t v) noexcept;
 // a big-endian cookie and length, then the zlib-deflated V2 encoding, whose counts are ZigZag
 // LEB128 words with runs of empty buckets as negative words.
 std::string compressed(const Histogram& h);
+// The other way: a V2 compressed histogram (as HdrHistogram's Java library writes it, with
+// any significant digits and lowest value; integer values only), its values recorded as our
+// histogram's. nullopt with `error` set for anything else.
+std::optional<Histogram> decompressed(std::string_view bytes, std::string& error);
 
 }  // namespace perflab::hdr

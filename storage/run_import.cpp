@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "run_import.h"
 
+#include <openssl/evp.h>
+
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "database.h"
+#include "import_hlog.h"
 #include "import_jtl.h"
 #include "import_ticks.h"
 #include "import_vegeta.h"
@@ -25,10 +29,39 @@ std::string detect(const std::string& file) {
     }
     const size_t at = line.find_first_not_of(" \t");
     if (at != std::string::npos && line[at] == '{') return "vegeta";
+    if (line.rfind("#[", 0) == 0 || line.rfind("\"StartTimestamp\"", 0) == 0 ||
+        line.rfind("Tag=", 0) == 0)
+        return "hlog";
     if (line.find("timeStamp") != std::string::npos) return "jtl";
     throw ImportError(1, "",
-                      "neither vegeta's JSON lines nor a JTL in CSV with its header "
-                      "(give --format)");
+                      "neither vegeta's JSON lines, a JTL in CSV with its header nor an "
+                      "HdrHistogram log (give --format)");
+}
+
+// The file's SHA-256 in hex, read in pieces: the same file imported twice is refused.
+std::string sha256_of(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(),
+                                                                      EVP_MD_CTX_free);
+    if (!ctx || !EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr))
+        throw std::runtime_error("SHA-256 is not available");
+    std::string buffer(1 << 16, '\0');
+    while (in.read(buffer.data(), std::streamsize(buffer.size())) || in.gcount() > 0)
+        EVP_DigestUpdate(ctx.get(), buffer.data(), size_t(in.gcount()));
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    EVP_DigestFinal_ex(ctx.get(), digest, &size);
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string hex;
+    for (unsigned int i = 0; i < size; ++i)
+        hex += {kHex[digest[i] >> 4], kHex[digest[i] & 15]};
+    return hex;
+}
+
+const char* tool_of(const std::string& format) {
+    if (format == "jtl") return "JMeter";
+    if (format == "hlog") return "an HdrHistogram log of";
+    return "vegeta";
 }
 
 RunSpec spec_of(const ImportOptions& o, const std::string& format,
@@ -36,10 +69,17 @@ RunSpec spec_of(const ImportOptions& o, const std::string& format,
     RunSpec spec;
     const std::string base = std::filesystem::path(o.file).filename().string();
     spec.name = o.name.empty() ? base : o.name;
-    spec.kind = RunKind::http;
     spec.tags = o.tags;
-    spec.notes =
-        "Imported from " + std::string(format == "jtl" ? "JMeter" : "vegeta") + " results " + base;
+    spec.notes = "Imported from " + std::string(tool_of(format)) + " results " + base;
+    // A log of gets and sets is a cache run's; anything else, requests to targets.
+    bool cache = format == "hlog";
+    for (const auto& [op, unused] : ticks.front().ops)
+        cache = cache && (op == "get" || op == "set");
+    spec.kind = cache ? RunKind::cache : RunKind::http;
+    if (cache) {
+        spec.cache = CacheSpec{};
+        return spec;
+    }
     HttpSpec http;
     for (const auto& [op, unused] : ticks.front().ops) {
         HttpTarget t;
@@ -53,12 +93,13 @@ RunSpec spec_of(const ImportOptions& o, const std::string& format,
     return spec;
 }
 
-int64_t insert_run(Connection& db, const RunSpec& spec, int64_t started_at_ms) {
+int64_t insert_run(Connection& db, const RunSpec& spec, int64_t started_at_ms,
+                   const std::string& sha256) {
     Statement q(db,
-                "INSERT INTO runs (name, kind, spec_json, notes, status, started_at_ms) "
-                "VALUES (?1, ?2, ?3, ?4, 'completed', ?5)");
+                "INSERT INTO runs (name, kind, spec_json, notes, status, started_at_ms, "
+                "source_sha256) VALUES (?1, ?2, ?3, ?4, 'imported', ?5, ?6)");
     q.bind(1, spec.name).bind(2, to_string(spec.kind)).bind(3, to_json(spec).dump());
-    q.bind(4, spec.notes).bind(5, started_at_ms);
+    q.bind(4, spec.notes).bind(5, started_at_ms).bind(6, sha256);
     q.run();
     const int64_t run = db.last_insert_id();
     Statement tag(db, "INSERT OR IGNORE INTO run_tags (run_id, tag) VALUES (?1, ?2)");
@@ -75,32 +116,52 @@ ImportResult import_run(const std::string& db_path, const ImportOptions& o) {
     if (!std::ifstream(o.file)) throw std::runtime_error("cannot read " + o.file);
     ImportResult result;
     result.format = o.format == "auto" ? detect(o.file) : o.format;
-    ImportTicks ticks;
+    const std::string sha256 = sha256_of(o.file);
+    if (std::filesystem::exists(db_path)) {
+        auto db = open_database(db_path, Access::read);
+        Statement q(*db, "SELECT id FROM runs WHERE source_sha256 = ?1");
+        q.bind(1, sha256);
+        if (q.step())
+            throw std::runtime_error(o.file + " was imported already, as run " +
+                                     std::to_string(q.integer(0)));
+        q.run();
+    }
+    std::vector<IntervalSample> samples;
+    int64_t start_ms = 0;
     std::ifstream in(o.file);
-    const RecordSink sink = [&](ImportRecord&& r) { ticks.add(r); };
-    if (result.format == "jtl")
-        read_jtl(in, sink);
-    else if (result.format == "vegeta")
-        read_vegeta(in, sink);
-    else
-        throw std::runtime_error("--format: \"" + o.format + "\" is not auto, jtl or vegeta");
-    if (ticks.requests() == 0) throw std::runtime_error(o.file + " holds no request");
-    result.requests = ticks.requests();
-    const int64_t start_ms = ticks.start_ms();
-    const std::vector<IntervalSample> samples = ticks.take();
+    if (result.format == "hlog") {
+        HlogRun run = read_hlog(in);
+        start_ms = run.start_ms;
+        samples = std::move(run.ticks);
+        for (const auto& s : samples)
+            result.requests += s.total_ops();
+    } else {
+        ImportTicks ticks;
+        const RecordSink sink = [&](ImportRecord&& r) { ticks.add(r); };
+        if (result.format == "jtl")
+            read_jtl(in, sink);
+        else if (result.format == "vegeta")
+            read_vegeta(in, sink);
+        else
+            throw std::runtime_error("--format: \"" + o.format +
+                                     "\" is not auto, jtl, vegeta or hlog");
+        result.requests = ticks.requests();
+        start_ms = ticks.start_ms();
+        samples = ticks.take();
+    }
+    if (result.requests == 0) throw std::runtime_error(o.file + " holds no request");
     const RunSpec spec = spec_of(o, result.format, samples);
 
-    SummaryBuilder builder(RunKind::http);
+    SummaryBuilder builder(spec.kind);
     for (const auto& s : samples)
         builder.add(s);
     auto db = open_database(db_path, Access::write);
     Transaction tx(*db);
-    result.run_id = insert_run(*db, spec, start_ms);
+    result.run_id = insert_run(*db, spec, start_ms, sha256);
     RunRows rows(*db);
     for (size_t i = 0; i < samples.size(); ++i)
         rows.sample(result.run_id, int64_t(i), samples[i]);
-    rows.finish(result.run_id, builder.finish(RunStatus::completed),
-                start_ms + samples.back().t_ms);
+    rows.finish(result.run_id, builder.finish(RunStatus::imported), start_ms + samples.back().t_ms);
     tx.commit();
     return result;
 }

@@ -14,7 +14,7 @@ RunKind kind_of(const std::string& text) {
 
 RunStatus status_of(const std::string& text) {
     for (auto s : {RunStatus::running, RunStatus::completed, RunStatus::stopped, RunStatus::failed,
-                   RunStatus::interrupted})
+                   RunStatus::interrupted, RunStatus::imported})
         if (text == to_string(s)) return s;
     return RunStatus::interrupted;
 }

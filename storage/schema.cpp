@@ -153,7 +153,20 @@ constexpr const char* kVersion6 = R"sql(
 ALTER TABLE runs ADD COLUMN search_json TEXT;
 )sql";
 
-constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4, kVersion5, kVersion6};
+// Version 7: an imported run's file, by its SHA-256 (NULL: not imported), and the status
+// `imported`. SQLite cannot alter a CHECK constraint; widening one is a change of the stored
+// schema text that the tables' contents need no change for (sqlite.org/lang_altertable.html,
+// "other kinds of table schema changes"); migrate() then bumps schema_version.
+constexpr const char* kVersion7 = R"sql(
+ALTER TABLE runs ADD COLUMN source_sha256 TEXT;
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema SET sql = replace(sql, '''interrupted'')', '''interrupted'', ''imported'')')
+    WHERE type = 'table' AND name = 'runs';
+PRAGMA writable_schema = OFF;
+)sql";
+
+constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4,
+                                  kVersion5, kVersion6, kVersion7};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace
@@ -172,6 +185,9 @@ void migrate(Connection& db) {
     if (from >= kSchemaVersion) return;
     for (int v = from; v < kSchemaVersion; ++v)
         db.exec(kSteps[v]);
+    // Connections (this one too) read the schema again, whose text a step may have edited.
+    const int schema = pragma_int(db, "schema_version");
+    db.exec(("PRAGMA schema_version = " + std::to_string(schema + 1)).c_str());
     db.exec(("PRAGMA application_id = " + std::to_string(kApplicationId)).c_str());
     db.exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
     tx.commit();

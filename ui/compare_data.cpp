@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "percentile_chart.h"
+
 namespace perflab {
 
 namespace {
@@ -19,8 +21,11 @@ double ms(int64_t us) {
 RunCurves curves_of(const std::vector<IntervalSample>& samples) {
     RunCurves c;
     int64_t origin_ms = -1;
+    int phase = 0;
     for (const IntervalSample& s : samples) {
-        if (s.interval_ms <= 0) continue;
+        // A phase's drain overlaps the next phase's ticks: drawn, it would be a dip in them.
+        if (s.interval_ms <= 0 || s.phase < phase) continue;
+        phase = s.phase;
         if (origin_ms < 0) origin_ms = s.t_ms - s.interval_ms;
         const Histogram h = s.latency();
         c.t_s.push_back(double(s.t_ms - origin_ms) / 1000.0);
@@ -38,8 +43,15 @@ CompareData load_compare(RunStore& store, const std::vector<int64_t>& ids) {
     CompareData data;
     data.comparison = compare_runs(store, ids);
     for (const int64_t id : ids) {
-        data.curves.push_back(curves_of(store.samples(id)));
+        const auto samples = store.samples(id);
+        data.curves.push_back(curves_of(samples));
         data.latency.push_back(store.summary(id).overall.totals.latency());
+        std::vector<double> percentiles;
+        for (const double x : PercentileChart::grid(data.latency.back().count()))
+            percentiles.push_back(PercentileChart::percentile_at(x));
+        StatOptions band;
+        band.resamples = 200;
+        data.bands.push_back(percentile_band(samples, percentiles, band));
     }
     return data;
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/compare_stats.h"
 #include "model/histogram.h"
 #include "run_compare.h"
 
@@ -23,6 +24,7 @@ struct CompareData {
     Comparison comparison;
     std::vector<RunCurves> curves;   // per run, in the order asked for
     std::vector<Histogram> latency;  // per run: every op of the whole run merged
+    std::vector<PercentileBand> bands;  // per run: its percentiles' 95% interval
 };
 
 // Throws std::invalid_argument for fewer than two ids, StoreError for an unknown one.

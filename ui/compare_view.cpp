@@ -271,8 +271,10 @@ void CompareView::fillOverTime(const CompareData& data) {
 }
 
 void CompareView::fillPercentiles(const CompareData& data) {
-    for (size_t r = 0; r < data.latency.size(); ++r)
+    for (size_t r = 0; r < data.latency.size(); ++r) {
+        if (r < data.bands.size()) percentiles_->addBand(run_color(r), data.bands[r]);
         percentiles_->addRun(run_title(data.comparison.runs[r]), run_color(r), data.latency[r]);
+    }
 }
 
 QString CompareView::message() const {

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "compact_ticks.h"
+#include "model/compare_stats.h"
 #include "model/histogram.h"
 
 namespace perflab {
@@ -68,24 +69,58 @@ QCPGraph* PercentileChart::addRun(const QString& name, const QColor& color,
     graph->setName(name);
     graph->setPen(QPen(color, 1.5));
     if (latency.empty()) return graph;
-    const double last = std::min(kMaxNines, double(latency.count()));
     QVector<double> xs, ys;
-    // Powers of ten exactly, so 90%, 99%... are points of the curve.
-    for (int k = 0;; ++k) {
-        const double x = std::pow(10.0, double(k) / kPointsPerDecade);
-        if (x >= last) break;
+    for (const double x : grid(latency.count())) {
         xs.push_back(x);
         ys.push_back(double(latency.percentile(percentile_at(x))) / 1000.0);
     }
-    xs.push_back(last);
-    ys.push_back(double(latency.percentile(percentile_at(last))) / 1000.0);
     graph->setData(xs, ys, true);
     rescale();
     return graph;
 }
 
+std::vector<double> PercentileChart::grid(uint64_t count) {
+    std::vector<double> xs;
+    if (count == 0) return xs;
+    const double last = std::min(kMaxNines, double(count));
+    // Powers of ten exactly, so 90%, 99%... are points of the curve.
+    for (int k = 0;; ++k) {
+        const double x = std::pow(10.0, double(k) / kPointsPerDecade);
+        if (x >= last) break;
+        xs.push_back(x);
+    }
+    xs.push_back(last);
+    return xs;
+}
+
+void PercentileChart::addBand(const QColor& color, const PercentileBand& band) {
+    QVector<double> xs, lo, hi;
+    for (size_t k = 0; k < band.percentiles.size(); ++k) {
+        if (std::isnan(band.lo_us[k]) || std::isnan(band.hi_us[k])) continue;
+        xs.push_back(nines_x(band.percentiles[k]));
+        lo.push_back(band.lo_us[k] / 1000.0);
+        hi.push_back(band.hi_us[k] / 1000.0);
+    }
+    if (xs.isEmpty()) return;
+    auto* lower = plot_->addGraph();
+    auto* upper = plot_->addGraph();
+    QColor tint = color;
+    tint.setAlpha(45);
+    for (auto* g : {lower, upper}) {
+        g->setPen(Qt::NoPen);
+        g->removeFromLegend();
+    }
+    lower->setData(xs, lo, true);
+    upper->setData(xs, hi, true);
+    upper->setBrush(tint);
+    upper->setChannelFillGraph(lower);
+    ++bands_;
+    rescale();
+}
+
 void PercentileChart::clear() {
     plot_->clearGraphs();
+    bands_ = 0;
     plot_->replot(QCustomPlot::rpQueuedRefresh);
 }
 

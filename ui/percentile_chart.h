@@ -4,6 +4,8 @@
 #include <QColor>
 #include <QString>
 #include <QWidget>
+#include <cstdint>
+#include <vector>
 
 class QCPGraph;
 class QCustomPlot;
@@ -11,6 +13,7 @@ class QCustomPlot;
 namespace perflab {
 
 class Histogram;
+struct PercentileBand;
 
 // The full latency distribution of runs, one curve each: x is 1/(1-p) on a log axis
 // labelled in nines (0%, 90%, 99% … 99.999%), y the latency in ms on a log axis. A curve
@@ -25,6 +28,12 @@ class PercentileChart : public QWidget {
     ~PercentileChart() override;
 
     QCPGraph* addRun(const QString& name, const QColor& color, const Histogram& latency);
+    // A run's 95% band (compare_stats.h): a tint of `color` between its bounds, no legend row.
+    void addBand(const QColor& color, const PercentileBand& band);
+    int bands() const { return bands_; }
+    // The x of the points a curve of `count` values has: kPointsPerDecade per decade, up to
+    // the nines `count` can tell apart.
+    static std::vector<double> grid(uint64_t count);
     void clear();
 
     // x of percentile p (0..100) and back.
@@ -40,6 +49,7 @@ class PercentileChart : public QWidget {
     void rescale();
 
     QCustomPlot* plot_;
+    int bands_ = 0;
 };
 
 }  // namespace perflab

@@ -152,6 +152,86 @@ TEST(HlogExport, JavaReaderAgreesOnACacheRun) {
     EXPECT_EQ(lines_tagged(text, "get"), lines_tagged(text, "set"));
 }
 
+// The round trip: the exported log imported back is a run (status imported, kind cache for a
+// log of gets and sets) with each op's count and percentiles as the original run had them;
+// the same file a second time is refused with the run it became.
+TEST(HlogImport, AnExportedLogImportsBackToTheSameFigures) {
+    MemcachedServer server;
+    TempDir dir;
+    const json spec = {{"name", "hlog round trip"},
+                       {"kind", "cache"},
+                       {"tick_ms", 250},
+                       {"phases", {{{"duration_s", 1}, {"rate", 2000}}}},
+                       {"cache",
+                        {{"servers", {server.endpoint()}},
+                         {"workload", "ratio"},
+                         {"get_ratio", 3},
+                         {"set_ratio", 1},
+                         {"keys", {{"count", 1000}}}}}};
+    dir.write("spec.json", spec.dump());
+    const std::string db = dir.file("runs.db");
+    ASSERT_EQ(perflab({"run", dir.file("spec.json"), "--db", db, "-q"}).code, 0);
+    const std::string hlog = dir.file("run.hlog");
+    ASSERT_EQ(perflab({"export", "1", "--db", db, "--format", "hlog", "-o", hlog}).code, 0);
+    const std::string other = dir.file("imported.db");
+    const Output imported = perflab({"import", hlog, "--db", other});
+    ASSERT_EQ(imported.code, 0) << imported.err;
+    EXPECT_NE(imported.err.find("from hlog results"), std::string::npos) << imported.err;
+    const json original = json::parse(perflab({"show", "1", "--db", db, "--json"}).out);
+    const json back = json::parse(perflab({"show", "1", "--db", other, "--json"}).out);
+    EXPECT_EQ(back["run"]["status"], "imported") << back["run"].dump();
+    EXPECT_EQ(back["run"]["kind"], "cache");
+    for (const char* op : {"get", "set"}) {
+        SCOPED_TRACE(op);
+        const json& a = original["summary"]["ops"][op];
+        const json& b = back["summary"]["ops"][op];
+        EXPECT_GT(a["count"].get<uint64_t>(), 0u);
+        EXPECT_EQ(b["count"], a["count"]);
+        for (const char* p : {"p50", "p90", "p99", "p999"})
+            EXPECT_EQ(b["latency_us"][p], a["latency_us"][p]) << p;
+    }
+    const Output again = perflab({"import", hlog, "--db", other});
+    EXPECT_EQ(again.code, 2);
+    EXPECT_NE(again.err.find("was imported already, as run 1"), std::string::npos) << again.err;
+    const json runs = json::parse(perflab({"runs", "--db", other, "--json"}).out);
+    EXPECT_EQ(runs.size(), 1u);
+}
+
+// A log HdrHistogram's own HistogramLogWriter wrote, in a layout of 2 significant digits: the
+// import finds the library's count, and its percentiles within the library's buckets (Java
+// reports a bucket's highest value, the import records its lowest: 1% apart at most).
+TEST(HlogImport, ALogWrittenByHdrHistogramsJavaWriterImports) {
+    TempDir dir;
+    const Output javac =
+        run({"javac", "-cp", HDRHISTOGRAM_JAR, "-d", dir.path(),
+             std::string(PERFLAB_SOURCE_DIR) + "/tests/fixtures/jvm/PerflabHlogWriter.java"},
+            120);
+    ASSERT_EQ(javac.code, 0) << javac.err;
+    const std::string hlog = dir.file("java.hlog");
+    const Output java = run({"java", "-cp", std::string(HDRHISTOGRAM_JAR) + ":" + dir.path(),
+                             "PerflabHlogWriter", hlog});
+    ASSERT_EQ(java.code, 0) << java.err;
+    const auto figures = split(java.out.substr(0, java.out.find('\n')), ' ');
+    ASSERT_EQ(figures.size(), 4u) << java.out;
+    const std::string db = dir.file("runs.db");
+    const Output imported = perflab({"import", hlog, "--db", db, "--name", "from java"});
+    ASSERT_EQ(imported.code, 0) << imported.err;
+    const json shown = json::parse(perflab({"show", "1", "--db", db, "--json"}).out);
+    EXPECT_EQ(shown["run"]["kind"], "http");
+    const json& req = shown["summary"]["ops"]["req"];
+    EXPECT_EQ(req["count"].get<uint64_t>(), std::stoull(figures[0]));
+    const std::pair<const char*, size_t> checks[] = {{"p50", 1}, {"p99", 2}, {"max", 3}};
+    for (const auto& [key, at] : checks) {
+        const double theirs = std::stod(figures[at]);
+        const double ours = req["latency_us"][key].get<double>();
+        EXPECT_LE(ours, theirs) << key;
+        EXPECT_LE(theirs - ours, theirs / 100)
+            << key << ": java " << theirs << ", perflab " << ours;
+    }
+    // Five intervals of one second: five ticks.
+    EXPECT_EQ(shown["summary"]["duration_s"].get<double>(), 5.0) << shown["summary"].dump();
+}
+
 TEST(HlogExport, JavaReaderAgreesOnAnHttpRun) {
     HttpTestServer server;
     server.set_delay_ms(3);  // latencies above 2048 µs, where buckets are wider than 1 µs

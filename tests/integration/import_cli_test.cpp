@@ -158,8 +158,13 @@ TEST_F(ImportCli, VegetaResultsBecomeAStoredRun) {
         count += op["count"].get<uint64_t>();
     EXPECT_EQ(count, in_window);
 
-    ASSERT_EQ(perflab({"import", dir.file("results.json"), "--db", db}).code, 0);
-    EXPECT_EQ(perflab({"compare", "1", "2", "--db", db}).code, 0);
+    // The same file again is refused, naming the run it became; nothing more is stored.
+    const auto again = perflab({"import", dir.file("results.json"), "--db", db});
+    EXPECT_EQ(again.code, 2);
+    EXPECT_NE(again.err.find("was imported already, as run 1"), std::string::npos) << again.err;
+    EXPECT_EQ(json::parse(perflab({"runs", "--db", db, "--json"}).out).size(), 1u);
+    EXPECT_EQ(show(1)["run"]["status"], "imported");
+    EXPECT_EQ(perflab({"compare", "1", "1", "--db", db}).code, 0);
 }
 
 TEST_F(ImportCli, JmeterJtlBecomesAStoredRun) {
@@ -230,7 +235,7 @@ TEST_F(ImportCli, BadFilesExit2NamingLineAndFieldAndStoreNothing) {
         {"f.json", vegeta_ok + vegeta_ok + R"({"timestamp":"2026-03-01T12:00:00Z","code":200})",
          "line 3: latency: missing"},
         {"g.json", vegeta_ok + "{\"timestamp\": \n", "line 2: not valid JSON"},
-        {"h.txt", "hello\n", "line 1: neither vegeta's JSON lines nor a JTL"},
+        {"h.txt", "hello\n", "line 1: neither vegeta's JSON lines, a JTL"},
     };
     dir.write("good.jtl", jtl_head + ok_line);
     ASSERT_EQ(perflab({"import", dir.file("good.jtl"), "--db", db}).code, 0);

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "database.h"
 #include "memcached_server.h"
 #include "process.h"
 #include "run_store.h"
@@ -184,7 +185,7 @@ TEST_F(StoreCli, NewerSchemaIsRefusedUntouched) {
     ASSERT_EQ(perflab({"run", dir.file("a.json"), "--db", db, "-q"}).code, 0);
     {
         Connection raw(db, Connection::Mode::read_write);
-        raw.exec("PRAGMA user_version = 7");
+        raw.exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion + 1)).c_str());
         raw.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     }
     const auto before = state_of(db);

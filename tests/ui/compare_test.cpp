@@ -222,7 +222,9 @@ void CompareTest::overlayHasOnePointPerTick() {
 void CompareTest::percentilesReachTheNinesOfTheCount() {
     RunStore store(db_, Access::read);
     QCustomPlot* plot = view_->percentileChart()->plot();
-    QCOMPARE(plot->graphCount(), 2);
+    // Per run: its band's lower and upper bound, then its curve.
+    QCOMPARE(plot->graphCount(), 6);
+    QCOMPARE(view_->percentileChart()->bands(), 2);
     QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
     const auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
     QVERIFY(ticker);
@@ -232,8 +234,14 @@ void CompareTest::percentilesReachTheNinesOfTheCount() {
         const int64_t id = i == 0 ? slow_ : fast_;
         const Histogram h = store.summary(id).overall.totals.latency();
         QVERIFY(h.count() > 500);
-        const QCPGraph* g = plot->graph(i);
+        const QCPGraph* g = plot->graph(3 * i + 2);
         QCOMPARE(g->name(), title(store.info(id)));
+        // The run's p50 and p99 lie inside its 95% band.
+        for (const double x : {2.0, 100.0}) {
+            const double value = g->data()->findBegin(x, false)->value;
+            QVERIFY(plot->graph(3 * i)->data()->findBegin(x, false)->value <= value);
+            QVERIFY(plot->graph(3 * i + 1)->data()->findBegin(x, false)->value >= value);
+        }
         QCOMPARE(g->data()->at(0)->key, 1.0);
         QCOMPARE(g->data()->at(0)->value, double(h.percentile(0)) / 1000.0);
         const double last = std::min(PercentileChart::kMaxNines, double(h.count()));

@@ -135,7 +135,28 @@ size_t index_of(const std::string& name) {
     return size_t(std::find(std::begin(kNames), std::end(kNames), name) - std::begin(kNames));
 }
 
-// Every figure of some ticks; the percentiles in one pass over the merged counts.
+// Values at ascending percentiles `ps` of the ticks' merged counts, in one pass; NaN without
+// any count.
+void percentiles_of(const Totals& t, const std::vector<int64_t>& dict, const double* ps, size_t n,
+                    double* out) {
+    uint64_t count = 0;
+    for (const uint64_t c : t.counts)
+        count += c;
+    std::vector<uint64_t> ranks(n);
+    for (size_t k = 0; k < n; ++k)
+        ranks[k] = Histogram::rank_for(ps[k], count);
+    size_t next = 0;
+    uint64_t seen = 0;
+    for (size_t i = 0; i < t.counts.size() && next < n && count > 0; ++i) {
+        seen += t.counts[i];
+        while (next < n && seen >= ranks[next])
+            out[next++] = double(dict[i]);
+    }
+    for (; next < n; ++next)
+        out[next] = NAN;
+}
+
+// Every figure of some ticks.
 Values figures_of(const Totals& t, const std::vector<int64_t>& dict) {
     Values f;
     f[0] = t.seconds > 0 ? (t.ops - t.errors) / t.seconds : NAN;
@@ -143,22 +164,8 @@ Values figures_of(const Totals& t, const std::vector<int64_t>& dict) {
     f[2] = t.ops > 0 ? (t.ops - t.errors) / t.ops : NAN;
     f[3] = t.gets > 0 ? t.hits / t.gets : NAN;
     f[4] = t.ops > 0 ? t.latency_sum / t.ops : NAN;
-    uint64_t count = 0;
-    for (const uint64_t n : t.counts)
-        count += n;
     constexpr double kPercentiles[] = {50, 90, 99, 99.9};
-    uint64_t ranks[std::size(kPercentiles)];
-    for (size_t k = 0; k < std::size(kPercentiles); ++k)
-        ranks[k] = Histogram::rank_for(kPercentiles[k], count);
-    size_t next = 0;
-    uint64_t seen = 0;
-    for (size_t i = 0; i < t.counts.size() && next < std::size(kPercentiles); ++i) {
-        seen += t.counts[i];
-        while (next < std::size(kPercentiles) && seen >= ranks[next])
-            f[5 + next++] = double(dict[i]);
-    }
-    for (; next < std::size(kPercentiles); ++next)
-        f[5 + next] = NAN;
+    percentiles_of(t, dict, kPercentiles, std::size(kPercentiles), &f[5]);
     return f;
 }
 
@@ -280,6 +287,32 @@ std::vector<DeltaEstimate> compare_ticks(RunKind kind,
         }
     }
     return out;
+}
+
+PercentileBand percentile_band(const std::vector<IntervalSample>& ticks,
+                               const std::vector<double>& percentiles, const StatOptions& o) {
+    const std::vector<std::vector<IntervalSample>> runs = {ticks};
+    const std::vector<int64_t> dict = dictionary(runs, {});
+    const Side side = reduce(runs, dict);
+    PercentileBand band;
+    band.percentiles = percentiles;
+    const size_t n = percentiles.size();
+    std::vector<std::vector<double>> drawn(n);
+    std::vector<double> values(n);
+    Totals t = all_of(side, dict.size());
+    std::mt19937_64 rng(o.seed);
+    for (int r = 0; side.ticks() >= o.min_ticks && r < o.resamples; ++r) {
+        resample(side, rng, t);
+        percentiles_of(t, dict, percentiles.data(), n, values.data());
+        for (size_t k = 0; k < n; ++k)
+            if (!std::isnan(values[k])) drawn[k].push_back(values[k]);
+    }
+    for (size_t k = 0; k < n; ++k) {
+        const bool some = !drawn[k].empty();
+        band.lo_us.push_back(some ? quantile(drawn[k], 0.025) : NAN);
+        band.hi_us.push_back(some ? quantile(drawn[k], 0.975) : NAN);
+    }
+    return band;
 }
 
 }  // namespace perflab

@@ -51,4 +51,15 @@ std::vector<DeltaEstimate> compare_ticks(RunKind kind,
                                          const std::vector<std::vector<IntervalSample>>& b,
                                          const StatOptions& options = {});
 
+// One run's latency percentiles with their 95% interval, its ticks resampled as compare
+// resamples them: at each of `percentiles` (ascending, 0..100), lo_us and hi_us. For drawing a
+// distribution with its band of uncertainty.
+struct PercentileBand {
+    std::vector<double> percentiles;
+    std::vector<double> lo_us, hi_us;
+};
+PercentileBand percentile_band(const std::vector<IntervalSample>& ticks,
+                               const std::vector<double>& percentiles,
+                               const StatOptions& options = {});
+
 }  // namespace perflab

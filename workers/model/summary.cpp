@@ -6,7 +6,8 @@
 namespace perflab {
 
 const char* to_string(RunStatus s) {
-    static const char* names[] = {"running", "completed", "stopped", "failed", "interrupted"};
+    static const char* names[] = {"running", "completed",   "stopped",
+                                  "failed",  "interrupted", "imported"};
     return names[int(s)];
 }
 

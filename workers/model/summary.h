@@ -21,7 +21,7 @@ struct PhaseTotals {
     int64_t start_ms = 0;  // when its first sample began
 };
 
-enum class RunStatus { running, completed, stopped, failed, interrupted };
+enum class RunStatus { running, completed, stopped, failed, interrupted, imported };
 const char* to_string(RunStatus);
 
 struct RunSummary {
