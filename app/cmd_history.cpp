@@ -98,6 +98,12 @@ int delete_command(const EditOptions& o) {
 
 int note_command(const EditOptions& o) {
     if (o.text.empty()) return bad_input("note: the text is empty");
+    if (!o.at.empty()) {
+        const auto t_ms = parse_duration_ms(o.at);
+        if (!t_ms) return bad_input("note --at: \"" + o.at + "\" is not a time such as 42s or 1m");
+        return edit(
+            o, [&](RunStore& s) { s.annotate(o.id, *t_ms, o.text); }, "annotated");
+    }
     return edit(
         o, [&](RunStore& s) { s.add_note(o.id, o.text); }, "noted");
 }

@@ -105,6 +105,7 @@ struct EditOptions {  // delete, note, tag
     std::string db;
     int64_t id = 0;
     std::string text;
+    std::string at;  // note --at 42s: a note at that time on the run's clock
 };
 
 int runs_command(const RunsOptions& options);

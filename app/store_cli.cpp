@@ -86,6 +86,8 @@ StoreCommands::StoreCommands(CLI::App& app) : parsed_(std::make_unique<Parsed>()
 
     p.delete_cmd = add_edit(app, "delete", "Delete a stored run", p.remove, nullptr, nullptr);
     p.note_cmd = add_edit(app, "note", "Add a note to a stored run", p.note, "text", "The note");
+    p.note_cmd->add_option("--at", p.note.at,
+                           "A note at this time on the run's clock (42s, 1m): on its time axis");
     p.tag_cmd = add_edit(app, "tag", "Tag a stored run", p.tag, "tag", "The tag");
     p.baseline_cmd =
         add_edit(app, "baseline", "Make a stored run the baseline of the runs named as it is",

@@ -258,6 +258,13 @@ void RunStore::add_note(int64_t id, const std::string& text) {
     q.run();
 }
 
+void RunStore::annotate(int64_t id, int64_t t_ms, const std::string& text) {
+    info(id);
+    Statement q(*db_, "INSERT INTO events (run_id, t_ms, kind, text) VALUES (?1, ?2, 'note', ?3)");
+    q.bind(1, id).bind(2, t_ms).bind(3, text);
+    q.run();
+}
+
 void RunStore::add_tag(int64_t id, const std::string& tag) {
     info(id);
     Statement q(*db_, "INSERT OR IGNORE INTO run_tags (run_id, tag) VALUES (?1, ?2)");

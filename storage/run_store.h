@@ -71,6 +71,8 @@ class RunStore {
 
     void remove(int64_t id);
     void add_note(int64_t id, const std::string& text);
+    // A `note` event at t_ms on the run's clock: drawn on its time axis, listed in its report.
+    void annotate(int64_t id, int64_t t_ms, const std::string& text);
     void add_tag(int64_t id, const std::string& tag);
     // The GUI edits notes as one text (add_note appends a line) and takes tags away.
     void set_notes(int64_t id, const std::string& text);

@@ -22,8 +22,8 @@ struct RunCurves {
 // Everything the compare view shows, read in one go off the GUI thread.
 struct CompareData {
     Comparison comparison;
-    std::vector<RunCurves> curves;   // per run, in the order asked for
-    std::vector<Histogram> latency;  // per run: every op of the whole run merged
+    std::vector<RunCurves> curves;      // per run, in the order asked for
+    std::vector<Histogram> latency;     // per run: every op of the whole run merged
     std::vector<PercentileBand> bands;  // per run: its percentiles' 95% interval
 };
 

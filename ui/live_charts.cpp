@@ -134,6 +134,8 @@ void LiveCharts::addEvent(const RunEvent& e) {
         chart_->addMarker(t, QObject::tr("stop"), Qt::darkGray);
     else if (e.kind == "slo")
         chart_->addMarker(t, QObject::tr("SLO breach"), QColor(176, 42, 55));
+    else if (e.kind == "note")
+        chart_->addMarker(t, text, QColor(214, 120, 0));
     else if (e.kind == "rate")
         chart_->addMarker(t, text, QColor(148, 103, 189));
 }

@@ -3,6 +3,7 @@
 
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLocale>
 #include <QProgressBar>
@@ -94,6 +95,17 @@ void LiveView::setupProgress() {
     row->addWidget(phase_);
     row->addWidget(progress_, 1);
     setupRateControl(row);
+    // A note on the time axis as it happens ("heap dump here"), as the field notes wished.
+    note_ = new QPushButton(tr("Note…"), this);
+    note_->setObjectName(QStringLiteral("noteButton"));
+    note_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    note_->setToolTip(tr("A note at this moment on the run's time axis (Ctrl+M)"));
+    note_->setEnabled(false);
+    connect(note_, &QPushButton::clicked, this, [this] { askNote(-1); });
+    chart_->setNotesOffered(true);
+    connect(chart_, &TimeChart::noteRequested, this,
+            [this](double t_s) { askNote(qint64(t_s * 1000)); });
+    row->addWidget(note_);
     row->addWidget(stop_);
     static_cast<QVBoxLayout*>(layout())->addLayout(row);
 }
@@ -135,6 +147,14 @@ void LiveView::updateRateControl(const IntervalSample& s) {
     const bool open = !spec_.search && s.planned_rate > 0 && stop_->text() == tr("Stop");
     rateControl_->setEnabled(open);
     if (open && !rateBox_->hasFocus()) rateBox_->setValue(s.planned_rate);
+}
+
+void LiveView::askNote(qint64 t_ms) {
+    if (!note_->isEnabled()) return;
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Note"), tr("Note on the time axis:"),
+                                               QLineEdit::Normal, {}, &ok);
+    if (ok && !text.trimmed().isEmpty()) emit noteRequested(text.trimmed(), t_ms);
 }
 
 // One line of checks under the progress: green while the window meets a check, red while
@@ -194,6 +214,7 @@ void LiveView::begin(const RunSpec& spec) {
     stop_->setText(tr("Stop"));
     stop_->setToolTip({});
     stop_->setEnabled(true);
+    note_->setEnabled(true);
     rateControl_->setEnabled(false);
     for (auto* t : {rate_, hitRate_, p50_, p99_, errors_, connections_})
         t->setValue(QStringLiteral("–"));
@@ -291,6 +312,7 @@ void LiveView::warnGenerator(const QString& why) {
 
 void LiveView::finish(const RunSummary& summary) {
     stop_->setEnabled(false);
+    note_->setEnabled(false);
     rateControl_->setEnabled(false);
     QString text = tr("%1 · %2").arg(qs(to_string(summary.status)), phase_->text());
     if (summary.status == RunStatus::failed) text = tr("failed: %1").arg(qs(summary.error));

@@ -50,6 +50,8 @@ class LiveView : public QWidget {
     void stopRequested();
     // The rate box or its ±10% buttons: the current open-model phase should send at `rate`.
     void rateChangeRequested(double rate);
+    // "Note…" (Ctrl+M) or the chart's "Add a note here": a note at t_ms, or now when t_ms < 0.
+    void noteRequested(const QString& text, qint64 t_ms);
 
   private:
     void setupBanner();
@@ -59,6 +61,7 @@ class LiveView : public QWidget {
     void setupVerdicts();
     void setupRateControl(QBoxLayout* row);
     void updateRateControl(const IntervalSample& s);
+    void askNote(qint64 t_ms);
     void updateVerdicts();
     void updateTiles(const IntervalSample& s);
     void updateProgress(const IntervalSample& s);
@@ -73,6 +76,7 @@ class LiveView : public QWidget {
     QProgressBar* progress_;
     QPushButton* stop_;
     QDoubleSpinBox* rateBox_;
+    QPushButton* note_;
     QWidget* rateControl_;
     StatTile* rate_;
     StatTile* hitRate_;

@@ -129,6 +129,8 @@ void MainWindow::setupSession() {
     connect(session_, &RunSession::finished, this, &MainWindow::onFinished);
     connect(session_, &RunSession::probeRefused, this, &MainWindow::onProbeRefused);
     connect(live_, &LiveView::stopRequested, session_, &RunSession::stop);
+    connect(live_, &LiveView::noteRequested, this,
+            [this](const QString& text, qint64 t_ms) { session_->annotate(text, t_ms); });
     connect(live_, &LiveView::rateChangeRequested, this, [this](double rate) {
         if (!session_->changeRate(rate))
             statusBar()->showMessage(tr("This phase's rate cannot be changed now"), 5000);

@@ -175,6 +175,13 @@ void RunSession::adopt(std::unique_ptr<LocalMemcached> server) {
     server_ = std::move(server);
 }
 
+bool RunSession::annotate(const QString& text, qint64 t_ms) {
+    if (!controller_) return false;
+    controller_->annotate(text.toStdString(),
+                          t_ms < 0 ? std::nullopt : std::optional<int64_t>(t_ms));
+    return true;
+}
+
 bool RunSession::changeRate(double rate) {
     return controller_ && controller_->change_rate(rate);
 }

@@ -37,6 +37,8 @@ class RunSession : public QObject {
     bool running() const { return thread_.joinable(); }
     // The current open-model phase's rate from now on; false when it cannot change.
     bool changeRate(double rate);
+    // A note on the run's time axis at t_ms, or now when t_ms < 0; false with no run.
+    bool annotate(const QString& text, qint64 t_ms = -1);
     const RunBridge* bridge() const { return bridge_; }
 
   signals:

@@ -4,16 +4,19 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "chart_export.h"
 #include "file_dialogs.h"
 #include "live_charts.h"
 #include "run_export.h"
+#include "run_store.h"
 #include "search_curve.h"
 #include "store_query.h"
 #include "stored_run.h"
@@ -74,6 +77,15 @@ void StoredRunView::setupWidgets() {
     connect(back, &QPushButton::clicked, this, &StoredRunView::backRequested);
     connect(exportReport_, &QPushButton::clicked, this, &StoredRunView::chooseReportFile);
     connect(exportData_, &QPushButton::clicked, this, &StoredRunView::chooseDataFile);
+    chart_->setNotesOffered(true);
+    connect(chart_, &TimeChart::noteRequested, this, [this](double t_s) {
+        bool ok = false;
+        const QString text = QInputDialog::getText(this, tr("Note"), tr("Note on the time axis:"),
+                                                   QLineEdit::Normal, {}, &ok);
+        QString error;
+        if (ok && !text.trimmed().isEmpty() && !addNote(t_s, text.trimmed(), &error))
+            showError(error);
+    });
     connect(exportCurve_, &QPushButton::clicked, this,
             [this] { export_chart_dialog(this, curve_->plot()); });
 }
@@ -152,6 +164,22 @@ bool StoredRunView::exportHlog(const QString& path, QString* error) const {
         return false;
     }
     return write_hlog(*run_, path, error);
+}
+
+bool StoredRunView::addNote(double t_s, const QString& text, QString* error) {
+    if (!run_) {
+        *error = tr("no run is shown");
+        return false;
+    }
+    try {
+        RunStore(query_->path(), Access::write)
+            .annotate(id_, int64_t(std::llround(t_s * 1000)), text.toStdString());
+    } catch (const std::exception& e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+    open(id_);
+    return true;
 }
 
 void StoredRunView::chooseReportFile() {

@@ -43,6 +43,9 @@ class StoredRunView : public QWidget {
     bool exportReport(const QString& path, QString* error) const;
     bool exportCsv(const QString& path, QString* error) const;
     bool exportHlog(const QString& path, QString* error) const;
+    // A note at t_s on the shown run's time axis, stored (the chart's "Add a note here…");
+    // the run is read again to show it.
+    bool addNote(double t_s, const QString& text, QString* error);
 
   signals:
     void runLoaded(qint64 id);

@@ -106,14 +106,23 @@ void TimeChart::setupPlot() {
     });
     plot_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(plot_, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
-        QMenu* menu = createMenu(this);
+        std::optional<double> at_s;
+        if (!panels_.empty())
+            at_s = panels_.front().rect->axis(QCPAxis::atBottom)->pixelToCoord(at.x());
+        QMenu* menu = createMenu(this, at_s);
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->popup(plot_->mapToGlobal(at));
     });
 }
 
-QMenu* TimeChart::createMenu(QWidget* parent) {
+QMenu* TimeChart::createMenu(QWidget* parent, std::optional<double> at_s) {
     auto* menu = new QMenu(parent);
+    if (notesOffered_ && at_s) {
+        const double t = std::max(0.0, *at_s);
+        menu->addAction(tr("Add a note at %1 s…").arg(t, 0, 'f', 1), this,
+                        [this, t] { emit noteRequested(t); });
+        menu->addSeparator();
+    }
     QStringList kinds;
     for (const auto& p : panels_)
         if (!p.kind.isEmpty() && !kinds.contains(p.kind)) kinds << p.kind;

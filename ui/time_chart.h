@@ -5,6 +5,7 @@
 #include <QSet>
 #include <QString>
 #include <QWidget>
+#include <optional>
 #include <vector>
 
 #include "compact_ticks.h"
@@ -72,9 +73,16 @@ class TimeChart : public QWidget {
     void rememberPanelChoices(const QString& settingsKey);
     void setKindHidden(const QString& kind, bool hidden);
     bool kindHidden(const QString& kind) const { return hidden_.contains(kind); }
-    // The context menu: a checkable entry per panel kind, fit to the run, export.
-    QMenu* createMenu(QWidget* parent);
+    // The context menu: a checkable entry per panel kind, fit to the run, export, and with
+    // `at_s` (the time right-clicked) "Add a note here…", which emits noteRequested.
+    QMenu* createMenu(QWidget* parent, std::optional<double> at_s = std::nullopt);
+    // Whether the context menu offers notes (a view that can store them says so).
+    void setNotesOffered(bool offered) { notesOffered_ = offered; }
 
+  signals:
+    void noteRequested(double t_s);
+
+  public:
     QCustomPlot* plot() const { return plot_; }
     QCPLegend* legend(int panel) const { return panels_.at(size_t(panel)).legend; }
     QCPAxisRect* axisRect(int panel) const { return panels_.at(size_t(panel)).rect; }
@@ -109,6 +117,7 @@ class TimeChart : public QWidget {
 
     QScrollArea* scroll_;
     QCustomPlot* plot_;
+    bool notesOffered_ = false;
     QCPMarginGroup* margins_;
     std::vector<Panel> panels_;
     double planned_s_ = 0;

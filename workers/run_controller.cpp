@@ -65,6 +65,27 @@ void RunController::request_stop() {
 }
 
 // A stop of the run's own (slo.abort): never the second request that cancels replies.
+void RunController::annotate(std::string text, std::optional<int64_t> t_ms) {
+    {
+        std::lock_guard lock(mutex_);
+        notes_.push_back({std::move(text), t_ms, Clock::now()});
+    }
+    wake_.notify_all();
+}
+
+// On the controller's thread, which alone knows the run's clock and talks to the observers.
+void RunController::emit_notes() {
+    std::vector<Note> notes;
+    {
+        std::lock_guard lock(mutex_);
+        notes.swap(notes_);
+    }
+    for (auto& n : notes) {
+        const int64_t now = start_ == Clock::time_point{} ? 0 : ms_since_start(n.made);
+        emit_event({n.t_ms.value_or(std::max<int64_t>(0, now)), "note", std::move(n.text)});
+    }
+}
+
 bool RunController::change_rate(double rate) {
     if (!(rate > 0) || !rate_changeable_.load()) return false;
     pending_rate_.store(rate);
@@ -90,9 +111,13 @@ int64_t RunController::ms_since_start(Clock::time_point t) const {
 bool RunController::wait_until(Clock::time_point deadline) {
     std::unique_lock lock(mutex_);
     wake_.wait_until(lock, deadline, [this] {
-        return stop_requests_.load() > 0 || (rate_changeable_.load() && pending_rate_.load() > 0);
+        return stop_requests_.load() > 0 || !notes_.empty() ||
+               (rate_changeable_.load() && pending_rate_.load() > 0);
     });
-    return stop_requests_.load() > 0;
+    const bool stopping = stop_requests_.load() > 0;
+    lock.unlock();
+    emit_notes();
+    return stopping;
 }
 
 void RunController::emit_event(const RunEvent& event) {
@@ -384,6 +409,7 @@ RunSummary RunController::run() {
     emit_cut();
     const auto cut = last_sample_;
     engine_->stop();
+    emit_notes();
     const auto now = Clock::now();
     if (draining_ && draining_->phase != begun) emit_drain(*draining_, now);
     if (begun >= 0) emit_drain({begun, cut}, now);

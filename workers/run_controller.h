@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "engine.h"
@@ -44,6 +45,9 @@ class RunController {
     // `rate` event says so. False when it cannot: a closed-model, count-limited or search
     // phase, a rate that is not > 0, or kRateChanges used up.
     bool change_rate(double rate);
+    // Safe from any thread: a `note` event ("heap dump here") at `t_ms` on the run's clock,
+    // or now; on the time axis of every panel and in the store like any event.
+    void annotate(std::string text, std::optional<int64_t> t_ms = std::nullopt);
     // Set once run() has started the clock.
     Clock::time_point start_time() const { return start_; }
     // With an slo in the spec: where the probes' samples go so full GCs are counted; null
@@ -92,6 +96,7 @@ class RunController {
     bool wait_until(Clock::time_point deadline);
     int64_t ms_since_start(Clock::time_point t) const;
     void emit_event(const RunEvent& event);
+    void emit_notes();
     RunStatus final_status(const RunSummary& summary, std::string& error) const;
 
     RunSpec spec_;  // as given: what observers see and the store keeps
@@ -114,6 +119,12 @@ class RunController {
     int carry_phase_ = -1;
     std::atomic<double> pending_rate_{0};       // wakes the controller's waits
     std::atomic<bool> rate_changeable_{false};  // the current slot can take a new rate
+    struct Note {
+        std::string text;
+        std::optional<int64_t> t_ms;
+        Clock::time_point made;
+    };
+    std::vector<Note> notes_;  // guarded by mutex_, emitted by the controller's thread
     std::atomic<int> stop_requests_{0};
     std::mutex mutex_;
     std::condition_variable wake_;

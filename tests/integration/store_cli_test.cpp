@@ -180,6 +180,23 @@ TEST_F(StoreCli, NotADatabaseIsRefusedUntouched) {
     EXPECT_TRUE(state_of(dir.file("notes.db")) == before);
 }
 
+// note --at: a note on the run's time axis, an event `show` lists; a bad time is bad input.
+TEST_F(StoreCli, NoteAtATimeIsAnEventOfTheRun) {
+    dir.write("a.json", spec_text(server, 0.4, "x"));
+    ASSERT_EQ(perflab({"run", dir.file("a.json"), "--db", db, "-q"}).code, 0);
+    const auto noted = perflab({"note", "1", "heap dump here", "--at", "300ms", "--db", db});
+    ASSERT_EQ(noted.code, 0) << noted.err;
+    const nlohmann::json shown =
+        nlohmann::json::parse(perflab({"show", "1", "--db", db, "--json"}).out);
+    bool found = false;
+    for (const auto& e : shown["events"])
+        found = found || (e["kind"] == "note" && e["t_ms"] == 300 && e["text"] == "heap dump here");
+    EXPECT_TRUE(found) << shown["events"].dump();
+    const auto bad = perflab({"note", "1", "x", "--at", "soon", "--db", db});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("\"soon\""), std::string::npos) << bad.err;
+}
+
 TEST_F(StoreCli, NewerSchemaIsRefusedUntouched) {
     dir.write("a.json", spec_text(server, 0.4, "x"));
     ASSERT_EQ(perflab({"run", dir.file("a.json"), "--db", db, "-q"}).code, 0);

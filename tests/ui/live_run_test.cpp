@@ -19,6 +19,7 @@
 #include "process.h"
 #include "run_bridge.h"
 #include "run_list_model.h"
+#include "run_report.h"
 #include "run_session.h"
 #include "run_store.h"
 #include "silent_server.h"
@@ -65,6 +66,7 @@ class LiveRunTest : public QObject {
     void probeThatCannotStartRefusesTheRun();
     void serverProbesAreChartedLiveAndStored();
     void throughputTotalKeepsThePlanAndDrainsAreNotDrawn();
+    void annotationRoundTripsThroughTheStoreAndTheReport();
 };
 
 void LiveRunTest::cacheRunFillsChartsOnePointPerTick() {
@@ -336,6 +338,52 @@ void LiveRunTest::throughputTotalKeepsThePlanAndDrainsAreNotDrawn() {
     QCOMPARE(graph(chart, QStringLiteral("dropped/s"))->data()->at(1)->value, 30.0);
     auto* rate = view.findChildren<StatTile*>().front();
     QCOMPARE(rate->value(), QLocale().toString(60000.0, 'f', 0));
+}
+
+// A note made during a run ("heap dump here") is an event of the run: stored, drawn on the
+// stored run's time axis, listed in its report; one added on the stored run's axis too.
+void LiveRunTest::annotationRoundTripsThroughTheStoreAndTheReport() {
+    test::TempDir data;
+    const QByteArray oldData = qgetenv("XDG_DATA_HOME");
+    qputenv("XDG_DATA_HOME", QByteArray::fromStdString(data.path()));
+    struct Restore {
+        QByteArray value;
+        ~Restore() { qputenv("XDG_DATA_HOME", value); }
+    } restore{oldData};
+    test::MemcachedServer server;
+    MainWindow window;
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QString error;
+    QVERIFY2(window.startRun(cache_spec(server.endpoint(), 2.0), &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(window.liveView()->ticks() >= 2, 10000);
+    auto* note = window.liveView()->findChild<QPushButton*>(QStringLiteral("noteButton"));
+    QVERIFY(note && note->isEnabled());
+    const int markers = window.liveView()->chart()->markerCount();
+    QVERIFY(window.session()->annotate(QStringLiteral("heap dump here")));
+    QTRY_COMPARE_WITH_TIMEOUT(window.liveView()->chart()->markerCount(), markers + 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+
+    RunStore store(default_database_path(), Access::read);
+    const int64_t id = store.list().front().id;
+    const auto events = store.events(id);
+    const auto it = std::find_if(events.begin(), events.end(),
+                                 [](const RunEvent& e) { return e.kind == "note"; });
+    QVERIFY(it != events.end());
+    QCOMPARE(it->text, std::string("heap dump here"));
+    QVERIFY(it->t_ms >= 250 && it->t_ms <= 2500);
+
+    StoredRunView stored(default_database_path());
+    QSignalSpy loaded(&stored, &StoredRunView::runLoaded);
+    stored.open(id);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+    const int drawn = stored.chart()->markerCount();
+    QVERIFY(stored.reportText().contains(QStringLiteral("note: heap dump here")));
+    QVERIFY2(stored.addNote(1.5, QStringLiteral("V in the hits"), &error), qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 10000);
+    QCOMPARE(stored.chart()->markerCount(), drawn + 1);
+    QVERIFY(stored.reportText().contains(QStringLiteral("note: V in the hits")));
+    const std::string markdown = report_markdown(load_report(store, id));
+    QVERIFY(markdown.find("note: heap dump here") != std::string::npos);
 }
 
 int run_live_run_test(int argc, char** argv) {
