@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "run_export.h"
 
+#include <qcustomplot.h>
+
+#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
+#include <QImage>
+#include <QPageSize>
+#include <QPdfWriter>
 #include <QSaveFile>
+#include <QTextDocument>
 #include <QUrl>
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "chart_export.h"
 #include "hlog_export.h"
 #include "live_charts.h"
 #include "search_curve.h"
@@ -33,31 +39,99 @@ bool write_file(const QString& path, const std::string& text, QString* error) {
     return true;
 }
 
-// Draws the run's time chart into `dir` and says how the report finds it.
-bool write_charts(const StoredRun& run, const QDir& dir, const QString& dirName,
-                  std::vector<ReportChart>* images, QString* error) {
+struct Chart {
+    QString title;
+    QString file;  // its name beside a Markdown report, or among a PDF's resources
+    QImage image;
+};
+
+// The run's charts as the history draws them: its time chart, and a search's curve.
+std::vector<Chart> draw_charts(const StoredRun& run) {
+    std::vector<Chart> out;
+    TimeChart chart;
+    LiveCharts charts(&chart);
+    show_stored_run(charts, run);
+    const int height = std::max(600, kPanelHeight * chart.panelCount());
+    out.push_back({QObject::tr("Run %1 (%2) over time")
+                       .arg(run.report.info.id)
+                       .arg(QString::fromStdString(run.report.info.name)),
+                   QStringLiteral("timeline.png"),
+                   chart.plot()->toPixmap(kImageWidth, height).toImage()});
+    if (const auto& search = run.report.summary.search) {
+        SearchCurve curve;
+        curve.show(*search, run.spec.slo ? &*run.spec.slo : nullptr);
+        out.push_back({QObject::tr("Run %1: latency against throughput, one point per step")
+                           .arg(run.report.info.id),
+                       QStringLiteral("search-curve.png"),
+                       curve.plot()->toPixmap(kImageWidth, 700).toImage()});
+    }
+    return out;
+}
+
+QByteArray png_of(const QImage& image) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return bytes;
+}
+
+// Markdown: the charts as PNG files in a folder beside the report (report.md →
+// report_files/), referenced by relative paths.
+bool write_markdown(const StoredRun& run, const QFileInfo& info, QString* error) {
+    const QString dirName = info.completeBaseName() + QStringLiteral("_files");
+    const QDir dir(info.absoluteDir().filePath(dirName));
     if (!dir.exists() && !QDir().mkpath(dir.path())) {
         *error = QObject::tr("cannot create the folder %1").arg(dir.path());
         return false;
     }
-    TimeChart chart;
-    LiveCharts charts(&chart);
-    show_stored_run(charts, run);
-    const QString file = QStringLiteral("timeline.png");
-    const int height = std::max(600, kPanelHeight * chart.panelCount());
-    if (!export_chart(chart.plot(), dir.filePath(file), kImageWidth, height, error)) return false;
-    const QString relative = dirName + QLatin1Char('/') + file;
-    images->push_back({QObject::tr("Run %1 over time").arg(run.report.info.id).toStdString(),
-                       QString::fromLatin1(QUrl::toPercentEncoding(relative, "/")).toStdString()});
-    if (const auto& search = run.report.summary.search) {
-        SearchCurve curve;
-        curve.show(*search, run.spec.slo ? &*run.spec.slo : nullptr);
-        const QString name = QStringLiteral("search-curve.png");
-        if (!export_chart(curve.plot(), dir.filePath(name), kImageWidth, 700, error)) return false;
-        const QString path = dirName + QLatin1Char('/') + name;
-        images->push_back(
-            {QObject::tr("Latency against throughput, one point per step").toStdString(),
-             QString::fromLatin1(QUrl::toPercentEncoding(path, "/")).toStdString()});
+    std::vector<ReportChart> images;
+    for (const Chart& c : draw_charts(run)) {
+        if (!c.image.save(dir.filePath(c.file), "PNG")) {
+            *error = QObject::tr("cannot write %1").arg(dir.filePath(c.file));
+            return false;
+        }
+        const QString relative = dirName + QLatin1Char('/') + c.file;
+        images.push_back(
+            {c.title.toStdString(),
+             QString::fromLatin1(QUrl::toPercentEncoding(relative, "/")).toStdString()});
+    }
+    return write_file(info.filePath(), report_markdown(run.report, images), error);
+}
+
+// HTML: one self-contained file, the charts inline as data URIs.
+bool write_html(const StoredRun& run, const QFileInfo& info, QString* error) {
+    std::vector<ReportChart> images;
+    for (const Chart& c : draw_charts(run))
+        images.push_back({c.title.toStdString(),
+                          "data:image/png;base64," + png_of(c.image).toBase64().toStdString()});
+    return write_file(info.filePath(), report_html(run.report, images), error);
+}
+
+// PDF: the HTML report laid out by Qt's text engine on A4 pages, the charts as resources,
+// the run's name as the document's title.
+bool write_pdf(const StoredRun& run, const QFileInfo& info, QString* error) {
+    QTextDocument document;
+    std::vector<ReportChart> images;
+    for (const Chart& c : draw_charts(run)) {
+        // Qt's text engine ignores the HTML's max-width: scaled here to the page's width.
+        document.addResource(QTextDocument::ImageResource, QUrl(c.file),
+                             c.image.scaledToWidth(680, Qt::SmoothTransformation));
+        images.push_back({c.title.toStdString(), c.file.toStdString()});
+    }
+    document.setHtml(QString::fromStdString(report_html(run.report, images)));
+    QPdfWriter pdf(info.filePath());
+    pdf.setPageSize(QPageSize(QPageSize::A4));
+    pdf.setResolution(96);
+    pdf.setTitle(QObject::tr("PerfLab run %1: %2")
+                     .arg(run.report.info.id)
+                     .arg(QString::fromStdString(run.report.info.name)));
+    pdf.setCreator(QStringLiteral("PerfLab"));
+    document.setPageSize(pdf.pageLayout().paintRectPixels(pdf.resolution()).size());
+    document.print(&pdf);
+    if (!QFileInfo(info.filePath()).size()) {
+        *error = QObject::tr("cannot write %1").arg(info.filePath());
+        return false;
     }
     return true;
 }
@@ -67,19 +141,13 @@ bool write_charts(const StoredRun& run, const QDir& dir, const QString& dirName,
 bool write_run_report(const StoredRun& run, const QString& path, QString* error) {
     const QFileInfo info(path);
     const QString suffix = info.suffix().toLower();
-    const bool markdown = suffix == QLatin1String("md") || suffix == QLatin1String("markdown");
-    const bool html = suffix == QLatin1String("html") || suffix == QLatin1String("htm");
-    if (!markdown && !html) {
-        *error = QObject::tr("unknown report format \"%1\": use .md or .html").arg(suffix);
-        return false;
-    }
-    const QString dirName = info.completeBaseName() + QStringLiteral("_files");
-    std::vector<ReportChart> images;
-    if (!write_charts(run, QDir(info.absoluteDir().filePath(dirName)), dirName, &images, error))
-        return false;
-    const std::string text =
-        markdown ? report_markdown(run.report, images) : report_html(run.report, images);
-    return write_file(path, text, error);
+    if (suffix == QLatin1String("md") || suffix == QLatin1String("markdown"))
+        return write_markdown(run, info, error);
+    if (suffix == QLatin1String("html") || suffix == QLatin1String("htm"))
+        return write_html(run, info, error);
+    if (suffix == QLatin1String("pdf")) return write_pdf(run, info, error);
+    *error = QObject::tr("unknown report format \"%1\": use .md, .html or .pdf").arg(suffix);
+    return false;
 }
 
 bool write_ticks_csv(const StoredRun& run, const QString& path, QString* error) {

@@ -183,9 +183,9 @@ bool StoredRunView::addNote(double t_s, const QString& text, QString* error) {
 }
 
 void StoredRunView::chooseReportFile() {
-    const QString path =
-        ask_save_path(this, tr("Export run %1").arg(id_), tr("Markdown (*.md);;HTML (*.html)"),
-                      QStringLiteral("export/dir"), tr("run-%1.md").arg(id_));
+    const QString path = ask_save_path(this, tr("Export run %1").arg(id_),
+                                       tr("Markdown (*.md);;HTML (*.html);;PDF (*.pdf)"),
+                                       QStringLiteral("export/dir"), tr("run-%1.md").arg(id_));
     if (path.isEmpty()) return;
     QString error;
     status_->setText(exportReport(path, &error) ? QString() : error);

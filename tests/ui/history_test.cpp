@@ -307,15 +307,29 @@ void HistoryTest::exportWritesReportWithChartImagesAndCsv() {
         QVERIFY(text.contains(QStringLiteral("alpha")));
         int images = 0;
         for (auto it = format.image.globalMatch(text); it.hasNext(); ++images) {
+            const QString source = it.next().captured(1);
+            // HTML is one file, its charts inline; Markdown's sit in a folder beside it.
+            const QString inline_png = QStringLiteral("data:image/png;base64,");
+            QCOMPARE(source.startsWith(inline_png), format.file.endsWith(QLatin1String(".html")));
             const QString image =
-                dir + QLatin1Char('/') + QUrl::fromPercentEncoding(it.next().captured(1).toUtf8());
-            const QByteArray png = read(image);
+                dir + QLatin1Char('/') + QUrl::fromPercentEncoding(source.toUtf8());
+            const QByteArray png =
+                source.startsWith(inline_png)
+                    ? QByteArray::fromBase64(source.mid(inline_png.size()).toLatin1())
+                    : read(image);
             QVERIFY2(png.size() > 1000, qPrintable(image));
             QVERIFY(png.startsWith("\x89PNG\r\n\x1a\n"));
         }
         QVERIFY2(images >= 1, qPrintable(text));
     }
     QString error;
+    // PDF: a document titled with the run, its chart drawn in.
+    QVERIFY2(view.exportReport(dir + QStringLiteral("/report.pdf"), &error), qPrintable(error));
+    const QByteArray pdf = read(dir + QStringLiteral("/report.pdf"));
+    QVERIFY(pdf.startsWith("%PDF-"));
+    QVERIFY2(pdf.size() > 20000, qPrintable(QString::number(pdf.size())));
+    QVERIFY(pdf.contains("/Title"));
+    QVERIFY(pdf.contains("/Subtype /Image") || pdf.contains("/Subtype/Image"));
     QVERIFY(!view.exportReport(dir + QStringLiteral("/report.txt"), &error));
     QVERIFY2(error.contains(QStringLiteral("txt")), qPrintable(error));
 
