@@ -49,8 +49,10 @@ RunController::RunController(RunSpec spec, std::unique_ptr<LoadEngine> engine)
       continued_(plan_.phases.size(), false),
       changes_left_(spec_.search ? 0 : kRateChanges) {
     if (spec_.slo)
+        // It judges reported phases: the spec's, or a search's steps (slot for slot).
         slo_ = std::make_unique<SloWatch>(
-            plan_, [this](const RunEvent& e) { emit_event(e); }, [this] { stop_sending(); });
+            spec_.search ? plan_ : spec_, [this](const RunEvent& e) { emit_event(e); },
+            [this] { stop_sending(); });
 }
 
 RunController::~RunController() = default;
