@@ -75,8 +75,9 @@ int main(int argc, char** argv) {
         ->required();
     import_cmd->add_option("--name", import.import.name, "The run's name (default: the file's)");
     import_cmd->add_option("--tag", import.import.tags, "Tag the run (repeatable)");
-    import_cmd->add_option("--format", import.import.format, "auto (default), jtl, vegeta or hlog")
-        ->check(CLI::IsMember({"auto", "jtl", "vegeta", "hlog"}));
+    import_cmd
+        ->add_option("--format", import.import.format, "auto (default), jtl, vegeta, k6 or hlog")
+        ->check(CLI::IsMember({"auto", "jtl", "vegeta", "k6", "hlog"}));
     import_cmd->add_option("--db", import.db, "Run database (default: the user's)");
 
     const StoreCommands store = add_store_commands(app);

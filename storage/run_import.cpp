@@ -11,6 +11,7 @@
 #include "database.h"
 #include "import_hlog.h"
 #include "import_jtl.h"
+#include "import_k6.h"
 #include "import_ticks.h"
 #include "import_vegeta.h"
 #include "model/spec.h"
@@ -28,14 +29,19 @@ std::string detect(const std::string& file) {
     while (std::getline(in, line) && line.find_first_not_of(" \t\r") == std::string::npos) {
     }
     const size_t at = line.find_first_not_of(" \t");
-    if (at != std::string::npos && line[at] == '{') return "vegeta";
+    if (at != std::string::npos && line[at] == '{') {
+        // k6 writes typed lines ({"type": "Metric"|"Point", ...}); vegeta, one result each.
+        const auto first = nlohmann::json::parse(line, nullptr, false);
+        return first.is_object() && first.contains("type") && first.contains("metric") ? "k6"
+                                                                                       : "vegeta";
+    }
     if (line.rfind("#[", 0) == 0 || line.rfind("\"StartTimestamp\"", 0) == 0 ||
         line.rfind("Tag=", 0) == 0)
         return "hlog";
     if (line.find("timeStamp") != std::string::npos) return "jtl";
     throw ImportError(1, "",
-                      "neither vegeta's JSON lines, a JTL in CSV with its header nor an "
-                      "HdrHistogram log (give --format)");
+                      "neither vegeta's or k6's JSON lines, a JTL in CSV with its header nor "
+                      "an HdrHistogram log (give --format)");
 }
 
 // The file's SHA-256 in hex, read in pieces: the same file imported twice is refused.
@@ -61,6 +67,7 @@ std::string sha256_of(const std::string& file) {
 const char* tool_of(const std::string& format) {
     if (format == "jtl") return "JMeter";
     if (format == "hlog") return "an HdrHistogram log of";
+    if (format == "k6") return "k6";
     return "vegeta";
 }
 
@@ -83,7 +90,8 @@ RunSpec spec_of(const ImportOptions& o, const std::string& format,
     HttpSpec http;
     for (const auto& [op, unused] : ticks.front().ops) {
         HttpTarget t;
-        if (const size_t space = op.find(' '); format == "vegeta" && space != std::string::npos)
+        if (const size_t space = op.find(' ');
+            (format == "vegeta" || format == "k6") && space != std::string::npos)
             t.method = op.substr(0, space), t.url = op.substr(space + 1);
         else
             t.url = op;
@@ -142,9 +150,11 @@ ImportResult import_run(const std::string& db_path, const ImportOptions& o) {
             read_jtl(in, sink);
         else if (result.format == "vegeta")
             read_vegeta(in, sink);
+        else if (result.format == "k6")
+            read_k6(in, sink);
         else
             throw std::runtime_error("--format: \"" + o.format +
-                                     "\" is not auto, jtl, vegeta or hlog");
+                                     "\" is not auto, jtl, vegeta, k6 or hlog");
         result.requests = ticks.requests();
         start_ms = ticks.start_ms();
         samples = ticks.take();

@@ -11,7 +11,7 @@ struct ImportOptions {
     std::string file;
     std::string name;  // empty: the file's name
     std::vector<std::string> tags;
-    std::string format = "auto";  // auto, jtl, vegeta or hlog
+    std::string format = "auto";  // auto, jtl, vegeta, k6 or hlog
 };
 
 struct ImportResult {
@@ -20,9 +20,9 @@ struct ImportResult {
     uint64_t requests = 0;
 };
 
-// Reads another tool's results (a JMeter JTL in CSV, vegeta's JSON lines, an HdrHistogram
-// interval log) and stores them as a run with status `imported`: one-second ticks (the log's
-// own intervals for an .hlog), one op per target, label or tag, its summary and key figures,
+// Reads another tool's results (a JMeter JTL in CSV, vegeta's or k6's JSON lines, an
+// HdrHistogram interval log) and stores them as a run with status `imported`: one-second ticks (the
+// log's own intervals for an .hlog), one op per target, label or tag, its summary and key figures,
 // so runs, show (windows too), compare and export treat it as any run. The tool and file are
 // in its notes, the file's SHA-256 with the run: the same file is refused a second time.
 // Nothing is stored unless the whole file reads. Throws ImportError for bad content,

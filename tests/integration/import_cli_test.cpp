@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -167,6 +168,70 @@ TEST_F(ImportCli, VegetaResultsBecomeAStoredRun) {
     EXPECT_EQ(perflab({"compare", "1", "1", "--db", db}).code, 0);
 }
 
+// "2026-12-01T10:00:00.123456+01:00" for µs since the epoch, written with a +01:00 offset.
+std::string rfc3339(int64_t us) {
+    const std::time_t local = std::time_t(us / 1'000'000 + 3600);
+    std::tm tm{};
+    gmtime_r(&local, &tm);
+    char text[64];
+    std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%06lld+01:00",
+                  tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                  static_cast<long long>(us % 1'000'000));
+    return text;
+}
+
+TEST_F(ImportCli, K6JsonLinesBecomeAStoredRun) {
+    // As `k6 run --out json` writes them: metric declarations, then points of every metric;
+    // an HTTP request's points carry its end time and its tags.
+    std::string lines =
+        R"({"type":"Metric","data":{"name":"http_req_duration","type":"trend","contains":"time",)"
+        R"("thresholds":[],"submetrics":null},"metric":"http_req_duration"})"
+        "\n"
+        R"({"type":"Metric","data":{"name":"http_reqs","type":"counter","contains":"default",)"
+        R"("thresholds":[],"submetrics":null},"metric":"http_reqs"})"
+        "\n";
+    std::map<std::string, Expected> expected;
+    const int64_t start_us = 1'764'579'600'000'000;  // 2026-12-01 09:00:00 UTC
+    for (int i = 0; i < 600; ++i) {
+        const int64_t latency_us = latency_ns(i) / 1000;
+        const int64_t end_us = start_us + i * 5000 + latency_us;
+        std::string method = "GET", url = "http://127.0.0.1:1/a", status = "200", ok = "true",
+                    error;
+        if (i % 3 == 1) method = "POST", url = "http://127.0.0.1:1/b", status = "201";
+        if (i % 3 == 2) url = "http://127.0.0.1:1/c", status = "503", ok = "false";
+        if (i % 30 == 2)
+            status = "0", error = ",\"error\":\"dial: i/o timeout\",\"error_code\":\"1050\"";
+        const std::string tags = R"({"expected_response":")" + ok + R"(","group":"","method":")" +
+                                 method + R"(","name":")" + url + R"(","proto":"HTTP/1.1",)" +
+                                 R"("scenario":"default","status":")" + status + R"(","url":")" +
+                                 url + "\"" + error + "}";
+        char value[32];
+        std::snprintf(value, sizeof value, "%lld.%03lld", static_cast<long long>(latency_us / 1000),
+                      static_cast<long long>(latency_us % 1000));
+        lines += R"({"metric":"http_reqs","type":"Point","data":{"time":")" + rfc3339(end_us) +
+                 R"(","value":1,"tags":)" + tags + "}}\n";
+        lines += R"({"metric":"http_req_duration","type":"Point","data":{"time":")" +
+                 rfc3339(end_us) + R"(","value":)" + value + R"(,"tags":)" + tags + "}}\n";
+        lines += R"({"metric":"iterations","type":"Point","data":{"time":")" + rfc3339(end_us) +
+                 R"(","value":1,"tags":{"scenario":"default"}}})" + std::string("\n");
+        Expected& e = expected[method + " " + url];
+        e.latencies_us.push_back(latency_us);
+        e.errors += ok == "false";
+    }
+    dir.write("k6.json", lines);
+    const Output imported = perflab({"import", dir.file("k6.json"), "--db", db});
+    ASSERT_EQ(imported.code, 0) << imported.err;
+    EXPECT_NE(imported.err.find("600 requests from k6 results"), std::string::npos) << imported.err;
+    const json shown = show(1);
+    EXPECT_EQ(shown["run"]["kind"], "http");
+    EXPECT_NE(shown["run"]["notes"].get<std::string>().find("Imported from k6"), std::string::npos);
+    for (const auto& [name, e] : expected)
+        expect_op(shown["summary"]["ops"], name, e);
+    EXPECT_EQ(shown["summary"]["errors"]["dial: i/o timeout"], 20);
+    // The run starts at the first request sent: its end less its latency.
+    EXPECT_EQ(shown["run"]["started_at_ms"], start_us / 1000);
+}
+
 TEST_F(ImportCli, JmeterJtlBecomesAStoredRun) {
     // JMeter's default CSV columns; a label holding the delimiter, an assertion failure on a
     // 200, a 503, and a sample that got no response.
@@ -235,7 +300,7 @@ TEST_F(ImportCli, BadFilesExit2NamingLineAndFieldAndStoreNothing) {
         {"f.json", vegeta_ok + vegeta_ok + R"({"timestamp":"2026-03-01T12:00:00Z","code":200})",
          "line 3: latency: missing"},
         {"g.json", vegeta_ok + "{\"timestamp\": \n", "line 2: not valid JSON"},
-        {"h.txt", "hello\n", "line 1: neither vegeta's JSON lines, a JTL"},
+        {"h.txt", "hello\n", "line 1: neither vegeta's or k6's JSON lines, a JTL"},
     };
     dir.write("good.jtl", jtl_head + ok_line);
     ASSERT_EQ(perflab({"import", dir.file("good.jtl"), "--db", db}).code, 0);
