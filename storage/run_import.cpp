@@ -3,6 +3,7 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -137,6 +138,10 @@ ImportResult import_run(const std::string& db_path, const ImportOptions& o) {
     std::vector<IntervalSample> samples;
     int64_t start_ms = 0;
     std::ifstream in(o.file);
+    const auto size = double(std::filesystem::file_size(o.file));
+    const auto report = [&] {
+        if (o.progress && size > 0) o.progress(std::clamp(double(in.tellg()) / size, 0.0, 1.0));
+    };
     if (result.format == "hlog") {
         HlogRun run = read_hlog(in);
         start_ms = run.start_ms;
@@ -145,7 +150,11 @@ ImportResult import_run(const std::string& db_path, const ImportOptions& o) {
             result.requests += s.total_ops();
     } else {
         ImportTicks ticks;
-        const RecordSink sink = [&](ImportRecord&& r) { ticks.add(r); };
+        uint64_t read = 0;
+        const RecordSink sink = [&](ImportRecord&& r) {
+            ticks.add(r);
+            if (++read % 65536 == 0) report();
+        };
         if (result.format == "jtl")
             read_jtl(in, sink);
         else if (result.format == "vegeta")
@@ -160,6 +169,7 @@ ImportResult import_run(const std::string& db_path, const ImportOptions& o) {
         samples = ticks.take();
     }
     if (result.requests == 0) throw std::runtime_error(o.file + " holds no request");
+    if (o.progress) o.progress(1.0);
     const RunSpec spec = spec_of(o, result.format, samples);
 
     SummaryBuilder builder(spec.kind);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@ struct ImportOptions {
     std::string name;  // empty: the file's name
     std::vector<std::string> tags;
     std::string format = "auto";  // auto, jtl, vegeta, k6 or hlog
+    // Called now and then from the reading thread with the share of the file read, 0..1.
+    std::function<void(double)> progress;
 };
 
 struct ImportResult {

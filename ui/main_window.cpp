@@ -3,15 +3,20 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointer>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <utility>
 
 #include "chart_export.h"
 #include "compare_view.h"
@@ -24,6 +29,7 @@
 #include "model/secrets.h"
 #include "quick_start.h"
 #include "run_bridge.h"
+#include "run_import.h"
 #include "run_list_model.h"
 #include "run_session.h"
 #include "spec_form.h"
@@ -108,6 +114,7 @@ void MainWindow::setupMenus() {
     file->addAction(tr("&Save spec as…"), QKeySequence::SaveAs, this, &MainWindow::saveSpec);
     file->addSeparator();
     file->addAction(tr("&Export live chart…"), this, &MainWindow::exportChart);
+    file->addAction(tr("&Import results…"), this, &MainWindow::importResults);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* run = menuBar()->addMenu(tr("&Run"));
@@ -294,6 +301,57 @@ void MainWindow::saveSpec() {
 
 void MainWindow::exportChart() {
     export_chart_dialog(this, live_->chart()->plot());
+}
+
+void MainWindow::importResults() {
+    const QString path =
+        ask_open_path(this, tr("Import another tool's results"),
+                      tr("Results (*.jtl *.csv *.json *.hlog *.log);;All files (*)"),
+                      QStringLiteral("import/dir"));
+    if (!path.isEmpty()) importFile(path);
+}
+
+void MainWindow::importFile(const QString& path) {
+    if (!importProgress_) {
+        importProgress_ = new QProgressBar(this);
+        importProgress_->setObjectName(QStringLiteral("importProgress"));
+        importProgress_->setRange(0, 100);
+        importProgress_->setMaximumWidth(200);
+        statusBar()->addPermanentWidget(importProgress_);
+    }
+    importProgress_->setValue(0);
+    importProgress_->show();
+    statusBar()->showMessage(tr("Importing %1…").arg(path));
+    ImportOptions options;
+    options.file = path.toStdString();
+    // The reading thread reports to the GUI thread through queued calls.
+    QPointer<QProgressBar> bar = importProgress_;
+    options.progress = [bar](double share) {
+        QMetaObject::invokeMethod(bar, [bar, share] {
+            if (bar) bar->setValue(int(share * 100));
+        });
+    };
+    auto* watcher = new QFutureWatcher<std::pair<qint64, QString>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
+        watcher->deleteLater();
+        const auto [id, error] = watcher->result();
+        importProgress_->hide();
+        if (!error.isEmpty()) {
+            report(tr("Cannot import %1").arg(path), error);
+            emit importFailed(error);
+            return;
+        }
+        statusBar()->showMessage(tr("Imported %1 as run %2").arg(path).arg(id));
+        history_->refresh();
+        emit importFinished(id);
+    });
+    watcher->setFuture(QtConcurrent::run([db = dbPath_, options] {
+        try {
+            return std::pair<qint64, QString>(import_run(db, options).run_id, QString());
+        } catch (const std::exception& e) {
+            return std::pair<qint64, QString>(0, QString::fromStdString(e.what()));
+        }
+    }));
 }
 
 void MainWindow::report(const QString& title, const QString& error) {

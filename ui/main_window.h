@@ -7,6 +7,7 @@
 
 #include "metatypes.h"
 
+class QProgressBar;
 class QTabWidget;
 class QWidget;
 
@@ -42,9 +43,14 @@ class MainWindow : public QMainWindow {
     HostsView* hostsView() const { return hosts_; }
     QWidget* welcome() const { return welcome_; }
     RunSession* session() const { return session_; }
+    // File → Import results…: another tool's results (JTL, vegeta, k6, .hlog) stored as a run,
+    // read off the GUI thread with a progress bar; importFinished or importFailed follows.
+    void importFile(const QString& path);
 
   signals:
     void runFinished(const perflab::RunSummary& summary);
+    void importFinished(qint64 runId);
+    void importFailed(const QString& message);
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -60,6 +66,7 @@ class MainWindow : public QMainWindow {
     void openSpec();
     void saveSpec();
     void exportChart();
+    void importResults();
     void onFinished(const RunSummary& summary);
     void onProbeRefused(const RunSpec& spec, int probe, const QString& why);
     void report(const QString& title, const QString& error);
@@ -74,6 +81,7 @@ class MainWindow : public QMainWindow {
     QWidget* welcome_ = nullptr;
     RunSession* session_;
     bool closeAfterRun_ = false;
+    QProgressBar* importProgress_ = nullptr;
     std::vector<std::string> startNotes_;  // of the run being started
 };
 

@@ -3,11 +3,13 @@
 
 #include <qcustomplot.h>
 
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 
 #include "compact_ticks.h"
+#include "graph_values.h"
 #include "model/compare_stats.h"
 #include "model/histogram.h"
 
@@ -40,7 +42,43 @@ void PercentileChart::setupAxes() {
     y->setTicker(compact_ticker(AxisUnit::milliseconds, true));
     y->setLabel(tr("latency"));
     setupLegend();
+    setupPercentileLines();
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        if (!plot_->axisRect()->rect().contains(event->pos())) return QToolTip::hideText();
+        QToolTip::showText(event->globalPosition().toPoint(),
+                           tooltipAt(plot_->xAxis->pixelToCoord(event->pos().x())), plot_);
+    });
+}
+
+// Where the tail is read: dotted lines at 90%, 99%, 99.9% and 99.99%, labelled at the top.
+void PercentileChart::setupPercentileLines() {
+    const std::pair<double, const char*> lines[] = {
+        {10, "90%"}, {100, "99%"}, {1000, "99.9%"}, {10000, "99.99%"}};
+    for (const auto& [x, label] : lines) {
+        auto* line = new QCPItemStraightLine(plot_);
+        line->point1->setCoords(x, 1);
+        line->point2->setCoords(x, 2);
+        line->setPen(QPen(QColor(150, 150, 150), 1, Qt::DotLine));
+        auto* text = new QCPItemText(plot_);
+        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(x, 0);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setText(QString::fromLatin1(label));
+        text->setColor(QColor(110, 110, 110));
+        text->setFont(QFont(font().family(), 8));
+    }
+}
+
+QString PercentileChart::tooltipAt(double x) const {
+    const double p = percentile_at(std::max(1.0, x));
+    QStringList lines{QStringLiteral("%1%").arg(p, 0, 'f', p < 99 ? 1 : p < 99.99 ? 2 : 3)};
+    for (int i = 0; i < plot_->graphCount(); ++i) {
+        const QCPGraph* g = plot_->graph(i);
+        if (g->name().isEmpty() || g->data()->isEmpty()) continue;  // a band's bounds
+        lines << g->name() + QStringLiteral(": ") + compact_ms(value_nearest(*g, x));
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 // Above the plot area, where it covers none of the tail (99%–99.9% sat under it).
@@ -107,6 +145,7 @@ void PercentileChart::addBand(const QColor& color, const PercentileBand& band) {
     QColor tint = color;
     tint.setAlpha(45);
     for (auto* g : {lower, upper}) {
+        g->setName(QString());  // no legend row, no tooltip line
         g->setPen(Qt::NoPen);
         g->removeFromLegend();
     }

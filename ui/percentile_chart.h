@@ -42,10 +42,15 @@ class PercentileChart : public QWidget {
     static double percentile_at(double x) { return 100.0 - 100.0 / x; }
 
     QCustomPlot* plot() const { return plot_; }
+    // What the tooltip says at x: the percentile, then each run's latency there.
+    QString tooltipAt(double x) const;
+    // The labelled lines at 90%, 99%, 99.9% and 99.99%.
+    int percentileLines() const { return 4; }
 
   private:
     void setupAxes();
     void setupLegend();
+    void setupPercentileLines();
     void rescale();
 
     QCustomPlot* plot_;

@@ -15,6 +15,7 @@ class QCPAbstractLegendItem;
 class QCPLayoutGrid;
 class QCPLegend;
 class QCPAxisRect;
+class QCPItemStraightLine;
 class QCPGraph;
 class QCPMarginGroup;
 class QCustomPlot;
@@ -76,6 +77,12 @@ class TimeChart : public QWidget {
     // The context menu: a checkable entry per panel kind, fit to the run, export, and with
     // `at_s` (the time right-clicked) "Add a note here…", which emits noteRequested.
     QMenu* createMenu(QWidget* parent, std::optional<double> at_s = std::nullopt);
+    // The crosshair: a line at t_s across every panel, and what the tooltip then says: each
+    // visible panel's series at that tick, with the panel's unit ("p99: 12.3 ms").
+    void showCrosshair(double t_s);
+    void hideCrosshair();
+    bool crosshairVisible() const;
+    QString crosshairText(double t_s) const;
     // Whether the context menu offers notes (a view that can store them says so).
     void setNotesOffered(bool offered) { notesOffered_ = offered; }
 
@@ -99,6 +106,7 @@ class TimeChart : public QWidget {
         QString kind;
         AxisUnit unit;
         bool logOffered = false;
+        QCPItemStraightLine* cursor = nullptr;  // the crosshair's line, made on first use
     };
     void setupPlot();
     void linkTimeAxes(QCPAxisRect* rect);

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "compact_ticks.h"
 #include "compare_data.h"
 #include "compare_figures.h"
 #include "compare_view.h"
@@ -254,6 +255,12 @@ void CompareTest::percentilesReachTheNinesOfTheCount() {
         QCOMPARE(p99->value, double(h.percentile(99)) / 1000.0);
         for (int k = 1; k < g->dataCount(); ++k)
             QVERIFY(g->data()->at(k)->value >= g->data()->at(k - 1)->value);
+        // The tooltip at 99% names each run's p99.
+        const QString tip = view_->percentileChart()->tooltipAt(100);
+        QVERIFY2(tip.startsWith(QStringLiteral("99.00%")), qPrintable(tip));
+        QVERIFY2(tip.contains(title(store.info(id)) + QStringLiteral(": ") +
+                              compact_ms(double(h.percentile(99)) / 1000.0)),
+                 qPrintable(tip));
     }
 }
 

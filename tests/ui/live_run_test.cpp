@@ -5,6 +5,7 @@
 
 #include <QAction>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -67,6 +68,7 @@ class LiveRunTest : public QObject {
     void serverProbesAreChartedLiveAndStored();
     void throughputTotalKeepsThePlanAndDrainsAreNotDrawn();
     void annotationRoundTripsThroughTheStoreAndTheReport();
+    void importLandsInTheHistoryWithItsProgress();
 };
 
 void LiveRunTest::cacheRunFillsChartsOnePointPerTick() {
@@ -384,6 +386,39 @@ void LiveRunTest::annotationRoundTripsThroughTheStoreAndTheReport() {
     QVERIFY(stored.reportText().contains(QStringLiteral("note: V in the hits")));
     const std::string markdown = report_markdown(load_report(store, id));
     QVERIFY(markdown.find("note: heap dump here") != std::string::npos);
+}
+
+// File → Import results…: vegeta's JSON lines read off the GUI thread, the progress bar full,
+// the run in the history; the same file again fails, naming the run it became.
+void LiveRunTest::importLandsInTheHistoryWithItsProgress() {
+    test::TempDir data;
+    const QByteArray oldData = qgetenv("XDG_DATA_HOME");
+    qputenv("XDG_DATA_HOME", QByteArray::fromStdString(data.path()));
+    struct Restore {
+        QByteArray value;
+        ~Restore() { qputenv("XDG_DATA_HOME", value); }
+    } restore{oldData};
+    std::string lines;
+    for (int i = 0; i < 50; ++i)
+        lines += R"({"attack":"a","seq":)" + std::to_string(i) +
+                 R"(,"code":200,"timestamp":"2026-12-01T09:00:0)" + std::to_string(i / 10) +
+                 R"(.5Z","latency":)" + std::to_string(1'000'000 + i * 1000) +
+                 R"(,"bytes_out":0,"bytes_in":2,"error":"","method":"GET","url":"http://x/"})" +
+                 "\n";
+    data.write("results.json", lines);
+    MainWindow window;
+    QSignalSpy done(&window, &MainWindow::importFinished);
+    window.importFile(QString::fromStdString(data.file("results.json")));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+    auto* bar = window.findChild<QProgressBar*>(QStringLiteral("importProgress"));
+    QVERIFY(bar);
+    QCOMPARE(bar->value(), 100);
+    const qint64 id = done.at(0).at(0).toLongLong();
+    QTRY_VERIFY_WITH_TIMEOUT(window.historyView()->model()->rowCount() >= 1, 10000);
+    const RunInfo& run = window.historyView()->model()->run(0);
+    QCOMPARE(run.id, id);
+    QCOMPARE(run.status, std::string("imported"));
+    QCOMPARE(run.figures.ops, uint64_t(50));
 }
 
 int run_live_run_test(int argc, char** argv) {

@@ -29,6 +29,7 @@ class TimeChartTest : public QObject {
     void clickOnLegendEntryTogglesItsSeries();
     void compactLabels();
     void tickLabelsDoNotOverlapAt1024x700();
+    void crosshairSpansEveryPanelAndNamesEachValueWithItsUnit();
 
   private:
     static void addPanels(TimeChart& chart) {
@@ -276,6 +277,31 @@ void TimeChartTest::tickLabelsDoNotOverlapAt1024x700() {
                                     .arg(std::abs(shown[i] - shown[i - 1]))
                                     .arg(label)));
     }
+}
+
+void TimeChartTest::crosshairSpansEveryPanelAndNamesEachValueWithItsUnit() {
+    TimeChart chart;
+    const int ops = chart.addPanel(QStringLiteral("ops/s"));
+    const int latency = chart.addPanel(QStringLiteral("latency"), TimeChart::Scale::log,
+                                       QStringLiteral("Latency"), AxisUnit::milliseconds);
+    QCPGraph* total = chart.addSeries(ops, QStringLiteral("total"), Qt::black);
+    QCPGraph* p99 = chart.addSeries(latency, QStringLiteral("p99"), Qt::red);
+    for (int t = 1; t <= 5; ++t) {
+        chart.append(total, t, 1000.0 * t);
+        chart.append(p99, t, 2.5 * t);
+    }
+    chart.refresh();
+    QVERIFY(!chart.crosshairVisible());
+    chart.showCrosshair(3.0);
+    QVERIFY(chart.crosshairVisible());
+    const QString text = chart.crosshairText(3.0);
+    QVERIFY2(text.startsWith(QStringLiteral("00:00:03")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("total: 3,000 ops/s")) ||
+                 text.contains(QStringLiteral("total: 3000 ops/s")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("p99: 7.5 ms")), qPrintable(text));
+    chart.hideCrosshair();
+    QVERIFY(!chart.crosshairVisible());
 }
 
 int run_time_chart_test(int argc, char** argv) {
