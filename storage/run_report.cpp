@@ -349,6 +349,8 @@ std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& 
     if (!images.empty()) out += "\n## Charts\n";
     for (const auto& image : images)
         out += "\n![" + image.title + "](" + image.path + ")\n";
+    // The spec in full, as stored (credentials masked): what reproduces the run.
+    if (!r.spec.is_null()) out += "\n## Spec\n\n```json\n" + r.spec.dump(2) + "\n```\n";
     if (!r.events.empty()) out += "\n## Events\n\n";
     for (const auto& e : r.events)
         out += "- " + format_clock(e.t_ms) + " " + e.kind + ": " + e.text + "\n";
@@ -389,6 +391,7 @@ std::string report_html(const RunReport& r, const std::vector<ReportChart>& imag
     for (const auto& image : images)
         out += "<p><img src=\"" + html_escape(image.path) + "\" alt=\"" + html_escape(image.title) +
                "\"></p>\n";
+    if (!r.spec.is_null()) out += "<h2>Spec</h2>\n<pre>" + html_escape(r.spec.dump(2)) + "</pre>\n";
     if (!r.events.empty()) out += "<h2>Events</h2>\n<ul>\n";
     for (const auto& e : r.events)
         out +=

@@ -305,6 +305,11 @@ void HistoryTest::exportWritesReportWithChartImagesAndCsv() {
         QVERIFY2(view.exportReport(dir + format.file, &error), qPrintable(error));
         const QString text = QString::fromUtf8(read(dir + format.file));
         QVERIFY(text.contains(QStringLiteral("alpha")));
+        // The spec in full: what reproduces the run.
+        QVERIFY(text.contains(QStringLiteral("Spec</h2>")) ||
+                text.contains(QStringLiteral("## Spec")));
+        QVERIFY(text.contains(QStringLiteral("\"phases\"")) ||
+                text.contains(QStringLiteral("&quot;phases&quot;")));
         int images = 0;
         for (auto it = format.image.globalMatch(text); it.hasNext(); ++images) {
             const QString source = it.next().captured(1);
