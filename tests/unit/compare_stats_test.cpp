@@ -124,6 +124,36 @@ TEST(CompareStats, ASmallRealChangeIsSameUnderTheThreshold) {
               Verdict::same);
 }
 
+// An hour of 100 ms ticks is resampled in groups: the figures stay those of all the ticks,
+// and two runs of one distribution are the same (their difference is far under 5%).
+TEST(CompareStats, ALongRunIsJudgedOverAllItsTicks) {
+    std::mt19937_64 rng(5);
+    std::normal_distribution<double> ops(100, 5);
+    std::vector<IntervalSample> a, b;
+    double ok_a = 0, seconds_a = 0;
+    for (int i = 0; i < 36'000; ++i) {
+        for (auto* run : {&a, &b}) {
+            IntervalSample s;
+            s.interval_ms = 100;
+            auto& get = s.ops["get"];
+            get.count = uint64_t(std::max(1.0, std::round(ops(rng))));
+            get.errors = i % 1000 == 0;
+            get.latency.record(900 + i % 200);
+            run->push_back(std::move(s));
+        }
+        ok_a += double(a.back().total_ops() - a.back().total_errors());
+        seconds_a += 0.1;
+    }
+    StatOptions o;
+    o.resamples = 200;
+    const auto all = compare_ticks(RunKind::cache, {a}, {b}, o);
+    EXPECT_NEAR(find(all, "throughput").a, ok_a / seconds_a, 1e-6 * ok_a / seconds_a);
+    EXPECT_EQ(find(all, "throughput").verdict, Verdict::same);
+    EXPECT_EQ(find(all, "p50_us").verdict, Verdict::same);
+    // The interval is one of groups, not of nothing: it has width.
+    EXPECT_LT(find(all, "throughput").lo, find(all, "throughput").hi);
+}
+
 TEST(CompareStats, FewTicksGiveNoVerdict) {
     std::mt19937_64 rng(3);
     auto a = run(rng, 1000, 1000);

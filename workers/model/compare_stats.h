@@ -16,7 +16,8 @@ namespace perflab {
 // every figure from them: rates as totals over time, percentiles from the resampled ticks'
 // merged histograms. Where a run's ticks are autocorrelated (a server's state lasting over
 // several ticks) they are drawn in circular blocks of ⌈n^⅓⌉ consecutive ticks, else one by
-// one. The 95% interval of B's delta against A is the 2.5th to 97.5th percentile of the
+// one. A run of more than 240 ticks is resampled in groups of consecutive ticks (at most 240).
+// The 95% interval of B's delta against A is the 2.5th to 97.5th percentile of the
 // resampled deltas.
 enum class Verdict { better, worse, same, too_few_ticks };
 const char* to_string(Verdict v);
