@@ -23,7 +23,8 @@ namespace perflab {
 
 namespace {
 
-// vegeta writes one JSON object per line; a JTL in CSV begins with its header.
+// vegeta and k6 write a JSON object per line, k6's typed; a JTL in CSV begins with its header;
+// an HdrHistogram log with its comment lines, its legend or a tagged interval.
 std::string detect(const std::string& file) {
     std::ifstream in(file);
     std::string line;
@@ -65,11 +66,11 @@ std::string sha256_of(const std::string& file) {
     return hex;
 }
 
-const char* tool_of(const std::string& format) {
-    if (format == "jtl") return "JMeter";
-    if (format == "hlog") return "an HdrHistogram log of";
-    if (format == "k6") return "k6";
-    return "vegeta";
+const char* source_of(const std::string& format) {
+    if (format == "jtl") return "JMeter results";
+    if (format == "hlog") return "the HdrHistogram log";
+    if (format == "k6") return "k6 results";
+    return "vegeta results";
 }
 
 RunSpec spec_of(const ImportOptions& o, const std::string& format,
@@ -78,7 +79,7 @@ RunSpec spec_of(const ImportOptions& o, const std::string& format,
     const std::string base = std::filesystem::path(o.file).filename().string();
     spec.name = o.name.empty() ? base : o.name;
     spec.tags = o.tags;
-    spec.notes = "Imported from " + std::string(tool_of(format)) + " results " + base;
+    spec.notes = "Imported from " + std::string(source_of(format)) + " " + base;
     // A log of gets and sets is a cache run's; anything else, requests to targets.
     bool cache = format == "hlog";
     for (const auto& [op, unused] : ticks.front().ops)
