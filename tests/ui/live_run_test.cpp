@@ -17,6 +17,7 @@
 #include "local_memcached.h"
 #include "main_window.h"
 #include "memcached_server.h"
+#include "own_data_home.h"
 #include "process.h"
 #include "run_bridge.h"
 #include "run_list_model.h"
@@ -172,13 +173,7 @@ void LiveRunTest::stopWhileAProbeConnectsEndsTheRun() {
 
 void LiveRunTest::runLandsInTheHistory() {
     // A database of its own: an empty history, so the quick start is offered.
-    test::TempDir data;
-    const QByteArray oldData = qgetenv("XDG_DATA_HOME");
-    qputenv("XDG_DATA_HOME", QByteArray::fromStdString(data.path()));
-    struct Restore {
-        QByteArray value;
-        ~Restore() { qputenv("XDG_DATA_HOME", value); }
-    } restore{oldData};
+    const test::OwnDataHome home;
     test::MemcachedServer server;
     MainWindow window;
     QSignalSpy refreshed(window.historyView(), &HistoryView::refreshed);
@@ -345,13 +340,7 @@ void LiveRunTest::throughputTotalKeepsThePlanAndDrainsAreNotDrawn() {
 // A note made during a run ("heap dump here") is an event of the run: stored, drawn on the
 // stored run's time axis, listed in its report; one added on the stored run's axis too.
 void LiveRunTest::annotationRoundTripsThroughTheStoreAndTheReport() {
-    test::TempDir data;
-    const QByteArray oldData = qgetenv("XDG_DATA_HOME");
-    qputenv("XDG_DATA_HOME", QByteArray::fromStdString(data.path()));
-    struct Restore {
-        QByteArray value;
-        ~Restore() { qputenv("XDG_DATA_HOME", value); }
-    } restore{oldData};
+    const test::OwnDataHome home;
     test::MemcachedServer server;
     MainWindow window;
     QSignalSpy finished(&window, &MainWindow::runFinished);
@@ -391,13 +380,7 @@ void LiveRunTest::annotationRoundTripsThroughTheStoreAndTheReport() {
 // File → Import results…: vegeta's JSON lines read off the GUI thread, the progress bar full,
 // the run in the history; the same file again fails, naming the run it became.
 void LiveRunTest::importLandsInTheHistoryWithItsProgress() {
-    test::TempDir data;
-    const QByteArray oldData = qgetenv("XDG_DATA_HOME");
-    qputenv("XDG_DATA_HOME", QByteArray::fromStdString(data.path()));
-    struct Restore {
-        QByteArray value;
-        ~Restore() { qputenv("XDG_DATA_HOME", value); }
-    } restore{oldData};
+    const test::OwnDataHome home;
     std::string lines;
     for (int i = 0; i < 50; ++i)
         lines += R"({"attack":"a","seq":)" + std::to_string(i) +
@@ -405,10 +388,10 @@ void LiveRunTest::importLandsInTheHistoryWithItsProgress() {
                  R"(.5Z","latency":)" + std::to_string(1'000'000 + i * 1000) +
                  R"(,"bytes_out":0,"bytes_in":2,"error":"","method":"GET","url":"http://x/"})" +
                  "\n";
-    data.write("results.json", lines);
+    home.dir().write("results.json", lines);
     MainWindow window;
     QSignalSpy done(&window, &MainWindow::importFinished);
-    window.importFile(QString::fromStdString(data.file("results.json")));
+    window.importFile(QString::fromStdString(home.dir().file("results.json")));
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
     auto* bar = window.findChild<QProgressBar*>(QStringLiteral("importProgress"));
     QVERIFY(bar);

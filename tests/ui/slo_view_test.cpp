@@ -17,6 +17,7 @@
 #include "live_view.h"
 #include "main_window.h"
 #include "memcached_server.h"
+#include "own_data_home.h"
 #include "process.h"
 #include "run_list_model.h"
 #include "run_session.h"
@@ -55,14 +56,6 @@ QCPGraph* graph(const TimeChart* chart, const QString& name) {
     return nullptr;
 }
 
-// Each test gets a database of its own.
-struct OwnData {
-    test::TempDir dir;
-    QByteArray old = qgetenv("XDG_DATA_HOME");
-    OwnData() { qputenv("XDG_DATA_HOME", QByteArray::fromStdString(dir.path())); }
-    ~OwnData() { qputenv("XDG_DATA_HOME", old); }
-};
-
 }  // namespace
 
 class SloViewTest : public QObject {
@@ -77,7 +70,7 @@ class SloViewTest : public QObject {
 // Green while memcached answers in microseconds; frozen (SIGSTOP), its window has replies
 // over the limit or none at all, and either fails.
 void SloViewTest::verdictStripTurnsRedOnABreach() {
-    OwnData data;
+    const test::OwnDataHome home;
     test::MemcachedServer server;
     MainWindow window;
     auto j = cache_json(server.endpoint());
@@ -112,7 +105,7 @@ void SloViewTest::verdictStripTurnsRedOnABreach() {
 
 // A cache search that memcached meets up to rate_to: 500, 1000 and 2000/s all pass.
 void SloViewTest::searchRunShowsItsCurveOnePointPerStep() {
-    OwnData data;
+    const test::OwnDataHome home;
     test::MemcachedServer server;
     MainWindow window;
     auto j = cache_json(server.endpoint());
@@ -175,7 +168,7 @@ void SloViewTest::formBuildsASearchSpec() {
 }
 
 void SloViewTest::rateControlChangesThePlannedRateWithinATick() {
-    OwnData data;
+    const test::OwnDataHome home;
     test::MemcachedServer server;
     MainWindow window;
     auto j = cache_json(server.endpoint());

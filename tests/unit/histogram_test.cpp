@@ -190,10 +190,10 @@ void varint(std::string& out, uint64_t v) {
 // that a checking decoder must not accept as a well-formed histogram.
 TEST(Histogram, DecodeRejectsARunLengthThatWraps) {
     std::string bytes = {'H', 1};
-    varint(bytes, 100);  // min
-    varint(bytes, 100);  // max
-    varint(bytes, 100);  // sum
-    varint(bytes, uint64_t{1} << 63);                    // first index
+    varint(bytes, 100);                                   // min
+    varint(bytes, 100);                                   // max
+    varint(bytes, 100);                                   // sum
+    varint(bytes, uint64_t{1} << 63);                     // first index
     varint(bytes, (((uint64_t{1} << 63) - 1) << 1) | 1);  // skip 2^63 - 1
     varint(bytes, (uint64_t{101} << 1) | 1);              // skip 101: index 2^64 + 100
     varint(bytes, uint64_t{1} << 1);                      // one value there

@@ -12,16 +12,11 @@ namespace perflab {
 
 nlohmann::json cache_phase_json(const PhaseTotals& p) {
     const auto& t = p.totals;
-    nlohmann::json j = {{"ops", ops_json(p)},
-                        {"hits", t.hits},
-                        {"misses", t.misses},
-                        {"hit_rate", t.hit_rate()},
-                        {"bytes_in", t.bytes_in},
-                        {"bytes_out", t.bytes_out},
-                        {"late", t.late},
-                        {"sent", t.sent},
-                        {"dropped", t.dropped},
-                        {"errors", t.errors}};
+    nlohmann::json j = {{"ops", ops_json(p)},     {"hits", t.hits},
+                        {"misses", t.misses},     {"hit_rate", t.hit_rate()},
+                        {"bytes_in", t.bytes_in}, {"bytes_out", t.bytes_out},
+                        {"late", t.late},         {"sent", t.sent},
+                        {"dropped", t.dropped},   {"errors", t.errors}};
     add_figures_json(j, figures(RunKind::cache, p));
     if (p.phase >= 0) j["phase"] = p.phase;
     return j;
