@@ -76,31 +76,11 @@ Table slo_table(const SloVerdict& v) {
     return t;
 }
 
-std::string ms_cell(const std::optional<double>& v) {
-    return v ? format_fixed(*v, 2) : "-";
-}
-
 Table search_table(const SearchResult& r) {
-    Table t{{"phase", "rate/s", "throughput/s", "p50 ms", "p99 ms", "p99.9 ms", "errors", "hits",
-             "full GCs", "verdict"},
-            {}};
-    for (const auto& s : r.steps) {
-        std::string verdict = s.passed ? "pass" : "FAIL";
-        for (size_t i = 0; i < s.failed.size(); ++i)
-            verdict += (i ? ", " : ": ") + s.failed[i].name;
-        t.rows.push_back({std::to_string(s.phase + 1), format_fixed(s.rate, 0),
-                          format_fixed(s.throughput, 1), ms_cell(s.p50_ms), ms_cell(s.p99_ms),
-                          ms_cell(s.p999_ms), format_fixed(s.error_rate * 100, 2) + "%",
-                          s.hit_rate ? format_fixed(*s.hit_rate * 100, 1) + "%" : "-",
-                          s.full_gcs ? std::to_string(*s.full_gcs) : "-", verdict});
-    }
+    Table t{search_columns(), {}};
+    for (const auto& s : r.steps)
+        t.rows.push_back(search_row(s));
     return t;
-}
-
-// The search's answer: the first line of its text form.
-std::string search_headline(const SearchResult& r) {
-    const std::string text = search_text(r);
-    return text.substr(0, text.find('\n'));
 }
 
 std::string markdown_table(const Table& t) {

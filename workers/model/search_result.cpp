@@ -97,44 +97,66 @@ std::optional<SearchResult> search_result_from_json(const nlohmann::json& j) {
     }
 }
 
-std::string search_text(const SearchResult& r) {
-    std::ostringstream out;
-    out << "Search: ";
-    if (r.max_rate)
-        out << "max rate " << format_fixed(*r.max_rate, 0) << "/s";
-    else
-        out << "no rate met every check";
+std::string search_headline(const SearchResult& r) {
+    std::string out = "Search: ";
+    out +=
+        r.max_rate ? "max rate " + format_fixed(*r.max_rate, 0) + "/s" : "no rate met every check";
     if (r.first_failing_rate) {
-        out << "; first failing " << format_fixed(*r.first_failing_rate, 0) << "/s";
-        if (r.failed_check) out << " (" << r.failed_check->text() << ")";
+        out += "; first failing " + format_fixed(*r.first_failing_rate, 0) + "/s";
+        if (r.failed_check) out += " (" + r.failed_check->text() + ")";
     } else if (r.max_rate && r.finished) {
-        out << "; no step failed up to rate_to";
+        out += "; no step failed up to rate_to";
     }
-    if (!r.finished) out << " [stopped before the search ended]";
-    out << "\n";
+    if (!r.finished) out += " [stopped before the search ended]";
+    return out;
+}
+
+std::vector<std::string> search_columns() {
+    return {"phase",    "rate/s", "throughput/s", "p50 ms",   "p99 ms",
+            "p99.9 ms", "errors", "hits",         "full GCs", "verdict"};
+}
+
+std::vector<std::string> search_row(const SearchStep& s) {
+    std::string verdict = s.passed ? "pass" : "FAIL";
+    for (size_t i = 0; i < s.failed.size(); ++i)
+        verdict += (i ? ", " : ": ") + s.failed[i].name;
+    return {std::to_string(s.phase + 1),
+            format_fixed(s.rate, 0),
+            format_fixed(s.throughput, 1),
+            ms_text(s.p50_ms),
+            ms_text(s.p99_ms),
+            ms_text(s.p999_ms),
+            format_fixed(s.error_rate * 100, 2) + "%",
+            s.hit_rate ? format_fixed(*s.hit_rate * 100, 1) + "%" : "-",
+            s.full_gcs ? std::to_string(*s.full_gcs) : "-",
+            verdict};
+}
+
+std::string search_text(const SearchResult& r) {
+    std::vector<std::vector<std::string>> rows = {search_columns()};
+    for (const auto& s : r.steps)
+        rows.push_back(search_row(s));
+    // Columns a cache-less, probe-less search has no figure for are left out.
     const bool hits = std::any_of(r.steps.begin(), r.steps.end(),
                                   [](const SearchStep& s) { return s.hit_rate.has_value(); });
     const bool gcs = std::any_of(r.steps.begin(), r.steps.end(),
                                  [](const SearchStep& s) { return s.full_gcs.has_value(); });
-    out << std::left << std::setw(6) << "phase" << std::right << std::setw(10) << "rate/s"
-        << std::setw(13) << "throughput/s" << std::setw(10) << "p50 ms" << std::setw(10) << "p99 ms"
-        << std::setw(11) << "p99.9 ms" << std::setw(9) << "errors";
-    if (hits) out << std::setw(9) << "hits";
-    if (gcs) out << std::setw(9) << "full GCs";
-    out << "  verdict\n";
-    for (const auto& s : r.steps) {
-        out << std::left << std::setw(6) << s.phase + 1 << std::right << std::setw(10)
-            << format_fixed(s.rate, 0) << std::setw(13) << format_fixed(s.throughput, 1)
-            << std::setw(10) << ms_text(s.p50_ms) << std::setw(10) << ms_text(s.p99_ms)
-            << std::setw(11) << ms_text(s.p999_ms) << std::setw(9)
-            << format_fixed(s.error_rate * 100, 2) + "%";
-        if (hits)
-            out << std::setw(9) << (s.hit_rate ? format_fixed(*s.hit_rate * 100, 1) + "%" : "-");
-        if (gcs) out << std::setw(9) << (s.full_gcs ? std::to_string(*s.full_gcs) : "-");
-        out << "  " << (s.passed ? "pass" : "FAIL");
-        for (size_t i = 0; i < s.failed.size(); ++i)
-            out << (i ? ", " : ": ") << s.failed[i].name;
-        out << "\n";
+    std::vector<size_t> widths(rows.front().size(), 0);
+    for (const auto& row : rows)
+        for (size_t c = 0; c < row.size(); ++c)
+            widths[c] = std::max(widths[c], row[c].size());
+    std::ostringstream out;
+    out << search_headline(r) << "\n";
+    for (const auto& row : rows) {
+        for (size_t c = 0; c + 1 < row.size(); ++c) {
+            if ((c == 7 && !hits) || (c == 8 && !gcs)) continue;
+            // The phase left, figures right-aligned under their headers.
+            if (c == 0)
+                out << std::left << std::setw(int(widths[c]) + 2) << row[c];
+            else
+                out << std::right << std::setw(int(widths[c])) << row[c] << "  ";
+        }
+        out << row.back() << "\n";
     }
     return out.str();
 }

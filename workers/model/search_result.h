@@ -37,7 +37,12 @@ struct SearchResult {
 //  "passed", "failed": [check names]}]}; absent figures are null.
 nlohmann::json to_json(const SearchResult& result);
 std::optional<SearchResult> search_result_from_json(const nlohmann::json& json);
-// The answer in one line, then the step table.
+// The answer in one line: "Search: max rate 413/s; first failing 425/s (p99 ≤ 100 ms ...)".
+std::string search_headline(const SearchResult& result);
+// The step table as text cells, for every output to lay out: its header, and a step's row.
+std::vector<std::string> search_columns();
+std::vector<std::string> search_row(const SearchStep& step);
+// The headline, then the step table.
 std::string search_text(const SearchResult& result);
 
 }  // namespace perflab
