@@ -99,18 +99,25 @@ int show_command(const ShowOptions& o) {
 
 namespace {
 
+// "a,b,,c" → {"a", "b", "", "c"}.
+std::vector<std::string> comma_parts(const std::string& text) {
+    std::vector<std::string> parts;
+    for (size_t from = 0; from <= text.size();) {
+        const size_t comma = std::min(text.find(',', from), text.size());
+        parts.push_back(text.substr(from, comma - from));
+        from = comma + 1;
+    }
+    return parts;
+}
+
 // "12,13" → {12, 13}; nullopt for anything else.
 std::optional<std::vector<int64_t>> side_ids(const std::string& text) {
     std::vector<int64_t> ids;
-    size_t from = 0;
-    while (from <= text.size()) {
-        const size_t comma = std::min(text.find(',', from), text.size());
-        const std::string part = text.substr(from, comma - from);
+    for (const auto& part : comma_parts(text)) {
         char* end = nullptr;
         const long long id = std::strtoll(part.c_str(), &end, 10);
         if (part.empty() || *end != '\0' || id <= 0) return std::nullopt;
         ids.push_back(id);
-        from = comma + 1;
     }
     return ids;
 }
@@ -141,16 +148,13 @@ int compare_command(const CompareOptions& o) {
         sides.push_back(*ids);
     }
     std::vector<std::string> checked;
-    for (size_t from = 0; from <= o.figures.size();) {
-        const size_t comma = std::min(o.figures.find(',', from), o.figures.size());
-        const std::string given = o.figures.substr(from, comma - from);
+    for (const auto& given : comma_parts(o.figures)) {
         const auto name = figure_name(given);
         if (!name)
             return bad_input("compare --figures: unknown figure \"" + given +
                              "\" (throughput, error_rate, success, hit_rate, mean, p50, p90, "
                              "p99, p999)");
         checked.push_back(*name);
-        from = comma + 1;
     }
     try {
         RunStore store(database_path(o.db), Access::read);
