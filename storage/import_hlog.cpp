@@ -79,12 +79,16 @@ HlogRun read_hlog(std::istream& in) {
                               "Interval_Compressed_Histogram");
         const double at_s = number(fields[0], number_of_line, "StartTimestamp");
         const double length_s = number(fields[1], number_of_line, "Interval_Length");
+        const double max_ms = number(fields[2], number_of_line, "Interval_Max");
         const auto bytes = base64_decode(fields[3]);
         if (!bytes)
             throw ImportError(number_of_line, "Interval_Compressed_Histogram", "not base64");
         std::string error;
-        const auto h = hdr::decompressed(*bytes, error);
+        auto h = hdr::decompressed(*bytes, error);
         if (!h) throw ImportError(number_of_line, "Interval_Compressed_Histogram", error);
+        // Interval_Max is in the writer's unit (PerfLab's: ms for µs values); one that does
+        // not land in the maximum's bucket is in another unit and is left alone.
+        h->refine_max(std::llround(max_ms * 1000));
         // Small timestamps are relative to the log's base (HistogramLogWriter's convention).
         const double origin = base ? *base : start && at_s < 1e9 ? *start : 0;
         const auto begin_ms = int64_t(std::llround((origin + at_s) * 1000));

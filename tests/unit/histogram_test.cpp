@@ -123,6 +123,20 @@ TEST(Histogram, ExtremesAndClamping) {
     EXPECT_EQ(h.max(), Histogram::kHighest);
 }
 
+// 10'126 lies in the 8-wide bucket [10'120, 10'127]; a maximum outside it is another unit.
+TEST(Histogram, AnExactMaximumIsTakenOnlyInsideItsBucket) {
+    Histogram h;
+    h.record(10'120);
+    h.record(500);
+    h.refine_max(10'126'000);
+    EXPECT_EQ(h.max(), 10'120);
+    h.refine_max(10'119);
+    EXPECT_EQ(h.max(), 10'120);
+    h.refine_max(10'126);
+    EXPECT_EQ(h.max(), 10'126);
+    EXPECT_EQ(h.percentile(100), 10'126);
+}
+
 TEST(Histogram, RelativeErrorBoundAtEveryScale) {
     for (int64_t v = 1; v < Histogram::kHighest; v = v * 3 / 2 + 1) {
         Histogram h;

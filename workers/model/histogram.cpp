@@ -167,6 +167,10 @@ void Histogram::merge(const Histogram& other) noexcept {
     sum_ += other.sum_;
 }
 
+void Histogram::refine_max(int64_t value_us) noexcept {
+    if (count_ && value_us >= min_ && index_of(value_us) == index_of(max_)) max_ = value_us;
+}
+
 void Histogram::reset() noexcept {
     if (hi_ >= lo_) std::memset(&counts_[lo_], 0, size_t(hi_ - lo_ + 1) * sizeof(uint64_t));
     lo_ = slot_count();

@@ -30,6 +30,9 @@ class Histogram {
     void record_n(int64_t value_us, uint64_t n) noexcept;
     void merge(const Histogram& other) noexcept;
     void reset() noexcept;
+    // A maximum known more exactly than its bucket (an HdrHistogram log's Interval_Max):
+    // taken only when it falls in the bucket of the recorded maximum.
+    void refine_max(int64_t value_us) noexcept;
 
     uint64_t count() const noexcept { return count_; }
     bool empty() const noexcept { return count_ == 0; }
