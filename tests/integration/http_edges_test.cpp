@@ -49,9 +49,10 @@ TEST(HttpEdges, PhaseChangeAgainstASlowServerInventsNoStall) {
         EXPECT_EQ(t.total_errors(), 0u);
         EXPECT_EQ(t.dropped, 0u);
         // This VM's own timers now and then wake 1-4 ms late (a plain sleep loop shows it),
-        // more so on a busy machine, which makes a send "late": a few, never the 15% burst
-        // a phase change that waited for the phase before made.
-        EXPECT_LE(t.late, planned[p] / 20);
+        // more so on a busy machine (9% of sends, seen after hours of tests), which makes a
+        // send "late" (over 1 ms): never the 15% burst a phase change that waited for the
+        // phase before made. How late they were is bounded below by the latency maximum.
+        EXPECT_LE(t.late, planned[p] / 10);
     }
     EXPECT_EQ(server.requests(), 300u);
     for (int p = 0; p < 2; ++p) {
