@@ -57,19 +57,25 @@ std::string op_file(const std::string& output, const std::string& op) {
            suffix;
 }
 
-// One HdrHistogram percentile distribution per file (the format holds one); on stdout, a
-// cache run's ops one after the other, each under a "# op: NAME" line.
+// One HdrHistogram percentile distribution per file (the format holds one): an HTTP run's
+// requests in FILE itself, the rest in FILE.NAME.hgrm; on stdout, one after the other, each
+// named one under a "# op: NAME" line.
 int export_hgrm(const RunSummary& summary, const std::string& output) {
     const auto histograms = hgrm_histograms(summary);
-    if (histograms.size() == 1 && histograms.front().first.empty())
-        return write_output(output, hgrm_text(histograms.front().second)) ? kExitOk : kExitBadInput;
     if (output.empty()) {
         std::string text;
-        for (const auto& [op, h] : histograms)
-            text += (text.empty() ? "# op: " : "\n# op: ") + op + "\n" + hgrm_text(h);
+        for (const auto& [op, h] : histograms) {
+            if (!text.empty()) text += "\n";
+            if (!op.empty()) text += "# op: " + op + "\n";
+            text += hgrm_text(h);
+        }
         return write_output(output, text) ? kExitOk : kExitBadInput;
     }
     for (const auto& [op, h] : histograms) {
+        if (op.empty()) {
+            if (!write_output(output, hgrm_text(h))) return kExitBadInput;
+            continue;
+        }
         const std::string path = op_file(output, op);
         if (!write_output(path, hgrm_text(h))) return kExitBadInput;
         std::fprintf(stderr, "%s: %llu %s latencies\n", path.c_str(),

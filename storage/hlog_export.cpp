@@ -61,15 +61,24 @@ std::string hlog_text(const RunInfo& run, const std::vector<IntervalSample>& sam
                       "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","
                       "\"Interval_Compressed_Histogram\"\n";
     const auto tags = tags_of(samples);
+    // Open model: each op's service time under TAG.service, for the ops that measured one.
+    std::set<std::string> serviced;
+    for (const auto& s : samples)
+        for (const auto& [name, op] : s.ops)
+            if (!op.service.empty()) serviced.insert(name);
     const Histogram none;
     for (const auto& s : samples) {
         const std::string times =
             thousandths(s.t_ms - s.interval_ms) + "," + thousandths(s.interval_ms) + ",";
-        for (const auto& [name, tag] : tags) {
-            const auto it = s.ops.find(name);
-            const Histogram& h = it == s.ops.end() ? none : it->second.latency;
+        const auto line = [&](const std::string& tag, const Histogram& h) {
             out += "Tag=" + tag + "," + times + thousandths(h.max()) + "," +
                    base64_encode(hdr::compressed(h)) + "\n";
+        };
+        for (const auto& [name, tag] : tags) {
+            const auto it = s.ops.find(name);
+            line(tag, it == s.ops.end() ? none : it->second.latency);
+            if (serviced.count(name))
+                line(tag + kServiceTagSuffix, it == s.ops.end() ? none : it->second.service);
         }
     }
     return out;

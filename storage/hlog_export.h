@@ -14,8 +14,11 @@ namespace perflab {
 // HTTP target), each tick's histogram in the V2 compressed encoding, Base64. Values are
 // microseconds, Interval_Max milliseconds, as the comment line says. Lines follow the ticks'
 // order; timestamps are seconds since the run's start (its BaseTime), so a phase's drain
-// tick, which overlaps the next phase, keeps its own time.
+// tick, which overlaps the next phase, keeps its own time. In the open model each op's
+// service time (from the actual send) follows under its tag with kServiceTagSuffix.
 std::string hlog_text(const RunInfo& run, const std::vector<IntervalSample>& samples);
+
+inline constexpr const char* kServiceTagSuffix = ".service";
 
 // An op's name as a tag: HdrHistogram's readers split fields at spaces, commas and line ends.
 std::string hlog_tag(const std::string& op);

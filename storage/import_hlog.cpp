@@ -8,6 +8,7 @@
 
 #include "base64.h"
 #include "hdr_encoding.h"
+#include "hlog_export.h"
 #include "import_record.h"
 
 namespace perflab {
@@ -37,7 +38,7 @@ double number(const std::string& text, int64_t line, const char* field) {
 
 struct Interval {
     int64_t length_ms = 0;
-    std::map<std::string, Histogram> ops;
+    std::map<std::string, OpSample> ops;  // histograms only: latency and service time
 };
 
 }  // namespace
@@ -94,7 +95,12 @@ HlogRun read_hlog(std::istream& in) {
         const auto begin_ms = int64_t(std::llround((origin + at_s) * 1000));
         Interval& interval = intervals[begin_ms];
         interval.length_ms = std::max(interval.length_ms, int64_t(std::llround(length_s * 1000)));
-        interval.ops[op].merge(*h);
+        // PerfLab's own logs carry an op's service time under a tag of its own.
+        const std::string suffix = kServiceTagSuffix;
+        if (op.size() > suffix.size() && op.ends_with(suffix))
+            interval.ops[op.substr(0, op.size() - suffix.size())].service.merge(*h);
+        else
+            interval.ops[op].latency.merge(*h);
     }
     if (intervals.empty()) throw ImportError(number_of_line, "", "no interval in the log");
     HlogRun run;
@@ -104,11 +110,12 @@ HlogRun read_hlog(std::istream& in) {
         const int64_t from_ms = begin_ms - run.start_ms;
         s.t_ms = from_ms + interval.length_ms;
         s.interval_ms = interval.length_ms;
-        for (const auto& [op, h] : interval.ops) {
+        for (const auto& [op, sample] : interval.ops) {
             OpSample& o = s.ops[op];
-            o.count = h.count();
-            o.latency = h;
-            if (h.count()) s.add_sends(h.count(), from_ms * 1000, s.t_ms * 1000);
+            o.count = sample.latency.count();
+            o.latency = sample.latency;
+            o.service = sample.service;
+            if (o.count) s.add_sends(o.count, from_ms * 1000, s.t_ms * 1000);
         }
         if (s.sent) s.add_reply_time(s.t_ms * 1000);
         run.ticks.push_back(std::move(s));

@@ -35,6 +35,9 @@ std::vector<std::pair<std::string, double>> figures_of(const RunSummary& s) {
         {"p99_us", double(h.percentile(99))},
         {"p999_us", double(h.percentile(99.9))},
         {"max_us", double(h.max())},
+        // Open model: from the actual send; what the generator's own queueing hides.
+        {"service_p50_us", f.service.empty() ? kNone : double(f.service.percentile(50))},
+        {"service_p99_us", f.service.empty() ? kNone : double(f.service.percentile(99))},
         {"errors", double(f.errors)},
         {"hit_rate", f.hit_rate.value_or(kNone)},
         {"bytes_in", double(t.bytes_in)},
@@ -48,13 +51,10 @@ std::vector<std::pair<std::string, double>> server_figures_of(
     const RunSummary& s, const std::vector<ProbeSample>& probes, size_t phases) {
     auto out = server_figures(probes, -1, std::numeric_limits<int64_t>::max());
     for (size_t i = 0; phases > 1 && i < phases; ++i) {
-        const bool ran = i < s.phases.size() && s.phases[i].totals.t_ms > 0;
-        const int64_t from = ran ? s.phases[i].start_ms : 0;
-        const int64_t to = !ran                      ? -1
-                           : i + 1 < s.phases.size() ? s.phases[i + 1].start_ms
-                                                     : std::numeric_limits<int64_t>::max();
-        for (auto& [name, v] : server_figures(probes, from, to))
-            out.emplace_back("p" + std::to_string(i + 1) + "." + name, ran ? v : kNone);
+        const auto span = phase_span(s, i);
+        for (auto& [name, v] :
+             server_figures(probes, span ? span->first : 0, span ? span->second : -1))
+            out.emplace_back("p" + std::to_string(i + 1) + "." + name, span ? v : kNone);
     }
     return out;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "run_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -10,6 +11,7 @@
 #include "model/figures.h"
 #include "model/format.h"
 #include "model/summary_report.h"
+#include "server_figures.h"
 
 namespace perflab {
 
@@ -53,9 +55,13 @@ struct Table {
     std::vector<std::vector<std::string>> rows;
 };
 
-// Per-op rates over the span the phase's own rate is over (vegeta's attack for HTTP).
+// Per-op rates over the span the phase's own rate is over (vegeta's attack for HTTP). In the
+// open model, the service time's p50 and p99 follow the latencies (which count from the
+// intended send).
 Table ops_table(const PhaseTotals& p, const Figures& f) {
     Table t{{"op", "count", "rate/s", "errors", "mean", "p50", "p90", "p99", "p99.9", "max"}, {}};
+    const bool service = !f.service.empty();
+    if (service) t.header.insert(t.header.end(), {"service p50", "service p99"});
     for (const auto& [name, op] : p.totals.ops) {
         if (op.count == 0 && op.errors == 0) continue;  // an op the run never sent
         const auto& h = op.latency;
@@ -65,7 +71,44 @@ Table ops_table(const PhaseTotals& p, const Figures& f) {
                           format_latency_us(h.percentile(50)), format_latency_us(h.percentile(90)),
                           format_latency_us(h.percentile(99)),
                           format_latency_us(h.percentile(99.9)), format_latency_us(h.max())});
+        if (service)
+            t.rows.back().insert(t.rows.back().end(),
+                                 {format_latency_us(op.service.percentile(50)),
+                                  format_latency_us(op.service.percentile(99))});
     }
+    return t;
+}
+
+// What the servers did in each phase and over the run (server_figures.h); no rows when no
+// probe sampled a server or host.
+Table server_table(const RunReport& r) {
+    Table t{{"span", "full GCs", "GC time", "host CPU mean", "host CPU max", "memcached evictions",
+             "memcached memory max"},
+            {}};
+    const auto row = [&](const std::string& span, int64_t from, int64_t to) {
+        const auto figures = server_figures(r.probes, from, to);
+        if (std::all_of(figures.begin(), figures.end(),
+                        [](const auto& f) { return std::isnan(f.second); }))
+            return;
+        const auto cell = [](double v, const std::string& text) {
+            return std::isnan(v) ? std::string("-") : text;
+        };
+        const double gcs = figures[0].second, gc_ms = figures[1].second;
+        const double cpu_mean = figures[2].second, cpu_max = figures[3].second;
+        const double evictions = figures[4].second, bytes = figures[5].second;
+        t.rows.push_back({span, cell(gcs, format_fixed(gcs, 0)),
+                          cell(gc_ms, format_latency_us(int64_t(gc_ms * 1000))),
+                          cell(cpu_mean, format_fixed(cpu_mean, 1) + "%"),
+                          cell(cpu_max, format_fixed(cpu_max, 1) + "%"),
+                          cell(evictions, format_fixed(evictions, 0)),
+                          cell(bytes, std::isnan(bytes) ? "" : format_bytes(uint64_t(bytes)))});
+    };
+    if (r.summary.phases.size() > 1)
+        for (size_t i = 0; i < r.summary.phases.size(); ++i)
+            if (const auto span = phase_span(r.summary, i))
+                row("phase " + std::to_string(r.summary.phases[i].phase + 1), span->first,
+                    span->second);
+    row("run", -1, std::numeric_limits<int64_t>::max());
     return t;
 }
 
@@ -253,6 +296,7 @@ RunReport load_report(RunStore& store, int64_t id, const Window& window) {
     r.window = window;
     r.hosts = store.hosts(id);
     r.events = store.events(id);
+    r.probes = store.probe_samples(id);
     return r;
 }
 
@@ -320,6 +364,8 @@ std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& 
                markdown_table(ops_table(*p, f));
         out += "\n" + totals_line(kind, *p) + "\n";
     }
+    if (const Table servers = server_table(r); !servers.rows.empty())
+        out += "\n## Servers\n\n" + markdown_table(servers);
     if (const auto& slo = r.summary.slo)
         out += std::string("\n## SLO: ") + (slo->passed ? "PASS" : "FAIL") + "\n\n" +
                markdown_table(slo_table(*slo));
@@ -361,6 +407,8 @@ std::string report_html(const RunReport& r, const std::vector<ReportChart>& imag
                html_escape(figures_line(kind, f)) + "</p>\n" + html_table(ops_table(*p, f));
         out += "<p>" + html_escape(totals_line(kind, *p)) + "</p>\n";
     }
+    if (const Table servers = server_table(r); !servers.rows.empty())
+        out += "<h2>Servers</h2>\n" + html_table(servers);
     if (const auto& slo = r.summary.slo)
         out += std::string("<h2>SLO: ") + (slo->passed ? "PASS" : "FAIL") + "</h2>\n" +
                html_table(slo_table(*slo));
@@ -389,6 +437,9 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) 
     std::string out = "t_ms,interval_ms,phase,planned_rate,connections,ops,ops_per_s,errors,";
     if (cache) out += "hits,misses,hit_rate,";
     out += "bytes_in,bytes_out,sent,late,p50_us,p99_us,max_us";
+    const bool service = std::any_of(samples.begin(), samples.end(),
+                                     [](const IntervalSample& s) { return !s.service().empty(); });
+    if (service) out += ",service_p50_us,service_p99_us";
     for (const auto& name : op_names)
         out += "," + name + "_count," + name + "_errors," + name + "_p50_us," + name + "_p99_us";
     out += "\n";
@@ -403,6 +454,10 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) 
         if (cache) row << s.hits << ',' << s.misses << ',' << format_fixed(s.hit_rate(), 4) << ',';
         row << s.bytes_in << ',' << s.bytes_out << ',' << s.sent << ',' << s.late << ','
             << all.percentile(50) << ',' << all.percentile(99) << ',' << all.max();
+        if (service) {
+            const Histogram served = s.service();
+            row << ',' << served.percentile(50) << ',' << served.percentile(99);
+        }
         for (const auto& name : op_names) {
             const auto it = s.ops.find(name);
             if (it == s.ops.end()) {
@@ -425,11 +480,16 @@ nlohmann::json export_json(RunStore& store, int64_t id) {
     nlohmann::json ticks = nlohmann::json::array();
     for (const auto& s : store.samples(id)) {
         nlohmann::json ops = nlohmann::json::object();
-        for (const auto& [name, op] : s.ops)
+        for (const auto& [name, op] : s.ops) {
             ops[name] = {{"count", op.count},
                          {"errors", op.errors},
                          {"latency_us", latency_json(op.latency)},
                          {"histogram", base64(op.latency.encode())}};
+            if (!op.service.empty()) {
+                ops[name]["service_us"] = latency_json(op.service);
+                ops[name]["service_histogram"] = base64(op.service.encode());
+            }
+        }
         nlohmann::json codes = nlohmann::json::object();
         for (const auto& [code, n] : s.status_codes)
             codes[std::to_string(code)] = n;
@@ -467,10 +527,17 @@ nlohmann::json export_json(RunStore& store, int64_t id) {
 
 std::vector<std::pair<std::string, Histogram>> hgrm_histograms(const RunSummary& summary) {
     const IntervalSample& t = summary.overall.totals;
-    if (summary.kind == RunKind::http) return {{"", t.latency()}};
     std::vector<std::pair<std::string, Histogram>> out;
+    if (summary.kind == RunKind::http) {
+        out.emplace_back("", t.latency());
+        if (auto service = t.service(); !service.empty())
+            out.emplace_back("service", std::move(service));
+        return out;
+    }
     for (const auto& [name, op] : t.ops)
         if (!op.latency.empty()) out.emplace_back(name, op.latency);
+    for (const auto& [name, op] : t.ops)
+        if (!op.service.empty()) out.emplace_back(name + ".service", op.service);
     return out;
 }
 

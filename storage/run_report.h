@@ -17,6 +17,7 @@ struct RunReport {
     Window window;
     std::vector<StoredHost> hosts;
     std::vector<RunEvent> events;
+    std::vector<ProbeSample> probes;  // the servers' and hosts' samples, for their summary
 };
 
 RunReport load_report(RunStore& store, int64_t id, const Window& window = {});
@@ -50,7 +51,8 @@ nlohmann::json export_json(RunStore& store, int64_t id);
 std::string hgrm_text(const Histogram& histogram);
 // What `export --format hgrm` writes: a cache run's histogram per op it sent ("get", "set"),
 // since a get's and a set's latencies are different distributions; an HTTP run's every
-// request merged, under the name "".
+// request merged, under the name "". In the open model, each one's service time follows
+// ("get.service", "set.service"; "service" for HTTP).
 std::vector<std::pair<std::string, Histogram>> hgrm_histograms(const RunSummary& summary);
 
 // "2026-11-30 13:31:59" (UTC).

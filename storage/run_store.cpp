@@ -151,7 +151,8 @@ std::vector<IntervalSample> RunStore::samples(int64_t id, const Window& window) 
 // merge of its ticks' histograms, and reading them costs one decode per op and phase instead
 // of one per op and tick.
 bool RunStore::final_histograms(int64_t id, RunSummary& summary) {
-    Statement q(*db_, "SELECT phase, op, histogram FROM final_histograms WHERE run_id = ?1");
+    Statement q(*db_,
+                "SELECT phase, op, histogram, service FROM final_histograms WHERE run_id = ?1");
     q.bind(1, id);
     bool any = false;
     while (q.step()) {
@@ -159,7 +160,10 @@ bool RunStore::final_histograms(int64_t id, RunSummary& summary) {
         auto h = Histogram::decode(q.blob(2));
         if (!h || phase >= int(summary.phases.size())) continue;
         auto& totals = phase < 0 ? summary.overall.totals : summary.phases[size_t(phase)].totals;
-        totals.ops[q.text(1)].latency = std::move(*h);
+        OpSample& op = totals.ops[q.text(1)];
+        op.latency = std::move(*h);
+        if (!q.is_null(3))
+            if (auto service = Histogram::decode(q.blob(3))) op.service = std::move(*service);
         any = true;
     }
     return any;

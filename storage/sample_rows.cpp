@@ -60,15 +60,27 @@ RunRows::RunRows(Connection& db)
               "status_json, dropped, first_send_us, last_send_us, last_reply_us) VALUES (?1, ?2, "
               "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"),
       op_(db,
-          "INSERT INTO sample_ops (run_id, seq, op, count, errors, histogram) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"),
+          "INSERT INTO sample_ops (run_id, seq, op, count, errors, histogram, service) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
       event_(db, "INSERT INTO events (run_id, t_ms, kind, text) VALUES (?1, ?2, ?3, ?4)"),
       phase_(db,
              "INSERT OR REPLACE INTO phases (run_id, phase, duration_s, summary_json) "
              "VALUES (?1, ?2, ?3, ?4)"),
       histogram_(db,
-                 "INSERT OR REPLACE INTO final_histograms (run_id, phase, op, histogram) "
-                 "VALUES (?1, ?2, ?3, ?4)") {}
+                 "INSERT OR REPLACE INTO final_histograms (run_id, phase, op, histogram, service) "
+                 "VALUES (?1, ?2, ?3, ?4, ?5)") {}
+
+namespace {
+
+// NULL for a histogram with nothing in it: a closed-model op's service time.
+void bind_service(Statement& q, int index, const Histogram& h) {
+    if (h.empty())
+        q.bind_null(index);
+    else
+        q.bind_blob(index, h.encode());
+}
+
+}  // namespace
 
 void RunRows::sample(int64_t run, int64_t seq, const IntervalSample& s) {
     sample_.bind(1, run).bind(2, seq).bind(3, s.t_ms).bind(4, s.interval_ms);
@@ -82,6 +94,7 @@ void RunRows::sample(int64_t run, int64_t seq, const IntervalSample& s) {
     for (const auto& [name, op] : s.ops) {
         op_.bind(1, run).bind(2, seq).bind(3, name).bind(4, i64(op.count));
         op_.bind(5, i64(op.errors)).bind_blob(6, op.latency.encode());
+        bind_service(op_, 7, op.service);
         op_.run();
     }
 }
@@ -102,6 +115,7 @@ void RunRows::finish(int64_t run, const RunSummary& summary, int64_t ended_at_ms
         for (const auto& [name, op] : p.totals.ops) {
             histogram_.bind(1, run).bind(2, phase).bind(3, name);
             histogram_.bind_blob(4, op.latency.encode());
+            bind_service(histogram_, 5, op.service);
             histogram_.run();
         }
     };
@@ -192,7 +206,7 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
     }
     if (ticks.empty()) return;
     Statement ops(db,
-                  "SELECT seq, op, count, errors, histogram FROM sample_ops "
+                  "SELECT seq, op, count, errors, histogram, service FROM sample_ops "
                   "WHERE run_id = ?1 AND seq >= ?2 AND seq <= ?3 ORDER BY seq");
     ops.bind(1, run).bind(2, seqs.front()).bind(3, seqs.back());
     size_t at = 0;
@@ -204,11 +218,13 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
         OpSample& op = ticks[at].ops[ops.text(1)];
         op.count = uint64_t(ops.integer(2));
         op.errors = uint64_t(ops.integer(3));
-        if (auto h = Histogram::decode(ops.blob(4)))
-            op.latency = std::move(*h);
-        else
+        auto latency = Histogram::decode(ops.blob(4));
+        auto service = ops.is_null(5) ? Histogram() : Histogram::decode(ops.blob(5));
+        if (!latency || !service)
             throw StoreError("database " + db.path() + ": run " + std::to_string(run) + ", tick " +
                              std::to_string(seq) + ": damaged histogram");
+        op.latency = std::move(*latency);
+        op.service = std::move(*service);
     }
     for (; at < seqs.size(); ++at)
         hand_over(ticks[at], f);

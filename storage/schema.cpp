@@ -165,8 +165,15 @@ UPDATE sqlite_schema SET sql = replace(sql, '''interrupted'')', '''interrupted''
 PRAGMA writable_schema = OFF;
 )sql";
 
+// Version 8: open-model service time (from the actual send) beside the latency (from the
+// intended send), per tick and op and in the final histograms; NULL when not measured.
+constexpr const char* kVersion8 = R"sql(
+ALTER TABLE sample_ops ADD COLUMN service BLOB;
+ALTER TABLE final_histograms ADD COLUMN service BLOB;
+)sql";
+
 constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4,
-                                  kVersion5, kVersion6, kVersion7};
+                                  kVersion5, kVersion6, kVersion7, kVersion8};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "model/probe_sample.h"
+#include "model/summary.h"
 
 namespace perflab {
 
@@ -17,5 +19,9 @@ namespace perflab {
 // Always these keys in this order; NaN where no probe of that kind sampled the span.
 std::vector<std::pair<std::string, double>> server_figures(const std::vector<ProbeSample>& samples,
                                                            int64_t from_ms, int64_t to_ms);
+
+// Phase i's span for server_figures: from its start to the next phase's (the last one's to
+// the end of the run); nullopt for a phase that never ran.
+std::optional<std::pair<int64_t, int64_t>> phase_span(const RunSummary& s, size_t i);
 
 }  // namespace perflab

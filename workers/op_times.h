@@ -2,12 +2,17 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 
 #include "model/sample.h"
 
 namespace perflab {
 
 using Clock = std::chrono::steady_clock;
+
+inline int64_t micros(Clock::duration d) noexcept {
+    return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
+}
 
 // When one worker's ops of a tick were first and last sent and last answered: vegeta's
 // attack (first to last send) and wait (last send to last reply), kept as clock readings the
@@ -28,9 +33,7 @@ struct OpTimes {
 
     // Counts `sends` into out, with these times relative to origin.
     void add_to(IntervalSample& out, uint64_t sends, Clock::time_point origin) const {
-        const auto us = [origin](Clock::time_point t) {
-            return std::chrono::duration_cast<std::chrono::microseconds>(t - origin).count();
-        };
+        const auto us = [origin](Clock::time_point t) { return micros(t - origin); };
         if (sends) out.add_sends(sends, us(first_send), us(last_send));
         if (last_reply != Clock::time_point::min()) out.add_reply_time(us(last_reply));
     }

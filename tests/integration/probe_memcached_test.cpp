@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
+#include <map>
 #include <regex>
 
 #include "memcached_probe.h"
@@ -10,22 +11,29 @@
 namespace perflab {
 namespace {
 
+// Sets of 100 KB values into a memcached of 8 MB, with a memcached probe on it.
+nlohmann::json overfill(const test::MemcachedServer& server, const nlohmann::json& phases,
+                        const std::string& name) {
+    return {{"name", name},
+            {"kind", "cache"},
+            {"tick_ms", 500},
+            {"phases", phases},
+            {"cache",
+             {{"servers", {server.endpoint()}},
+              {"workload", "set-only"},
+              {"keys", {{"count", 100000}}},
+              {"value_size", {{"min", 102400}, {"max", 102400}}},
+              {"prefill", false}}},
+            {"probes", {{{"memcached", server.endpoint()}}}}};
+}
+
 // A real run (the perflab binary) overfills a memcached of 8 MB with 100 KB values; the
 // memcached probe in its spec shows the evictions on the run's time axis.
 TEST(MemcachedProbe, EvictionsRiseWhenARunOverfillsTheServer) {
     test::MemcachedServer server(8);
     test::TempDir dir;
-    const nlohmann::json spec = {{"name", "overfill"},
-                                 {"kind", "cache"},
-                                 {"tick_ms", 500},
-                                 {"phases", {{{"duration_s", 3}, {"concurrency", 2}}}},
-                                 {"cache",
-                                  {{"servers", {server.endpoint()}},
-                                   {"workload", "set-only"},
-                                   {"keys", {{"count", 100000}}},
-                                   {"value_size", {{"min", 102400}, {"max", 102400}}},
-                                   {"prefill", false}}},
-                                 {"probes", {{{"memcached", server.endpoint()}}}}};
+    const nlohmann::json spec =
+        overfill(server, {{{"duration_s", 3}, {"concurrency", 2}}}, "overfill");
     dir.write("spec.json", spec.dump());
     const auto o = test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store"}, 60);
     ASSERT_EQ(o.code, 0) << o.out << o.err;
@@ -37,6 +45,33 @@ TEST(MemcachedProbe, EvictionsRiseWhenARunOverfillsTheServer) {
     EXPECT_GT(evictions.back(), evictions.front()) << o.out;
     EXPECT_GT(evictions.back(), 0u);
     EXPECT_LE(evictions.back(), server.stat("evictions"));
+}
+
+// The report sums the server up per phase: the evictions of each phase (the probe's counter
+// at the phase's last tick less the one before it) add up to the run's, which the server's
+// own counter bounds.
+TEST(MemcachedProbe, ReportSummarizesTheServerPerPhase) {
+    test::MemcachedServer server(8);
+    test::TempDir dir;
+    const nlohmann::json phase = {{"duration_s", 1.5}, {"concurrency", 2}};
+    const nlohmann::json spec = overfill(server, {phase, phase}, "overfill in two");
+    dir.write("spec.json", spec.dump());
+    const std::string db = dir.file("runs.db");
+    const auto o = test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db, "-q"}, 60);
+    ASSERT_EQ(o.code, 0) << o.out << o.err;
+    const auto md = test::run({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "md"}, 30);
+    ASSERT_EQ(md.code, 0) << md.err;
+    ASSERT_NE(md.out.find("## Servers"), std::string::npos) << md.out;
+    // | span | full GCs | GC time | host CPU mean | host CPU max | evictions | memory max |
+    const std::regex row(
+        "\\| (phase 1|phase 2|run) \\| - \\| - \\| - \\| - \\| (\\d+) \\| ([0-9.]+m) \\|");
+    std::map<std::string, uint64_t> evicted;
+    for (std::sregex_iterator it(md.out.begin(), md.out.end(), row), end; it != end; ++it)
+        evicted[(*it)[1]] = std::stoull((*it)[2]);
+    ASSERT_EQ(evicted.size(), 3u) << md.out;
+    EXPECT_GT(evicted["run"], 0u) << md.out;
+    EXPECT_EQ(evicted["phase 1"] + evicted["phase 2"], evicted["run"]) << md.out;
+    EXPECT_LE(evicted["run"], server.stat("evictions"));
 }
 
 TEST(MemcachedProbe, LostServerGivesGapsThenResumes) {

@@ -15,11 +15,11 @@ namespace {
 IntervalSample sample_of(int phase) {
     HttpStats s(1);
     for (int i = 0; i < 90; ++i)
-        s.response(0, 200, 1000 + i, 6262);
+        s.response(0, 200, 1000 + i, -1, 6262);
     for (int i = 0; i < 5; ++i)
-        s.response(0, 500, 2000, 5);
+        s.response(0, 500, 2000, -1, 5);
     for (int i = 0; i < 5; ++i)
-        s.failure(0, HttpError::refused, 100);
+        s.failure(0, HttpError::refused, 100, -1);
     s.sent = 100;
     s.late = 3;
     const Clock::time_point origin{};

@@ -21,10 +21,6 @@ constexpr size_t kRequestOverhead = 300;
 // The out-buffers start at most this large and grow when a burst of large values needs it.
 constexpr size_t kMaxInitialOut = 256 * 1024;
 
-int64_t micros(Clock::duration d) {
-    return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
-}
-
 }  // namespace
 
 // One socket to one server, with its own requests in flight (replies come back in order).
@@ -285,7 +281,7 @@ void AsyncConnection::fail_pending(Link& link, CacheError kind, Clock::time_poin
     link.for_each_pending([&](const Pending& p) {
         if (p.prefill()) return;
         worker_.stats(p.phase).write([&](CacheStats& s) {
-            s.fail(p.op, kind, micros(now - p.from));
+            s.fail(p.op, kind, micros(now - p.from), p.service_us(now));
             s.times.replied(now);
         });
     });
@@ -327,6 +323,7 @@ bool AsyncConnection::next_op(Pending& p, Clock::time_point now) {
             return false;
         }
         p.from = due;
+        p.paced = true;
     }
     p.op = mix_.next();
     p.key = worker_.keys().draw();
@@ -361,6 +358,7 @@ void AsyncConnection::pump() {
             value = worker_.values().next();
             p.value_bytes = uint32_t(value.size());
         }
+        p.sent = now;
         link.send(p, key, value, now);
         ++inflight_;
         if (p.prefill()) continue;
@@ -432,18 +430,19 @@ void AsyncConnection::on_prefill_reply(const Reply& r) {
 void AsyncConnection::on_reply(const Reply& r, const Pending& p, Clock::time_point done,
                                CacheStats& s) {
     const int64_t latency = micros(done - p.from);
+    const int64_t service = p.service_us(done);
     if (p.op == CacheOp::set) {
         if (r.kind == ReplyKind::stored) {
-            s.record(CacheOp::set, latency);
+            s.record(CacheOp::set, latency, service);
             s.bytes_out += p.value_bytes;
         } else {
-            s.fail(CacheOp::set, CacheError::server, latency);
+            s.fail(CacheOp::set, CacheError::server, latency, service);
         }
         return;
     }
     if (r.kind != ReplyKind::hit && r.kind != ReplyKind::miss)
-        return s.fail(CacheOp::get, CacheError::server, latency);
-    s.record(CacheOp::get, latency);
+        return s.fail(CacheOp::get, CacheError::server, latency, service);
+    s.record(CacheOp::get, latency, service);
     if (r.kind == ReplyKind::hit) {
         ++s.hits;
         s.bytes_in += r.value_bytes;

@@ -50,7 +50,12 @@ class AsyncConnection {
         uint32_t value_bytes = 0;
         uint64_t key = 0;
         Clock::time_point from{};
+        Clock::time_point sent{};
+        bool paced = false;  // open model: `from` is the intended time, so service time counts
         bool prefill() const noexcept { return phase < 0; }
+        int64_t service_us(Clock::time_point done) const noexcept {
+            return paced ? micros(done - sent) : -1;
+        }
     };
     class Link;
 

@@ -14,6 +14,8 @@ void CacheStats::reset() noexcept {
     error_kinds = {};
     for (auto& h : latency)
         h.reset();
+    for (auto& h : service)
+        h.reset();
     hits = misses = bytes_in = bytes_out = sent = late = dropped = 0;
     times.reset();
 }
@@ -25,6 +27,7 @@ void CacheStats::add_to(IntervalSample& sample, Clock::time_point origin) const 
         out.count += count[op];
         out.errors += errors[op];
         out.latency.merge(latency[op]);
+        out.service.merge(service[op]);
     }
     for (size_t k = 0; k < error_kinds.size(); ++k)
         if (error_kinds[k]) sample.errors[kErrorNames[k]] += error_kinds[k];

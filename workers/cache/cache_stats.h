@@ -20,6 +20,7 @@ struct CacheStats {
     std::array<uint64_t, 2> count{};
     std::array<uint64_t, 2> errors{};
     std::array<Histogram, 2> latency;
+    std::array<Histogram, 2> service;  // open model only
     std::array<uint64_t, 4> error_kinds{};
     uint64_t hits = 0;
     uint64_t misses = 0;
@@ -30,12 +31,14 @@ struct CacheStats {
     uint64_t dropped = 0;
     OpTimes times;
 
-    void record(CacheOp op, int64_t latency_us) noexcept {
+    // service_us < 0: the closed model, where service time is the latency.
+    void record(CacheOp op, int64_t latency_us, int64_t service_us = -1) noexcept {
         ++count[size_t(op)];
         latency[size_t(op)].record(latency_us);
+        if (service_us >= 0) service[size_t(op)].record(service_us);
     }
-    void fail(CacheOp op, CacheError kind, int64_t latency_us) noexcept {
-        record(op, latency_us);
+    void fail(CacheOp op, CacheError kind, int64_t latency_us, int64_t service_us = -1) noexcept {
+        record(op, latency_us, service_us);
         ++errors[size_t(op)];
         ++error_kinds[size_t(kind)];
     }

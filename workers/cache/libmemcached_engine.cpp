@@ -21,10 +21,6 @@ namespace {
 constexpr auto kLate = std::chrono::milliseconds(1);
 constexpr auto kMaxBackoff = std::chrono::milliseconds(100);
 
-int64_t micros(Clock::duration d) {
-    return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
-}
-
 CacheError classify(memcached_return_t rc) {
     switch (rc) {
         case MEMCACHED_TIMEOUT:
@@ -168,46 +164,49 @@ class LibmemcachedEngine::Worker {
         const auto started = Clock::now();
         const auto from = pacer_.open() ? due : started;
         const bool late = pacer_.open() && started - due > kLate;
-        if (mix_.next() == CacheOp::set) return timed_set(key, from, late, phase);
+        if (mix_.next() == CacheOp::set) return timed_set(key, from, late, phase, pacer_.open());
         const auto rc = get(key);
         const auto done = Clock::now();
         const bool hit = rc == MEMCACHED_SUCCESS;
         const bool miss = rc == MEMCACHED_NOTFOUND || rc == MEMCACHED_END;
         if (classify(rc) == CacheError::connection && !hit && !miss) note_unreached(rc);
+        const int64_t service = pacer_.open() ? micros(done - started) : -1;
         stats(phase).write([&](CacheStats& s) {
             ++s.sent;
             s.late += late;
             s.times.sent(started);
             s.times.replied(done);
             if (hit || miss) {
-                s.record(CacheOp::get, micros(done - from));
+                s.record(CacheOp::get, micros(done - from), service);
                 s.hits += hit;
                 s.misses += miss;
                 s.bytes_in += hit ? last_value_in_ : 0;
             } else {
-                s.fail(CacheOp::get, classify(rc), micros(done - from));
+                s.fail(CacheOp::get, classify(rc), micros(done - from), service);
             }
         });
         if (miss && cache_.workload == CacheWorkload::cache_aside)
-            return timed_set(key, done, false, phase);
+            return timed_set(key, done, false, phase, false);
         return hit || miss || classify(rc) != CacheError::connection;
     }
 
-    bool timed_set(std::string_view key, Clock::time_point from, bool late, int phase) {
+    // paced: `from` is an intended time, so the set's service time is counted too.
+    bool timed_set(std::string_view key, Clock::time_point from, bool late, int phase, bool paced) {
         const auto started = Clock::now();
         const auto rc = set(key);
         const auto done = Clock::now();
         if (rc != MEMCACHED_SUCCESS && classify(rc) == CacheError::connection) note_unreached(rc);
+        const int64_t service = paced ? micros(done - started) : -1;
         stats(phase).write([&](CacheStats& s) {
             ++s.sent;
             s.late += late;
             s.times.sent(started);
             s.times.replied(done);
             if (rc == MEMCACHED_SUCCESS) {
-                s.record(CacheOp::set, micros(done - from));
+                s.record(CacheOp::set, micros(done - from), service);
                 s.bytes_out += last_value_size_;
             } else {
-                s.fail(CacheOp::set, classify(rc), micros(done - from));
+                s.fail(CacheOp::set, classify(rc), micros(done - from), service);
             }
         });
         return rc == MEMCACHED_SUCCESS || classify(rc) != CacheError::connection;

@@ -112,6 +112,7 @@ void HttpConnection::send(size_t target, HttpClock::time_point from, HttpClock::
     busy_ = true;
     target_ = target;
     from_ = from;
+    sent_ = now;
     timed_out_ = connect_timed_out_ = false;
     resent_ = false;
     first_error_ = {};

@@ -85,6 +85,7 @@ class HttpConnection {
     size_t target() const { return target_; }
     size_t origin() const { return origin_; }
     HttpClock::time_point from() const { return from_; }
+    HttpClock::time_point sent() const { return sent_; }
 
     // The phase whose request this is; the owner counts the request there.
     int phase = 0;
@@ -115,6 +116,7 @@ class HttpConnection {
     size_t origin_ = SIZE_MAX;
     size_t target_ = 0;
     HttpClock::time_point from_{};
+    HttpClock::time_point sent_{};  // when send() was called: the start of the service time
     HttpClock::time_point deadline_ = HttpClock::time_point::max();
     HttpClock::time_point idle_since_{};  // when the last response ended
     int pending_ = 0;  // write and read run together; the request ends when both have

@@ -17,21 +17,24 @@ const char* to_text(HttpError e) {
     return texts[size_t(e)];
 }
 
-void HttpStats::response(size_t target, int code, int64_t latency_us,
+void HttpStats::response(size_t target, int code, int64_t latency_us, int64_t service_us,
                          uint64_t body_bytes) noexcept {
     auto& t = targets[target];
     ++t.count;
     t.errors += code < 200 || code > 399;
     t.latency.record(latency_us);
+    if (service_us >= 0) t.service.record(service_us);
     ++status[code > 0 && code < kStatusSlots ? size_t(code) : 0];
     bytes_in += body_bytes;
 }
 
-void HttpStats::failure(size_t target, HttpError kind, int64_t latency_us) noexcept {
+void HttpStats::failure(size_t target, HttpError kind, int64_t latency_us,
+                        int64_t service_us) noexcept {
     auto& t = targets[target];
     ++t.count;
     ++t.errors;
     t.latency.record(latency_us);
+    if (service_us >= 0) t.service.record(service_us);
     ++errors[size_t(kind)];
 }
 
@@ -39,6 +42,7 @@ void HttpStats::reset() noexcept {
     for (auto& t : targets) {
         t.count = t.errors = 0;
         t.latency.reset();
+        t.service.reset();
     }
     status = {};
     errors = {};
@@ -55,6 +59,7 @@ void HttpStats::add_to(IntervalSample& sample, const std::vector<std::string>& n
         op.count += targets[i].count;
         op.errors += targets[i].errors;
         op.latency.merge(targets[i].latency);
+        op.service.merge(targets[i].service);
     }
     for (size_t code = 0; code < status.size(); ++code)
         if (status[code]) sample.status_codes[int(code)] += status[code];

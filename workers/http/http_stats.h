@@ -39,6 +39,7 @@ struct HttpStats {
         uint64_t count = 0;
         uint64_t errors = 0;
         Histogram latency;
+        Histogram service;  // open model only
     };
     static constexpr int kStatusSlots = 600;  // 0..599; anything else lands in slot 0
 
@@ -55,9 +56,11 @@ struct HttpStats {
     // Sized for every target up front, so recording never allocates.
     explicit HttpStats(size_t target_count = 0) : targets(target_count) {}
 
-    // A response; status 200..399 counts as a success.
-    void response(size_t target, int code, int64_t latency_us, uint64_t body_bytes) noexcept;
-    void failure(size_t target, HttpError kind, int64_t latency_us) noexcept;
+    // A response; status 200..399 counts as a success. service_us < 0: the closed model,
+    // where service time is the latency.
+    void response(size_t target, int code, int64_t latency_us, int64_t service_us,
+                  uint64_t body_bytes) noexcept;
+    void failure(size_t target, HttpError kind, int64_t latency_us, int64_t service_us) noexcept;
     void reset() noexcept;
     // Ops keyed by names[target] ("GET http://..."), times relative to origin (the run's start).
     void add_to(IntervalSample& sample, const std::vector<std::string>& names,

@@ -26,10 +26,6 @@ constexpr int kClockEvery = 64;
 // Idle connections looked at for one of the right origin before any is reconnected.
 constexpr size_t kOriginScan = 8;
 
-int64_t micros(Clock::duration d) {
-    return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
-}
-
 // Sends that found every connection busy at the bound, oldest first. A ring that grows while
 // a stall lasts and gives a large ring back once it is empty again.
 class Backlog {
@@ -193,12 +189,13 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     void on_complete(HttpConnection& c, const HttpOutcome& outcome) override {
         const auto now = outcome.at;
         const int64_t us = micros(now - c.from());
+        const int64_t service = open_model_ ? micros(now - c.sent()) : -1;
         Slot& slot = slot_of(c.phase);
         slot.stats.write([&](HttpStats& s) {
             if (outcome.error)
-                s.failure(c.target(), *outcome.error, us);
+                s.failure(c.target(), *outcome.error, us, service);
             else
-                s.response(c.target(), outcome.status, us, outcome.body_bytes);
+                s.response(c.target(), outcome.status, us, service, outcome.body_bytes);
             s.times.replied(now);
         });
         if (outcome.error && outcome.unreached) note_unreached(c, *outcome.error);
@@ -262,7 +259,8 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         for (auto& c : conns_) {
             if (!c->in_request()) continue;
             slot_of(c->phase).stats.write([&](HttpStats& s) {
-                s.failure(c->target(), HttpError::cancelled, micros(now - c->from()));
+                s.failure(c->target(), HttpError::cancelled, micros(now - c->from()),
+                          open_model_ ? micros(now - c->sent()) : -1);
                 s.times.replied(now);
             });
         }

@@ -37,6 +37,21 @@ nlohmann::json cache_report_json(const RunSummary& s) {
 
 namespace {
 
+// One row of the op table: its name, count, rate and errors, then h's latencies.
+void write_row(std::ostream& out, const std::string& name, const OpSample& op, double rate,
+               const Histogram& h) {
+    char line[256];
+    std::snprintf(
+        line, sizeof line, "  %-8s %10llu %11.1f %8llu %8s %8s %8s %8s %8s %8s %8s %8s\n",
+        name.c_str(), static_cast<unsigned long long>(op.count), rate,
+        static_cast<unsigned long long>(op.errors), format_latency_us(h.min()).c_str(),
+        format_latency_us(int64_t(h.mean())).c_str(), format_latency_us(h.percentile(50)).c_str(),
+        format_latency_us(h.percentile(90)).c_str(), format_latency_us(h.percentile(95)).c_str(),
+        format_latency_us(h.percentile(99)).c_str(), format_latency_us(h.percentile(99.9)).c_str(),
+        format_latency_us(h.max()).c_str());
+    out << line;
+}
+
 void write_totals(std::ostream& out, const PhaseTotals& p) {
     const auto& t = p.totals;
     char line[256];
@@ -44,22 +59,21 @@ void write_totals(std::ostream& out, const PhaseTotals& p) {
                   "count", "rate/s", "errors", "min", "mean", "p50", "p90", "p95", "p99", "p99.9",
                   "max");
     out << line;
+    bool service = false;
     for (const auto& [name, op] : t.ops) {
         // Both cache ops are always counted; an op the run never sent is no row of the report.
         if (op.count == 0 && op.errors == 0) continue;
-        const auto& h = op.latency;
         const double rate = p.duration_s > 0 ? double(op.count) / p.duration_s : 0.0;
-        std::snprintf(
-            line, sizeof line, "  %-8s %10llu %11.1f %8llu %8s %8s %8s %8s %8s %8s %8s %8s\n",
-            name.c_str(), static_cast<unsigned long long>(op.count), rate,
-            static_cast<unsigned long long>(op.errors), format_latency_us(h.min()).c_str(),
-            format_latency_us(int64_t(h.mean())).c_str(),
-            format_latency_us(h.percentile(50)).c_str(),
-            format_latency_us(h.percentile(90)).c_str(),
-            format_latency_us(h.percentile(95)).c_str(),
-            format_latency_us(h.percentile(99)).c_str(),
-            format_latency_us(h.percentile(99.9)).c_str(), format_latency_us(h.max()).c_str());
-        out << line;
+        write_row(out, name, op, rate, op.latency);
+        service = service || !op.service.empty();
+    }
+    if (service) {
+        out << "  service time (from the actual send; the latencies above count from the "
+               "intended send):\n";
+        for (const auto& [name, op] : t.ops)
+            if (!op.service.empty())
+                write_row(out, name, op, p.duration_s > 0 ? double(op.count) / p.duration_s : 0.0,
+                          op.service);
     }
     const Figures f = figures(RunKind::cache, p);
     out << "  rate " << format_fixed(f.rate, 1) << "/s, throughput "

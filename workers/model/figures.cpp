@@ -29,6 +29,7 @@ Figures figures(RunKind kind, const PhaseTotals& p) {
     f.requests = t.total_ops();
     f.errors = t.total_errors();
     f.latency = t.latency();
+    f.service = t.service();
     if (kind == RunKind::http) {
         http_times(p, f);
     } else {
@@ -54,13 +55,19 @@ nlohmann::json latency_json(const Histogram& h) {
             {"max", h.max()}};
 }
 
+void add_service_json(nlohmann::json& j, const Histogram& service) {
+    if (!service.empty()) j["service_us"] = latency_json(service);
+}
+
 nlohmann::json ops_json(const PhaseTotals& p) {
     nlohmann::json ops = nlohmann::json::object();
-    for (const auto& [name, op] : p.totals.ops)
+    for (const auto& [name, op] : p.totals.ops) {
         ops[name] = {{"count", op.count},
                      {"errors", op.errors},
                      {"rate", p.duration_s > 0 ? double(op.count) / p.duration_s : 0.0},
                      {"latency_us", latency_json(op.latency)}};
+        add_service_json(ops[name], op.service);
+    }
     return ops;
 }
 
@@ -72,6 +79,7 @@ void add_figures_json(nlohmann::json& j, const Figures& f) {
     j["error_rate"] = f.error_rate;
     j["duration_s"] = f.duration_s;
     j["latency_us"] = latency_json(f.latency);
+    add_service_json(j, f.service);
 }
 
 }  // namespace perflab

@@ -29,6 +29,7 @@ struct Figures {
     double success = 0;              // 0..1
     double error_rate = 0;           // 0..1
     Histogram latency;               // µs, every op merged
+    Histogram service;               // µs from the actual send; open model only
     std::optional<double> hit_rate;  // cache runs whose gets were answered
 
     uint64_t successes() const { return requests - errors; }
@@ -38,11 +39,13 @@ Figures figures(RunKind kind, const PhaseTotals& totals);
 
 // {"min", "mean", "p50", "p90", "p95", "p99", "p999", "max"}, in µs.
 nlohmann::json latency_json(const Histogram& h);
+// Sets j["service_us"] to latency_json(service) when the service time was measured.
+void add_service_json(nlohmann::json& j, const Histogram& service);
 // Per op (cache: "get", "set"; HTTP: each target): {"count", "errors", "rate" (completed per
-// second over the totals' duration), "latency_us"}.
+// second over the totals' duration), "latency_us", and in the open model "service_us"}.
 nlohmann::json ops_json(const PhaseTotals& totals);
 // The figures every summary shows, under the same keys for both kinds: "requests", "rate",
-// "throughput", "success", "error_rate", "duration_s", "latency_us".
+// "throughput", "success", "error_rate", "duration_s", "latency_us" (and "service_us").
 void add_figures_json(nlohmann::json& j, const Figures& f);
 
 }  // namespace perflab

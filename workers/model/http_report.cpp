@@ -23,6 +23,14 @@ void line(std::ostream& out, const char* label, const char* fields, const std::s
     out << head << values << "\n";
 }
 
+// "min, mean, 50, 90, 95, 99, max" as Go durations.
+std::string latencies(const Histogram& h) {
+    return duration(h.min()) + ", " + duration(int64_t(h.mean())) + ", " +
+           duration(h.percentile(50)) + ", " + duration(h.percentile(90)) + ", " +
+           duration(h.percentile(95)) + ", " + duration(h.percentile(99)) + ", " +
+           duration(h.max());
+}
+
 }  // namespace
 
 HttpReport http_report(const PhaseTotals& totals) {
@@ -36,6 +44,7 @@ HttpReport http_report(const PhaseTotals& totals) {
     r.attack_s = f.attack_s;
     r.wait_s = f.wait_s;
     r.latency = std::move(f.latency);
+    r.service = std::move(f.service);
     r.bytes_in = t.bytes_in;
     r.bytes_out = t.bytes_out;
     r.success = f.success;
@@ -54,21 +63,23 @@ nlohmann::json to_json(const HttpReport& r) {
     nlohmann::json errors = nlohmann::json::object();
     for (const auto& [text, n] : r.errors)
         errors[text] = n;
-    return {{"requests", r.requests},
-            {"rate", r.rate},
-            {"throughput", r.throughput},
-            {"duration_s", r.duration_s},
-            {"attack_s", r.attack_s},
-            {"wait_s", r.wait_s},
-            {"latency_us", latency_json(r.latency)},
-            {"bytes_in", {{"total", r.bytes_in}, {"mean", r.bytes_in_mean()}}},
-            {"bytes_out", {{"total", r.bytes_out}, {"mean", r.bytes_out_mean()}}},
-            {"success", r.success},
-            {"error_rate", r.error_rate},
-            {"status_codes", codes},
-            {"errors", errors},
-            {"late_sends", r.late_sends},
-            {"dropped", r.dropped}};
+    nlohmann::json j = {{"requests", r.requests},
+                        {"rate", r.rate},
+                        {"throughput", r.throughput},
+                        {"duration_s", r.duration_s},
+                        {"attack_s", r.attack_s},
+                        {"wait_s", r.wait_s},
+                        {"latency_us", latency_json(r.latency)},
+                        {"bytes_in", {{"total", r.bytes_in}, {"mean", r.bytes_in_mean()}}},
+                        {"bytes_out", {{"total", r.bytes_out}, {"mean", r.bytes_out_mean()}}},
+                        {"success", r.success},
+                        {"error_rate", r.error_rate},
+                        {"status_codes", codes},
+                        {"errors", errors},
+                        {"late_sends", r.late_sends},
+                        {"dropped", r.dropped}};
+    add_service_json(j, r.service);
+    return j;
 }
 
 nlohmann::json http_report_json(const RunSummary& s) {
@@ -90,18 +101,16 @@ nlohmann::json http_report_json(const RunSummary& s) {
 
 std::string http_report_text(const HttpReport& r) {
     std::ostringstream out;
-    const auto& h = r.latency;
     line(out, "Requests", "[total, rate, throughput]",
          std::to_string(r.requests) + ", " + format_fixed(r.rate, 2) + ", " +
              format_fixed(r.throughput, 2));
     line(out, "Duration", "[total, attack, wait]",
          format_go_duration(r.duration_s) + ", " + format_go_duration(r.attack_s) + ", " +
              format_go_duration(r.wait_s));
-    line(out, "Latencies", "[min, mean, 50, 90, 95, 99, max]",
-         duration(h.min()) + ", " + duration(int64_t(h.mean())) + ", " +
-             duration(h.percentile(50)) + ", " + duration(h.percentile(90)) + ", " +
-             duration(h.percentile(95)) + ", " + duration(h.percentile(99)) + ", " +
-             duration(h.max()));
+    line(out, "Latencies", "[min, mean, 50, 90, 95, 99, max]", latencies(r.latency));
+    // Latencies count from each request's intended time; this from when it went out.
+    if (!r.service.empty())
+        line(out, "Service Time", "[min, mean, 50, 90, 95, 99, max]", latencies(r.service));
     line(out, "Bytes In", "[total, mean]",
          std::to_string(r.bytes_in) + ", " + format_fixed(r.bytes_in_mean(), 2));
     line(out, "Bytes Out", "[total, mean]",

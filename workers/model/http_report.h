@@ -19,6 +19,7 @@ struct HttpReport {
     double attack_s = 0;
     double wait_s = 0;  // after the last send, until the last reply
     Histogram latency;
+    Histogram service;  // open model: from the actual send
     uint64_t bytes_in = 0;
     uint64_t bytes_out = 0;
     double success = 0;     // share of requests answered 200..399

@@ -9,6 +9,7 @@ void OpSample::merge(const OpSample& other) {
     count += other.count;
     errors += other.errors;
     latency.merge(other.latency);
+    service.merge(other.service);
 }
 
 void IntervalSample::merge(const IntervalSample& other) {
@@ -58,6 +59,13 @@ Histogram IntervalSample::latency() const {
     Histogram all;
     for (const auto& [name, op] : ops)
         all.merge(op.latency);
+    return all;
+}
+
+Histogram IntervalSample::service() const {
+    Histogram all;
+    for (const auto& [name, op] : ops)
+        all.merge(op.service);
     return all;
 }
 

@@ -15,6 +15,9 @@ struct OpSample {
     uint64_t count = 0;   // completed operations, failed ones included
     uint64_t errors = 0;  // of which failed
     Histogram latency;    // µs; in the open model measured from the intended start
+    // Open model: µs from the actual send (empty in the closed model, where it is `latency`).
+    // Beside `latency`, it shows the queueing the generator itself added.
+    Histogram service;
 
     void merge(const OpSample& other);
 };
@@ -54,6 +57,7 @@ struct IntervalSample {
     uint64_t total_ops() const;
     uint64_t total_errors() const;
     Histogram latency() const;  // every op merged
+    Histogram service() const;  // every op's service time merged; empty in the closed model
     double seconds() const { return double(interval_ms) / 1000.0; }
     double hit_rate() const;  // 0..1, 0 when there were no gets
     double rate(const std::string& op) const;
