@@ -313,6 +313,8 @@ std::string report_text(const RunReport& r) {
     for (const auto& h : r.hosts)
         out += "Machine (" + h.role + ")\n" + profile_text(h.profile);
     out += summary_text(r.summary);
+    if (const Table servers = server_table(r); !servers.rows.empty())
+        out += "Servers\n" + markdown_table(servers);
     if (r.summary.slo) out += slo_text(*r.summary.slo);
     if (r.summary.search) out += search_text(*r.summary.search);
     if (!r.events.empty()) out += "Events\n";

@@ -26,6 +26,7 @@ LiveCharts::LiveCharts(TimeChart* chart) : chart_(chart), probes_(chart) {
 void LiveCharts::begin(const RunSpec& spec) {
     chart_->clear();
     ops_.clear();
+    serviceP99_ = nullptr;
     probes_.begin(spec);
     ticks_ = 0;
     phase_ = 0;
@@ -114,6 +115,14 @@ bool LiveCharts::addSample(const IntervalSample& s) {
         chart_->append(p90_, t, ms(h.percentile(90)));
         chart_->append(p99_, t, ms(h.percentile(99)));
         chart_->append(max_, t, ms(h.max()));
+    }
+    // Open model: beside the p99 from the intended send, the p99 from the actual send; the
+    // gap between them is the generator's own queueing. A closed run has no such line.
+    if (const Histogram served = s.service(); !served.empty()) {
+        if (!serviceP99_)
+            serviceP99_ = chart_->addSeries(latency_, QObject::tr("p99 service"),
+                                            QColor(255, 127, 14), Qt::DotLine);
+        chart_->append(serviceP99_, t, ms(served.percentile(99)));
     }
     for (const auto& [graph, limit] : limits_)
         chart_->append(graph, t, limit);

@@ -52,6 +52,7 @@ class LiveCharts {
     QCPGraph* p50_ = nullptr;
     QCPGraph* p90_ = nullptr;
     QCPGraph* p99_ = nullptr;
+    QCPGraph* serviceP99_ = nullptr;  // open model only, made by the first tick that has it
     QCPGraph* max_ = nullptr;
     QCPGraph* errorRate_ = nullptr;
     QCPGraph* lateRate_ = nullptr;

@@ -68,6 +68,7 @@ class LiveRunTest : public QObject {
     void probeThatCannotStartRefusesTheRun();
     void serverProbesAreChartedLiveAndStored();
     void throughputTotalKeepsThePlanAndDrainsAreNotDrawn();
+    void serviceTimeIsALineOnlyWhereItWasMeasured();
     void annotationRoundTripsThroughTheStoreAndTheReport();
     void importLandsInTheHistoryWithItsProgress();
 };
@@ -335,6 +336,31 @@ void LiveRunTest::throughputTotalKeepsThePlanAndDrainsAreNotDrawn() {
     QCOMPARE(graph(chart, QStringLiteral("dropped/s"))->data()->at(1)->value, 30.0);
     auto* rate = view.findChildren<StatTile*>().front();
     QCOMPARE(rate->value(), QLocale().toString(60000.0, 'f', 0));
+}
+
+// An open-model tick's p99 service time is its own dotted line beside the p99 from the
+// intended send; ticks of a closed run (no service time) add no such line.
+void LiveRunTest::serviceTimeIsALineOnlyWhereItWasMeasured() {
+    LiveView view;
+    view.begin(cache_spec("127.0.0.1:1", 10));
+    IntervalSample closed;
+    closed.t_ms = closed.interval_ms = 1000;
+    closed.ops["get"].count = 100;
+    closed.ops["get"].latency.record_n(500, 100);
+    view.addSample(closed);
+    QVERIFY(!graph(view.chart(), QStringLiteral("p99 service")));
+
+    IntervalSample open = closed;
+    open.t_ms = 2000;
+    open.ops["get"].latency.reset();
+    open.ops["get"].latency.record_n(40'000, 100);  // waited 39 ms for a connection
+    open.ops["get"].service.record_n(1'000, 100);
+    view.addSample(open);
+    QCPGraph* service = graph(view.chart(), QStringLiteral("p99 service"));
+    QVERIFY(service);
+    QCOMPARE(service->dataCount(), 1);
+    QCOMPARE(service->data()->at(0)->value, 1.0);
+    QCOMPARE(graph(view.chart(), QStringLiteral("p99"))->data()->at(1)->value, 40.0);
 }
 
 // A note made during a run ("heap dump here") is an event of the run: stored, drawn on the
