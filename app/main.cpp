@@ -71,13 +71,16 @@ int main(int argc, char** argv) {
 
     ImportCommandOptions import;
     auto* import_cmd = app.add_subcommand("import", "Store another tool's results as a run");
-    import_cmd->add_option("file", import.import.file, "JMeter JTL (CSV) or vegeta JSON lines")
+    import_cmd
+        ->add_option("file", import.import.file,
+                     "JMeter JTL (CSV), vegeta or k6 JSON lines, memtier_benchmark JSON or .hlog")
         ->required();
     import_cmd->add_option("--name", import.import.name, "The run's name (default: the file's)");
     import_cmd->add_option("--tag", import.import.tags, "Tag the run (repeatable)");
     import_cmd
-        ->add_option("--format", import.import.format, "auto (default), jtl, vegeta, k6 or hlog")
-        ->check(CLI::IsMember({"auto", "jtl", "vegeta", "k6", "hlog"}));
+        ->add_option("--format", import.import.format,
+                     "auto (default), jtl, vegeta, k6, memtier or hlog")
+        ->check(CLI::IsMember({"auto", "jtl", "vegeta", "k6", "memtier", "hlog"}));
     import_cmd->add_option("--db", import.db, "Run database (default: the user's)");
 
     const StoreCommands store = add_store_commands(app);

@@ -28,6 +28,9 @@ class ImportError : public std::runtime_error {
     ImportError(int64_t line, const std::string& field, const std::string& message)
         : std::runtime_error("line " + std::to_string(line) + ": " +
                              (field.empty() ? "" : field + ": ") + message) {}
+    // For a document read whole, whose fields have a path but no line.
+    ImportError(const std::string& field, const std::string& message)
+        : std::runtime_error(field + ": " + message) {}
 };
 
 }  // namespace perflab

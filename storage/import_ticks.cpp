@@ -2,10 +2,15 @@
 #include "import_ticks.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace perflab {
 
 namespace {
+
+// Tools write a request when it ends, so requests sent in one second keep arriving for about
+// as long as the slowest of them took; a second this far behind the newest is seldom touched.
+constexpr int64_t kHotSeconds = 10;
 
 int64_t floor_div(int64_t a, int64_t b) {
     return a / b - (a % b < 0);
@@ -13,12 +18,48 @@ int64_t floor_div(int64_t a, int64_t b) {
 
 }  // namespace
 
+ImportTicks::Frozen ImportTicks::freeze(IntervalSample&& s) {
+    Frozen f;
+    for (auto& [name, op] : s.ops)
+        f.ops[name] = {op.count, op.errors, op.latency.encode()};
+    s.ops.clear();
+    f.counters = std::move(s);
+    return f;
+}
+
+IntervalSample ImportTicks::thaw(Frozen&& f) {
+    IntervalSample s = std::move(f.counters);
+    for (auto& [name, op] : f.ops) {
+        OpSample& o = s.ops[name];
+        o.count = op.count;
+        o.errors = op.errors;
+        auto h = Histogram::decode(op.latency);
+        if (!h) throw std::logic_error("an import's own histogram does not decode");
+        o.latency = std::move(*h);
+    }
+    return s;
+}
+
+// The second's tick, thawed when the file has moved past it; the seconds now too far behind
+// the newest are frozen.
+IntervalSample& ImportTicks::tick(int64_t second) {
+    newest_s_ = requests_ ? std::max(newest_s_, second) : second;
+    while (!hot_.empty() && hot_.begin()->first < newest_s_ - kHotSeconds &&
+           hot_.begin()->first != second) {
+        auto node = hot_.extract(hot_.begin());
+        cold_.emplace(node.key(), freeze(std::move(node.mapped())));
+    }
+    if (const auto it = hot_.find(second); it != hot_.end()) return it->second;
+    if (auto node = cold_.extract(second)) return hot_[second] = thaw(std::move(node.mapped()));
+    return hot_[second];
+}
+
 void ImportTicks::add(const ImportRecord& r) {
     const int64_t second = floor_div(r.sent_us, 1'000'000);
+    IntervalSample& s = tick(second);
     first_s_ = requests_ ? std::min(first_s_, second) : second;
     ++requests_;
     ops_.insert(r.op);
-    IntervalSample& s = ticks_[second];
     OpSample& op = s.ops[r.op];
     ++op.count;
     op.errors += !r.ok;
@@ -30,20 +71,23 @@ void ImportTicks::add(const ImportRecord& r) {
         ++s.errors[r.error.empty() ? "error" : r.error];
     s.bytes_in += r.bytes_in;
     s.bytes_out += r.bytes_out;
-    // Sends and replies in µs since the second the tick begins; take() moves them onto the
+    // Sends and replies in µs since the second the tick begins; drain() moves them onto the
     // run's clock, which starts at the first tick.
     const int64_t sent = r.sent_us - second * 1'000'000;
     s.add_sends(1, sent, sent);
     s.add_reply_time(sent + r.latency_us);
 }
 
-std::vector<IntervalSample> ImportTicks::take() {
-    std::vector<IntervalSample> out;
-    if (ticks_.empty()) return out;
-    const int64_t last_s = ticks_.rbegin()->first;
+void ImportTicks::drain(const std::function<void(IntervalSample&&)>& f) {
+    if (!requests_) return;
+    const int64_t last_s = std::max(hot_.empty() ? first_s_ : hot_.rbegin()->first,
+                                    cold_.empty() ? first_s_ : cold_.rbegin()->first);
     for (int64_t second = first_s_; second <= last_s; ++second) {
         IntervalSample s;
-        if (const auto it = ticks_.find(second); it != ticks_.end()) s = std::move(it->second);
+        if (auto node = hot_.extract(second))
+            s = std::move(node.mapped());
+        else if (auto frozen = cold_.extract(second))
+            s = thaw(std::move(frozen.mapped()));
         const int64_t offset_us = (second - first_s_) * 1'000'000;
         if (s.sent) {
             s.first_send_us += offset_us;
@@ -54,10 +98,8 @@ std::vector<IntervalSample> ImportTicks::take() {
         s.interval_ms = 1000;
         for (const auto& op : ops_)
             s.ops[op];
-        out.push_back(std::move(s));
+        f(std::move(s));
     }
-    ticks_.clear();
-    return out;
 }
 
 }  // namespace perflab

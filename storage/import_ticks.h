@@ -2,10 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
-#include <vector>
 
 #include "import_record.h"
 #include "model/sample.h"
@@ -15,22 +15,39 @@ namespace perflab {
 // Requests read from another tool's results, as one-second ticks on a run's clock, whatever
 // order the file lists them in. The run starts at the whole second its first request was
 // sent in; each request counts in the second it was sent in. Memory grows with the run's
-// length, not the file's size.
+// length, not the file's size: a second the file has moved past keeps its latencies encoded
+// (a few hundred bytes) rather than as a live histogram (an address-space mapping each).
 class ImportTicks {
   public:
     void add(const ImportRecord& r);
 
     uint64_t requests() const { return requests_; }
     int64_t start_ms() const { return first_s_ * 1000; }  // wall clock, ms since the epoch
-    // Every second from the first to the last, a second without requests as an empty tick;
-    // every op appears in every tick.
-    std::vector<IntervalSample> take();
+    const std::set<std::string>& ops() const { return ops_; }
+    // Hands f every second from the first to the last, in order, a second without requests
+    // as an empty tick, every op in every tick; one tick's histograms alive at a time.
+    void drain(const std::function<void(IntervalSample&&)>& f);
 
   private:
-    std::map<int64_t, IntervalSample> ticks_;  // by second since the epoch
+    struct FrozenOp {
+        uint64_t count = 0;
+        uint64_t errors = 0;
+        std::string latency;  // Histogram::encode()
+    };
+    struct Frozen {
+        IntervalSample counters;  // without ops
+        std::map<std::string, FrozenOp> ops;
+    };
+    static Frozen freeze(IntervalSample&& s);
+    static IntervalSample thaw(Frozen&& f);
+    IntervalSample& tick(int64_t second);
+
+    std::map<int64_t, IntervalSample> hot_;  // by second since the epoch: the newest few
+    std::map<int64_t, Frozen> cold_;         // the others
     std::set<std::string> ops_;
     uint64_t requests_ = 0;
     int64_t first_s_ = 0;
+    int64_t newest_s_ = 0;
 };
 
 }  // namespace perflab

@@ -6,13 +6,18 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 
 #include "database.h"
 #include "import_hlog.h"
 #include "import_jtl.h"
 #include "import_k6.h"
+#include "import_memtier.h"
 #include "import_ticks.h"
 #include "import_vegeta.h"
 #include "model/spec.h"
@@ -23,14 +28,24 @@ namespace perflab {
 
 namespace {
 
-// vegeta and k6 write a JSON object per line, k6's typed; a JTL in CSV begins with its header;
-// an HdrHistogram log with its comment lines, its legend or a tagged interval.
-std::string detect(const std::string& file) {
-    std::ifstream in(file);
+// The next line holding more than blanks, or "" at the end.
+std::string next_line(std::istream& in) {
     std::string line;
     while (std::getline(in, line) && line.find_first_not_of(" \t\r") == std::string::npos) {
     }
+    return line;
+}
+
+// vegeta and k6 write a JSON object per line, k6's typed; memtier_benchmark one document over
+// many lines, its opening brace alone on the first; a JTL in CSV begins with its header; an
+// HdrHistogram log with its comment lines, its legend or a tagged interval.
+std::string detect(const std::string& file) {
+    std::ifstream in(file);
+    const std::string line = next_line(in);
     const size_t at = line.find_first_not_of(" \t");
+    if (at != std::string::npos && line[at] == '{' &&
+        line.find_first_not_of(" \t\r", at + 1) == std::string::npos)
+        return "memtier";
     if (at != std::string::npos && line[at] == '{') {
         // k6 writes typed lines ({"type": "Metric"|"Point", ...}); vegeta, one result each.
         const auto first = nlohmann::json::parse(line, nullptr, false);
@@ -42,8 +57,8 @@ std::string detect(const std::string& file) {
         return "hlog";
     if (line.find("timeStamp") != std::string::npos) return "jtl";
     throw ImportError(1, "",
-                      "neither vegeta's or k6's JSON lines, a JTL in CSV with its header nor "
-                      "an HdrHistogram log (give --format)");
+                      "neither vegeta's or k6's JSON lines, memtier_benchmark's JSON, a JTL in "
+                      "CSV with its header nor an HdrHistogram log (give --format)");
 }
 
 // The file's SHA-256 in hex, read in pieces: the same file imported twice is refused.
@@ -70,19 +85,66 @@ const char* source_of(const std::string& format) {
     if (format == "jtl") return "JMeter results";
     if (format == "hlog") return "the HdrHistogram log";
     if (format == "k6") return "k6 results";
+    if (format == "memtier") return "memtier_benchmark results";
     return "vegeta results";
 }
 
-RunSpec spec_of(const ImportOptions& o, const std::string& format,
-                const std::vector<IntervalSample>& ticks) {
+// What a file holds: its ticks in a list (a log's intervals, memtier's seconds: small), or
+// per second as its requests came (a stored hour of requests would map a histogram per op
+// and second), handed over one at a time.
+struct ReadRun {
+    std::vector<IntervalSample> samples;
+    ImportTicks ticks;
+    int64_t start_ms = 0;
+    uint64_t requests = 0;
+    std::set<std::string> ops;  // in every tick
+    // The whole run's latencies per op where the ticks have none (summary only).
+    std::optional<std::map<std::string, Histogram>> latency;
+    std::string note;  // what the notes add about the file
+
+    void drain(const std::function<void(IntervalSample&&)>& f) {
+        for (auto& s : samples)
+            f(std::move(s));
+        samples.clear();
+        ticks.drain(f);
+    }
+};
+
+// The ops of ticks read whole, and their requests.
+void count_samples(ReadRun& run) {
+    for (const auto& s : run.samples) {
+        run.requests += s.total_ops();
+        for (const auto& [op, unused] : s.ops)
+            run.ops.insert(op);
+    }
+}
+
+ReadRun read_memtier_run(std::istream& in) {
+    MemtierRun memtier = read_memtier(in);
+    ReadRun run;
+    run.start_ms = memtier.start_ms;
+    run.samples = std::move(memtier.ticks);
+    count_samples(run);
+    run.latency = std::move(memtier.latency);
+    run.note = memtier.full_histograms
+                   ? "; summary only: latencies per second were percentiles, the whole run's "
+                     "are its histograms"
+                   : "; summary only: latencies are the whole run's percentiles, minimum and "
+                     "maximum alone";
+    if (memtier.connection_errors)
+        run.note += "; " + std::to_string(memtier.connection_errors) + " connection errors";
+    return run;
+}
+
+RunSpec spec_of(const ImportOptions& o, const std::string& format, const ReadRun& run) {
     RunSpec spec;
     const std::string base = std::filesystem::path(o.file).filename().string();
     spec.name = o.name.empty() ? base : o.name;
     spec.tags = o.tags;
-    spec.notes = "Imported from " + std::string(source_of(format)) + " " + base;
+    spec.notes = "Imported from " + std::string(source_of(format)) + " " + base + run.note;
     // A log of gets and sets is a cache run's; anything else, requests to targets.
-    bool cache = format == "hlog";
-    for (const auto& [op, unused] : ticks.front().ops)
+    bool cache = format == "hlog" || format == "memtier";
+    for (const auto& op : run.ops)
         cache = cache && (op == "get" || op == "set");
     spec.kind = cache ? RunKind::cache : RunKind::http;
     if (cache) {
@@ -90,7 +152,7 @@ RunSpec spec_of(const ImportOptions& o, const std::string& format,
         return spec;
     }
     HttpSpec http;
-    for (const auto& [op, unused] : ticks.front().ops) {
+    for (const auto& op : run.ops) {
         HttpTarget t;
         if (const size_t space = op.find(' ');
             (format == "vegeta" || format == "k6") && space != std::string::npos)
@@ -104,12 +166,13 @@ RunSpec spec_of(const ImportOptions& o, const std::string& format,
 }
 
 int64_t insert_run(Connection& db, const RunSpec& spec, int64_t started_at_ms,
-                   const std::string& sha256) {
+                   const std::string& sha256, bool summary_only) {
     Statement q(db,
                 "INSERT INTO runs (name, kind, spec_json, notes, status, started_at_ms, "
-                "source_sha256) VALUES (?1, ?2, ?3, ?4, 'imported', ?5, ?6)");
+                "source_sha256, summary_only) VALUES (?1, ?2, ?3, ?4, 'imported', ?5, ?6, ?7)");
     q.bind(1, spec.name).bind(2, to_string(spec.kind)).bind(3, to_json(spec).dump());
     q.bind(4, spec.notes).bind(5, started_at_ms).bind(6, sha256);
+    q.bind(7, int64_t{summary_only});
     q.run();
     const int64_t run = db.last_insert_id();
     Statement tag(db, "INSERT OR IGNORE INTO run_tags (run_id, tag) VALUES (?1, ?2)");
@@ -117,6 +180,40 @@ int64_t insert_run(Connection& db, const RunSpec& spec, int64_t started_at_ms,
         tag.bind(1, run).bind(2, t);
         tag.run();
     }
+    return run;
+}
+
+// Reads the file in its format, reporting progress through the options.
+ReadRun read_run(const ImportOptions& o, const std::string& format) {
+    std::ifstream in(o.file);
+    if (format == "memtier") return read_memtier_run(in);
+    ReadRun run;
+    if (format == "hlog") {
+        HlogRun hlog = read_hlog(in);
+        run.start_ms = hlog.start_ms;
+        run.samples = std::move(hlog.ticks);
+        count_samples(run);
+        return run;
+    }
+    const auto size = double(std::filesystem::file_size(o.file));
+    uint64_t read = 0;
+    const RecordSink sink = [&](ImportRecord&& r) {
+        run.ticks.add(r);
+        if (++read % 65536 == 0 && o.progress && size > 0)
+            o.progress(std::clamp(double(in.tellg()) / size, 0.0, 1.0));
+    };
+    if (format == "jtl")
+        read_jtl(in, sink);
+    else if (format == "vegeta")
+        read_vegeta(in, sink);
+    else if (format == "k6")
+        read_k6(in, sink);
+    else
+        throw std::runtime_error("--format: \"" + o.format +
+                                 "\" is not auto, jtl, vegeta, k6, memtier or hlog");
+    run.requests = run.ticks.requests();
+    run.start_ms = run.ticks.start_ms();
+    run.ops = run.ticks.ops();
     return run;
 }
 
@@ -136,53 +233,30 @@ ImportResult import_run(const std::string& db_path, const ImportOptions& o) {
                                      std::to_string(q.integer(0)));
         q.run();
     }
-    std::vector<IntervalSample> samples;
-    int64_t start_ms = 0;
-    std::ifstream in(o.file);
-    const auto size = double(std::filesystem::file_size(o.file));
-    const auto report = [&] {
-        if (o.progress && size > 0) o.progress(std::clamp(double(in.tellg()) / size, 0.0, 1.0));
-    };
-    if (result.format == "hlog") {
-        HlogRun run = read_hlog(in);
-        start_ms = run.start_ms;
-        samples = std::move(run.ticks);
-        for (const auto& s : samples)
-            result.requests += s.total_ops();
-    } else {
-        ImportTicks ticks;
-        uint64_t read = 0;
-        const RecordSink sink = [&](ImportRecord&& r) {
-            ticks.add(r);
-            if (++read % 65536 == 0) report();
-        };
-        if (result.format == "jtl")
-            read_jtl(in, sink);
-        else if (result.format == "vegeta")
-            read_vegeta(in, sink);
-        else if (result.format == "k6")
-            read_k6(in, sink);
-        else
-            throw std::runtime_error("--format: \"" + o.format +
-                                     "\" is not auto, jtl, vegeta, k6 or hlog");
-        result.requests = ticks.requests();
-        start_ms = ticks.start_ms();
-        samples = ticks.take();
-    }
+    ReadRun run = read_run(o, result.format);
+    result.requests = run.requests;
     if (result.requests == 0) throw std::runtime_error(o.file + " holds no request");
     if (o.progress) o.progress(1.0);
-    const RunSpec spec = spec_of(o, result.format, samples);
+    const RunSpec spec = spec_of(o, result.format, run);
 
-    SummaryBuilder builder(spec.kind);
-    for (const auto& s : samples)
-        builder.add(s);
     auto db = open_database(db_path, Access::write);
     Transaction tx(*db);
-    result.run_id = insert_run(*db, spec, start_ms, sha256);
+    result.run_id = insert_run(*db, spec, run.start_ms, sha256, run.latency.has_value());
     RunRows rows(*db);
-    for (size_t i = 0; i < samples.size(); ++i)
-        rows.sample(result.run_id, int64_t(i), samples[i]);
-    rows.finish(result.run_id, builder.finish(RunStatus::imported), start_ms + samples.back().t_ms);
+    SummaryBuilder builder(spec.kind);
+    int64_t seq = 0, last_ms = 0;
+    run.drain([&](IntervalSample&& s) {
+        builder.add(s);
+        rows.sample(result.run_id, seq++, s);
+        last_ms = s.t_ms;
+    });
+    RunSummary summary = builder.finish(RunStatus::imported);
+    // The ticks of a summary-only run have counts but no latencies: the run's come whole.
+    if (run.latency)
+        for (auto* totals : {&summary.overall.totals, &summary.phases.front().totals})
+            for (const auto& [op, h] : *run.latency)
+                totals->ops[op].latency = h;
+    rows.finish(result.run_id, summary, run.start_ms + last_ms);
     tx.commit();
     return result;
 }

@@ -12,21 +12,23 @@ struct ImportOptions {
     std::string file;
     std::string name;  // empty: the file's name
     std::vector<std::string> tags;
-    std::string format = "auto";  // auto, jtl, vegeta, k6 or hlog
+    std::string format = "auto";  // auto, jtl, vegeta, k6, memtier or hlog
     // Called now and then from the reading thread with the share of the file read, 0..1.
     std::function<void(double)> progress;
 };
 
 struct ImportResult {
     int64_t run_id = 0;
-    std::string format;  // the one read: jtl or vegeta
+    std::string format;  // the one read: jtl, vegeta, k6, memtier or hlog
     uint64_t requests = 0;
 };
 
 // Reads another tool's results (a JMeter JTL in CSV, vegeta's or k6's JSON lines, an
-// HdrHistogram interval log) and stores them as a run with status `imported`: one-second ticks (the
-// log's own intervals for an .hlog), one op per target, label or tag, its summary and key figures,
-// so runs, show (windows too), compare and export treat it as any run. The tool and file are
+// HdrHistogram interval log, memtier_benchmark's JSON) and stores them as a run with status
+// `imported`: one-second ticks (the log's own intervals for an .hlog), one op per target, label
+// or tag, its summary and key figures, so runs, show (windows too), compare and export treat it
+// as any run. memtier's ticks have counts but no latencies: its run is summary only (no
+// window of it can be analysed). The tool and file are
 // in its notes, the file's SHA-256 with the run: the same file is refused a second time.
 // Nothing is stored unless the whole file reads. Throws ImportError for bad content,
 // StoreError for the database, std::runtime_error for a file that cannot be opened, holds no

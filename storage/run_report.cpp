@@ -221,6 +221,10 @@ std::vector<std::pair<std::string, std::string>> facts(const RunReport& r) {
         {"Ended", r.info.ended_at_ms ? format_wall(r.info.ended_at_ms) : "-"},
     };
     if (!r.window.whole()) f.push_back({"Window", window_text(r.window)});
+    if (r.info.summary_only)
+        f.push_back({"Summary only",
+                     "latencies for the whole run alone: its ticks hold counts, "
+                     "so no window of it can be analysed"});
     if (const auto seed = r.spec.find("seed"); seed != r.spec.end() && seed->is_number_unsigned())
         f.push_back({"Seed", std::to_string(seed->get<uint64_t>())});
     if (!r.info.tags.empty()) {
@@ -339,7 +343,8 @@ nlohmann::json report_json(const RunReport& r) {
                           {"ended_at_ms", r.info.ended_at_ms},
                           {"tags", r.info.tags},
                           {"notes", r.info.notes},
-                          {"error", r.info.error}};
+                          {"error", r.info.error},
+                          {"summary_only", r.info.summary_only}};
     nlohmann::json window = nullptr;
     if (!r.window.whole()) {
         window = {{"from_ms", std::max<int64_t>(r.window.from_ms, 0)}};

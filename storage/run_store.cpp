@@ -77,8 +77,8 @@ std::vector<RunInfo> RunStore::query(const std::string& where, int64_t id,
                                      const RunFilter& filter) {
     const std::string sql =
         "SELECT id, name, kind, status, error, started_at_ms, ended_at_ms, notes, duration_s, ops, "
-        "errors, throughput, p99_us, hit_rate, success, rate, error_rate, slo_json, search_json "
-        "FROM runs "
+        "errors, throughput, p99_us, hit_rate, success, rate, error_rate, slo_json, search_json, "
+        "summary_only FROM runs "
         "WHERE " +
         where + " ORDER BY started_at_ms DESC, id DESC";
     Statement q(*db_, sql.c_str());
@@ -108,6 +108,7 @@ std::vector<RunInfo> RunStore::query(const std::string& where, int64_t id,
             r.slo = slo_verdict_from_json(nlohmann::json::parse(q.text(17), nullptr, false));
         if (!q.is_null(18))
             r.search = search_result_from_json(nlohmann::json::parse(q.text(18), nullptr, false));
+        r.summary_only = q.integer(19) != 0;
         out.push_back(std::move(r));
     }
     Statement tags(*db_, "SELECT tag FROM run_tags WHERE run_id = ?1 ORDER BY tag");
@@ -171,6 +172,10 @@ bool RunStore::final_histograms(int64_t id, RunSummary& summary) {
 
 RunSummary RunStore::summary(int64_t id, const Window& window) {
     const RunInfo run = info(id);
+    if (run.summary_only && !window.whole())
+        throw StoreError("run " + std::to_string(id) +
+                         " is summary only: its ticks hold counts but no latencies, so a window "
+                         "of it cannot be analysed again; show the whole run");
     const auto build = [&](bool from_ticks) {
         SummaryBuilder builder(kind_of(run.kind));
         if (from_ticks)

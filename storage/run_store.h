@@ -31,6 +31,8 @@ struct RunInfo {
     KeyFigures figures;
     std::optional<SloVerdict> slo;       // its verdict, when its spec had an slo
     std::optional<SearchResult> search;  // what its spec's search found
+    // Its ticks carry counts but no latency histograms (imported from a tool's summary).
+    bool summary_only = false;
 };
 
 struct StoredHost {
@@ -64,6 +66,7 @@ class RunStore {
     nlohmann::json spec(int64_t id);
     std::vector<IntervalSample> samples(int64_t id, const Window& window = {});
     // The run's summary rebuilt from its stored ticks (SummaryBuilder), for a window or all.
+    // Throws StoreError for a window of a summary-only run, whose ticks have no latencies.
     RunSummary summary(int64_t id, const Window& window = {});
     std::vector<RunEvent> events(int64_t id);
     std::vector<ProbeSample> probe_samples(int64_t id);

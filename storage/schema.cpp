@@ -165,15 +165,21 @@ UPDATE sqlite_schema SET sql = replace(sql, '''interrupted'')', '''interrupted''
 PRAGMA writable_schema = OFF;
 )sql";
 
-// Version 8: open-model service time (from the actual send) beside the latency (from the
-// intended send), per tick and op and in the final histograms; NULL when not measured.
+// Version 8: a run whose ticks hold counts but no latency histograms (1), as another tool's
+// summary imported it: its whole-run figures stand, a window of it cannot be re-analysed.
 constexpr const char* kVersion8 = R"sql(
+ALTER TABLE runs ADD COLUMN summary_only INTEGER NOT NULL DEFAULT 0 CHECK (summary_only IN (0, 1));
+)sql";
+
+// Version 9: open-model service time (from the actual send) beside the latency (from the
+// intended send), per tick and op and in the final histograms; NULL when not measured.
+constexpr const char* kVersion9 = R"sql(
 ALTER TABLE sample_ops ADD COLUMN service BLOB;
 ALTER TABLE final_histograms ADD COLUMN service BLOB;
 )sql";
 
-constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4,
-                                  kVersion5, kVersion6, kVersion7, kVersion8};
+constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4, kVersion5,
+                                  kVersion6, kVersion7, kVersion8, kVersion9};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace
@@ -190,11 +196,13 @@ void migrate(Connection& db) {
     Transaction tx(db);
     const int from = pragma_int(db, "user_version");
     if (from >= kSchemaVersion) return;
-    for (int v = from; v < kSchemaVersion; ++v)
+    // After each step, connections (this one too) read the schema again, whose text the step
+    // may have edited: a later step's ALTER TABLE rewrites that text at the offsets it parsed.
+    for (int v = from; v < kSchemaVersion; ++v) {
         db.exec(kSteps[v]);
-    // Connections (this one too) read the schema again, whose text a step may have edited.
-    const int schema = pragma_int(db, "schema_version");
-    db.exec(("PRAGMA schema_version = " + std::to_string(schema + 1)).c_str());
+        const int schema = pragma_int(db, "schema_version");
+        db.exec(("PRAGMA schema_version = " + std::to_string(schema + 1)).c_str());
+    }
     db.exec(("PRAGMA application_id = " + std::to_string(kApplicationId)).c_str());
     db.exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
     tx.commit();

@@ -114,11 +114,12 @@ void StoredRunView::open(qint64 id) {
 void StoredRunView::show(std::shared_ptr<const StoredRun> run) {
     run_ = std::move(run);
     const RunInfo& info = run_->report.info;
-    title_->setText(tr("<b>Run %1: %2</b> — %3, %4")
+    // A summary-only run's charts have counts but no latencies: the title says why.
+    title_->setText(tr("<b>Run %1: %2</b> — %3, %4%5")
                         .arg(info.id)
                         .arg(QString::fromStdString(info.name).toHtmlEscaped(),
-                             QString::fromStdString(info.kind),
-                             QString::fromStdString(info.status)));
+                             QString::fromStdString(info.kind), QString::fromStdString(info.status),
+                             info.summary_only ? tr(", summary only") : QString()));
     show_stored_run(*charts_, *run_);
     const auto& search = run_->report.summary.search;
     if (search) curve_->show(*search, run_->spec.slo ? &*run_->spec.slo : nullptr);

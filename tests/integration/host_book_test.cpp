@@ -142,7 +142,8 @@ TEST(HostBook, VersionOneDatabaseMigratesAndKeepsItsRuns) {
             "ALTER TABLE runs DROP COLUMN error_rate; ALTER TABLE runs DROP COLUMN "
             "figures_version; ALTER TABLE runs DROP COLUMN slo_json; "
             "ALTER TABLE runs DROP COLUMN search_json; "
-            "ALTER TABLE runs DROP COLUMN source_sha256; "
+            "ALTER TABLE runs DROP COLUMN source_sha256; ALTER TABLE runs DROP COLUMN "
+            "summary_only; "
             "PRAGMA user_version = 1");
     }
     HostBook book(db, Access::write);

@@ -12,54 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "import_helpers.h"
 #include "process.h"
 
 namespace perflab::test {
 namespace {
 
 using nlohmann::json;
-
-Output perflab(std::vector<std::string> args) {
-    args.insert(args.begin(), PERFLAB_BINARY);
-    return run(args, 60);
-}
-
-// What this test expects of one op, from the requests it wrote.
-struct Expected {
-    std::vector<int64_t> latencies_us;
-    uint64_t errors = 0;
-};
-
-// The value of rank ceil(p/100 * n) in sorted order, p given in tenths of a percent so the
-// rank is integer arithmetic.
-int64_t exact_percentile(std::vector<int64_t> v, uint64_t p_tenths) {
-    std::sort(v.begin(), v.end());
-    const uint64_t n = v.size();
-    const uint64_t rank = std::max<uint64_t>(1, (p_tenths * n + 999) / 1000);
-    return v[rank - 1];
-}
-
-// The stored histograms report a bucket's highest value (never above the largest recorded):
-// exact below 2048 µs, within 1/1024 above.
-void expect_percentile(const json& latency, const char* key, const Expected& e, uint64_t p_tenths) {
-    const int64_t exact = exact_percentile(e.latencies_us, p_tenths);
-    const int64_t ours = latency[key].get<int64_t>();
-    EXPECT_GE(ours, exact) << key;
-    EXPECT_LE(double(ours - exact), double(exact) / 1024.0)
-        << key << ": " << ours << " vs " << exact;
-}
-
-void expect_op(const json& ops, const std::string& name, const Expected& e) {
-    SCOPED_TRACE(name);
-    ASSERT_TRUE(ops.contains(name)) << ops.dump();
-    const json& op = ops[name];
-    EXPECT_EQ(op["count"].get<uint64_t>(), e.latencies_us.size());
-    EXPECT_EQ(op["errors"].get<uint64_t>(), e.errors);
-    expect_percentile(op["latency_us"], "p50", e, 500);
-    expect_percentile(op["latency_us"], "p99", e, 990);
-    EXPECT_EQ(op["latency_us"]["max"].get<int64_t>(),
-              *std::max_element(e.latencies_us.begin(), e.latencies_us.end()));
-}
 
 // A deterministic spread of latencies with a tail: 0.2..12 ms, every 37th 40..80 ms.
 int64_t latency_ns(int i) {
@@ -300,7 +259,8 @@ TEST_F(ImportCli, BadFilesExit2NamingLineAndFieldAndStoreNothing) {
         {"f.json", vegeta_ok + vegeta_ok + R"({"timestamp":"2026-03-01T12:00:00Z","code":200})",
          "line 3: latency: missing"},
         {"g.json", vegeta_ok + "{\"timestamp\": \n", "line 2: not valid JSON"},
-        {"h.txt", "hello\n", "line 1: neither vegeta's or k6's JSON lines, a JTL"},
+        {"h.txt", "hello\n",
+         "line 1: neither vegeta's or k6's JSON lines, memtier_benchmark's JSON"},
     };
     dir.write("good.jtl", jtl_head + ok_line);
     ASSERT_EQ(perflab({"import", dir.file("good.jtl"), "--db", db}).code, 0);
