@@ -143,7 +143,8 @@ TEST(HostBook, VersionOneDatabaseMigratesAndKeepsItsRuns) {
             "figures_version; ALTER TABLE runs DROP COLUMN slo_json; "
             "ALTER TABLE runs DROP COLUMN search_json; "
             "ALTER TABLE runs DROP COLUMN source_sha256; ALTER TABLE runs DROP COLUMN "
-            "summary_only; "
+            "summary_only; ALTER TABLE sample_ops DROP COLUMN service; "
+            "ALTER TABLE final_histograms DROP COLUMN service; "
             "PRAGMA user_version = 1");
     }
     HostBook book(db, Access::write);
