@@ -11,7 +11,7 @@ packages=(
   libcli11-dev libgtest-dev zlib1g-dev
   memcached libmemcached-tools nginx-light openssh-server wrk openssl
   default-jdk-headless libhdrhistogram-java jmeter jmeter-http procps
-  xvfb xauth imagemagick python3
+  xvfb xauth imagemagick python3 poppler-utils
 )
 
 missing=()

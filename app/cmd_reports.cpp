@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "hlog_export.h"
+#include "pdf_report.h"
 #include "run_compare.h"
 #include "run_report.h"
 #include "run_store.h"
@@ -195,6 +196,7 @@ int compare_command(const CompareOptions& o) {
 }
 
 int export_command(const ExportOptions& o) {
+    if (o.format == "pdf") return export_pdf_report(database_path(o.db), o.id, o.output);
     std::string text;
     try {
         RunStore store(database_path(o.db), Access::read);
@@ -212,7 +214,7 @@ int export_command(const ExportOptions& o) {
             text = hlog_text(store.info(o.id), store.samples(o.id));
         } else {
             return bad_input("--format: \"" + o.format +
-                             "\" is not one of md, html, csv, json, hgrm, hlog");
+                             "\" is not one of md, html, pdf, csv, json, hgrm, hlog");
         }
     } catch (const StoreError& e) {
         return bad_input(e.what());

@@ -98,7 +98,7 @@ struct CompareOptions {
 struct ExportOptions {
     std::string db;
     int64_t id = 0;
-    std::string format;  // md, html, csv, json, hgrm, hlog
+    std::string format;  // md, html, pdf, csv, json, hgrm, hlog
     std::string output;  // empty: stdout
 };
 struct EditOptions {  // delete, note, tag

@@ -119,7 +119,18 @@ TEST_F(StoreCli, RunStoresAndEveryCommandReadsIt) {
         perflab({"export", "1", "--db", db, "--format", "hgrm", "-o", dir.file("export.hgrm")});
     ASSERT_EQ(hgrm.code, 0) << hgrm.err;
     EXPECT_NE(test::read_file(dir.file("export.get.hgrm")).find("#[Mean"), std::string::npos);
+    // PDF: only to a file, ".pdf" added to a bare name; read back with poppler's tools.
     EXPECT_EQ(perflab({"export", "1", "--db", db, "--format", "pdf"}).code, 2);
+    const Output pdf =
+        perflab({"export", "1", "--db", db, "--format", "pdf", "-o", dir.file("report")});
+    ASSERT_EQ(pdf.code, 0) << pdf.err;
+    EXPECT_EQ(test::read_file(dir.file("report.pdf")).substr(0, 5), "%PDF-");
+    const std::string name = shown["run"]["name"].get<std::string>();
+    const Output info = test::run({"pdfinfo", dir.file("report.pdf")});
+    EXPECT_NE(info.out.find("PerfLab run 1: " + name), std::string::npos) << info.out;
+    const Output text = test::run({"pdftotext", dir.file("report.pdf"), "-"});
+    EXPECT_NE(text.out.find("Phase 1"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("\"phases\""), std::string::npos) << "the spec in full:\n" << text.out;
 
     ASSERT_EQ(perflab({"tag", "1", "baseline", "--db", db}).code, 0);
     ASSERT_EQ(perflab({"note", "1", "memcached -m 64", "--db", db}).code, 0);
