@@ -46,14 +46,24 @@ QColor change_color(Change change) {
 
 QString figure_label(const std::string& figure) {
     static const std::map<std::string, QString> labels = {
-        {"duration_s", QStringLiteral("duration")},   {"ops", QStringLiteral("operations")},
-        {"rate", QStringLiteral("rate (sent)")},      {"error_rate", QStringLiteral("error rate")},
-        {"throughput", QStringLiteral("throughput")}, {"mean_us", QStringLiteral("mean latency")},
-        {"p50_us", QStringLiteral("p50 latency")},    {"p90_us", QStringLiteral("p90 latency")},
-        {"p99_us", QStringLiteral("p99 latency")},    {"p999_us", QStringLiteral("p99.9 latency")},
-        {"max_us", QStringLiteral("max latency")},    {"errors", QStringLiteral("errors")},
-        {"hit_rate", QStringLiteral("hit rate")},     {"success", QStringLiteral("success")},
-        {"bytes_in", QStringLiteral("bytes in")},     {"bytes_out", QStringLiteral("bytes out")},
+        {"duration_s", QStringLiteral("duration")},
+        {"ops", QStringLiteral("operations")},
+        {"rate", QStringLiteral("rate (sent)")},
+        {"error_rate", QStringLiteral("error rate")},
+        {"throughput", QStringLiteral("throughput")},
+        {"mean_us", QStringLiteral("mean latency")},
+        {"p50_us", QStringLiteral("p50 latency")},
+        {"p90_us", QStringLiteral("p90 latency")},
+        {"p99_us", QStringLiteral("p99 latency")},
+        {"p999_us", QStringLiteral("p99.9 latency")},
+        {"max_us", QStringLiteral("max latency")},
+        {"errors", QStringLiteral("errors")},
+        {"hit_rate", QStringLiteral("hit rate")},
+        {"success", QStringLiteral("success")},
+        {"bytes_in", QStringLiteral("bytes in")},
+        {"bytes_out", QStringLiteral("bytes out")},
+        {"service_p50_us", QStringLiteral("p50 service time")},
+        {"service_p99_us", QStringLiteral("p99 service time")},
     };
     const auto it = labels.find(figure);
     if (it != labels.end()) return it->second;

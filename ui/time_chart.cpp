@@ -254,12 +254,49 @@ void TimeChart::toggleSeries(QCPAbstractLegendItem* item) {
     refresh();
 }
 
-// Called after each layout of the plot, when the panels' heights are known: a panel whose
-// tick count changed gets its ticks again before anything is drawn.
+namespace {
+
+// The most legend entries per line (up to kLegendColumns) whose columns fit `width`: long
+// names (a compare of runs named in full) go one to a line rather than off the plot's edge.
+int legend_columns(QCPLegend* legend, int width) {
+    const int count = legend->itemCount();
+    for (int columns = std::min(count, kLegendColumns); columns > 1; --columns) {
+        std::vector<int> widths(size_t(columns), 0);
+        for (int i = 0; i < count; ++i)
+            widths[size_t(i % columns)] = std::max(widths[size_t(i % columns)],
+                                                   legend->item(i)->minimumOuterSizeHint().width());
+        int total = legend->columnSpacing() * (columns - 1);
+        for (const int w : widths)
+            total += w;
+        if (total <= width) return columns;
+    }
+    return 1;
+}
+
+}  // namespace
+
+// Called after each layout of the plot, when the panels' sizes are known: a panel whose tick
+// count or legend's line width changed gets them again; a legend that wraps anew takes another
+// layout, so the plot is laid out again.
 void TimeChart::fitTicks() {
-    for (auto& p : panels_)
-        if (p.rect->visible() && fit_tick_count(p.rect->axis(QCPAxis::atLeft)))
+    bool relayout = false;
+    for (auto& p : panels_) {
+        if (!p.rect->visible()) continue;
+        if (fit_tick_count(p.rect->axis(QCPAxis::atLeft)))
             p.rect->update(QCPLayoutElement::upPreparation);
+        // The visible width, not the plot's: a legend wider than the view widens the plot.
+        const int width = scroll_->viewport()->width() - p.header->rect().left();
+        const int columns = legend_columns(p.legend, width);
+        const int count = p.legend->itemCount();
+        if (count > 0 && columns != std::min(p.legend->wrap(), count)) {
+            p.legend->setWrap(columns);
+            p.legend->setFillOrder(p.legend->fillOrder(), true);  // setWrap alone moves none
+            relayout = true;
+        }
+    }
+    if (!relayout) return;
+    plot_->updateGeometry();  // its minimum width, which the widest legend line set, changed
+    QMetaObject::invokeMethod(this, &TimeChart::redraw, Qt::QueuedConnection);
 }
 
 // Hidden panels leave the layout and their lines, legends and markers go invisible with them;

@@ -3,7 +3,7 @@
 # Runs PerfLab under Xvfb through its views (set-up, live, history, a stored run, compare,
 # hosts) and saves a PNG of each, for review by eye.
 #   tests/ui/screenshots.sh [PERFLAB_BINARY] [OUTPUT_DIR]
-# Needs xvfb and imagemagick (.ci/install-deps.sh) and memcached for the live run.
+# Needs xvfb, imagemagick and poppler-utils (.ci/install-deps.sh), memcached and a JDK.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="${1:-$root/build/release/app/perflab}"
@@ -75,3 +75,33 @@ shot 8-live-memcached-probe 18 --spec "$work/collapse.json" --start
 SHOT_SIZE=1024x700 shot 9-live-1024x700 18 --spec "$work/collapse.json" --start
 SHOT_SIZE=1024x700 shot 10-setup-invalid-1024x700 4 --spec "$work/invalid.json"
 SHOT_SIZE=1024x700 shot 11-compare-1024x700 7 --compare 1,2
+
+# Two runs with long names side by side, at the smallest size.
+for n in 1 2; do
+  sed "s/\"name\": \"small cache, 5k\/s then closed\"/\"name\": \"cache-aside against an 8 MB memcached, 5k\/s then closed, take $n\"/; s/\"duration_s\": 8/\"duration_s\": 3/; s/\"duration_s\": 6/\"duration_s\": 2/" \
+    "$work/collapse.json" >"$work/long-$n.json"
+  "$bin" run "$work/long-$n.json" -q >>"$work/demo.log" 2>&1
+done
+long_ids="$("$bin" runs --json | python3 -c 'import json, sys; print(",".join(str(r["id"]) for r in json.load(sys.stdin)[:2]))')"
+SHOT_SIZE=1024x700 shot 12-compare-long-names-1024x700 7 --compare "$long_ids"
+
+# A JVM under load with its probe: heap, old generation, GC time and full GCs on the time axis.
+javac -d "$work" "$root/tests/fixtures/jvm/PerflabGcServer.java"
+jvm_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+java -Xmx256m -XX:+UseG1GC -cp "$work" PerflabGcServer "$jvm_port" 500 >"$work/jvm.log" 2>&1 &
+jvm=$!
+trap 'kill "$memcached" "$jvm" 2>/dev/null || true; cleanup' EXIT
+for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$jvm_port") 2>/dev/null && break; sleep 0.1; done
+cat >"$work/jvm.json" <<SPEC
+{"name": "JVM service, 300/s then 700/s", "kind": "http", "tick_ms": 1000,
+ "phases": [{"duration_s": 6, "rate": 300}, {"duration_s": 8, "rate": 700}],
+ "http": {"targets": [{"url": "http://127.0.0.1:$jvm_port/"}]},
+ "probes": [{"local": true}, {"jvm": {"match": "PerflabGcServer"}}]}
+SPEC
+shot 13-live-jvm-probe 18 --spec "$work/jvm.json" --start
+
+# Page 1 of the last run's PDF report, as a reader of the file sees it.
+last_id="$("$bin" runs --json | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["id"])')"
+"$bin" export "$last_id" --format pdf -o "$work/report.pdf" 2>>"$work/demo.log"
+pdftoppm -png -r 80 -f 1 -l 1 -singlefile "$work/report.pdf" "$out/14-pdf-report-page1"
+echo "$out/14-pdf-report-page1.png"

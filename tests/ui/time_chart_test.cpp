@@ -27,6 +27,7 @@ class TimeChartTest : public QObject {
     void hiddenPanelsTakeNoSpaceAndAreRemembered();
     void legendsSitOutsideThePlotAreas();
     void clickOnLegendEntryTogglesItsSeries();
+    void longLegendEntriesWrapInsideTheChart();
     void compactLabels();
     void tickLabelsDoNotOverlapAt1024x700();
     void crosshairSpansEveryPanelAndNamesEachValueWithItsUnit();
@@ -185,6 +186,34 @@ void TimeChartTest::legendsSitOutsideThePlotAreas() {
             QVERIFY2(!legend.intersects(chart.axisRect(q)->rect()),
                      qPrintable(QStringLiteral("legend %1 over panel %2").arg(p).arg(q)));
     }
+}
+
+// Three runs named in full (a compare) on a 600-px chart: one per line, none past the edge;
+// short names on a wide chart share a line.
+void TimeChartTest::longLegendEntriesWrapInsideTheChart() {
+    TimeChart chart;
+    chart.resize(600, 400);
+    const int panel = chart.addPanel(QStringLiteral("ops/s"), TimeChart::Scale::linear);
+    for (const char* tail : {"A", "B", "C"})
+        chart.append(
+            chart.addSeries(
+                panel, QStringLiteral("#1 ") + QString(60, QLatin1Char('x')) + QLatin1String(tail),
+                Qt::blue),
+            1, 1);
+    const int other = chart.addPanel(QStringLiteral("ms"), TimeChart::Scale::linear);
+    for (const char* name : {"p50", "p99", "max"})
+        chart.append(chart.addSeries(other, QLatin1String(name), Qt::red), 1, 1);
+    chart.refresh();
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QCPLegend* legend = chart.legend(panel);
+    QTRY_COMPARE(legend->wrap(), 1);
+    QTRY_VERIFY(legend->item(2)->outerRect().top() > legend->item(1)->outerRect().top());
+    for (int i = 0; i < legend->itemCount(); ++i)
+        QVERIFY2(legend->item(i)->outerRect().right() <= chart.plot()->width(),
+                 qPrintable(QString::number(legend->item(i)->outerRect().right())));
+    const QCPLegend* shortNames = chart.legend(other);
+    QCOMPARE(shortNames->item(0)->outerRect().top(), shortNames->item(2)->outerRect().top());
 }
 
 void TimeChartTest::clickOnLegendEntryTogglesItsSeries() {
