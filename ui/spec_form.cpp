@@ -214,10 +214,15 @@ QGroupBox* SpecForm::setupCacheGroup() {
     auto* prefix =
         add(form, tr("Key prefix"), "cache.keys.prefix", Type::text, new QLineEdit(this));
     prefix->setPlaceholderText(QStringLiteral("key:"));
-    addChoice(form, tr("Key distribution"), "cache.keys.distribution", names<KeyDistribution, 2>());
+    addChoice(form, tr("Key distribution"), "cache.keys.distribution", names<KeyDistribution, 4>());
     addNumber(form, tr("Zipf s"), "cache.keys.zipf_s", QStringLiteral("0.99"));
+    addNumber(form, tr("Gaussian mean"), "cache.keys.mean", tr("gaussian: the middle key"));
+    addNumber(form, tr("Gaussian stddev"), "cache.keys.stddev",
+              tr("gaussian: a sixth of the keys"));
     addNumber(form, tr("Value min (B)"), "cache.value_size.min", QStringLiteral("128"));
     addNumber(form, tr("Value max (B)"), "cache.value_size.max", QStringLiteral("10240"));
+    addChoice(form, tr("Value bytes"), "cache.value_size.bytes",
+              {QStringLiteral("compressible"), QStringLiteral("random")});
     addNumber(form, tr("TTL (s)"), "cache.ttl_s", tr("0: never expires"));
     add(form, tr("Prefill"), "cache.prefill", Type::flag, new QCheckBox(this));
     addChoice(form, tr("Driver"), "cache.driver", names<CacheDriver, 2>());

@@ -139,6 +139,44 @@ TEST(Spec, NamesTheOffendingField) {
         has_error(j, R"(phases[2]: needs "rate" (open model) or "concurrency" (closed model))"));
 }
 
+// memtier's key patterns and value sizes: what they read as, what they round-trip to, and
+// what is refused, naming the field.
+TEST(Spec, KeyPatternsAndWeightedValueSizes) {
+    json j = valid_cache();
+    j["cache"]["keys"] = {
+        {"count", 10000}, {"distribution", "gaussian"}, {"mean", 4000}, {"stddev", 1500}};
+    j["cache"]["value_size"] = {{"weights", {{128, 70}, {4096, 25}, {51200, 5}}},
+                                {"bytes", "random"}};
+    const auto r = parse_spec(j);
+    ASSERT_TRUE(r) << r.error_text();
+    EXPECT_EQ(r.spec->cache->keys.distribution, KeyDistribution::gaussian);
+    EXPECT_EQ(*r.spec->cache->keys.stddev, 1500);
+    const ValueSize& size = r.spec->cache->value_size;
+    EXPECT_EQ(size.min, 128u);
+    EXPECT_EQ(size.max, 51200u);
+    EXPECT_EQ(size.weighted.size(), 3u);
+    EXPECT_TRUE(size.random_bytes);
+    const auto again = parse_spec(to_json(*r.spec));
+    ASSERT_TRUE(again) << again.error_text();
+    EXPECT_EQ(to_json(*again.spec), to_json(*r.spec));
+
+    j["cache"]["keys"]["stddev"] = 20000;
+    EXPECT_TRUE(has_error(j, "cache.keys.stddev: must be in (0, count]"));
+    j["cache"]["keys"] = {{"distribution", "uniform"}, {"mean", 5}};
+    EXPECT_TRUE(has_error(
+        j, R"(cache.keys.distribution: mean and stddev are for the "gaussian" distribution)"));
+    j = valid_cache();
+    j["cache"]["value_size"] = {{"weights", {{128, 70}, {4096, 0}}}};
+    EXPECT_TRUE(has_error(
+        j,
+        "cache.value_size.weights[2]: expected [bytes up to 1048576, weight 1..1000000], got "
+        "[4096,0]"));
+    j["cache"]["value_size"] = {{"weights", {{128, 1}}}, {"max", 5}};
+    EXPECT_TRUE(has_error(
+        j,
+        "cache.value_size.weights: expected [[bytes, weight], ...] (and no min or max beside it)"));
+}
+
 TEST(Spec, ReportsEveryProblemAtOnce) {
     json j = valid_cache();
     j["phases"][0]["rate"] = -1;

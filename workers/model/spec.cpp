@@ -11,7 +11,8 @@ const char* to_string(RunKind k) {
     return k == RunKind::cache ? "cache" : "http";
 }
 const char* to_string(KeyDistribution d) {
-    return d == KeyDistribution::uniform ? "uniform" : "zipf";
+    static const char* names[] = {"uniform", "zipf", "sequential", "gaussian"};
+    return names[int(d)];
 }
 const char* to_string(CacheProtocol p) {
     static const char* names[] = {"text", "binary", "meta"};
@@ -105,11 +106,22 @@ nlohmann::json cache_json(const CacheSpec& c) {
             {"get_ratio", c.get_ratio},
             {"set_ratio", c.set_ratio},
             {"keys",
-             {{"count", c.keys.count},
-              {"prefix", c.keys.prefix},
-              {"distribution", to_string(c.keys.distribution)},
-              {"zipf_s", c.keys.zipf_s}}},
-            {"value_size", {{"min", c.value_size.min}, {"max", c.value_size.max}}},
+             [&] {
+                 nlohmann::json keys = {{"count", c.keys.count},
+                                        {"prefix", c.keys.prefix},
+                                        {"distribution", to_string(c.keys.distribution)},
+                                        {"zipf_s", c.keys.zipf_s}};
+                 if (c.keys.mean) keys["mean"] = *c.keys.mean;
+                 if (c.keys.stddev) keys["stddev"] = *c.keys.stddev;
+                 return keys;
+             }()},
+            {"value_size",
+             [&] {
+                 nlohmann::json size = {{"min", c.value_size.min}, {"max", c.value_size.max}};
+                 if (!c.value_size.weighted.empty()) size = {{"weights", c.value_size.weighted}};
+                 size["bytes"] = c.value_size.random_bytes ? "random" : "compressible";
+                 return size;
+             }()},
             {"ttl_s", c.ttl_s},
             {"prefill", c.prefill},
             {"driver", to_string(effective_driver(c))},

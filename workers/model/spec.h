@@ -27,7 +27,8 @@ struct Phase {
     double rate_at(double t_s) const;  // planned rate t_s seconds into the phase
 };
 
-enum class KeyDistribution { uniform, zipf };
+// memtier's key patterns: R (uniform), S (sequential), G (gaussian), and zipf.
+enum class KeyDistribution { uniform, zipf, sequential, gaussian };
 enum class CacheProtocol { text, binary, meta };
 enum class CacheWorkload { cache_aside, ratio, get_only, set_only };
 enum class CacheDriver { libmemcached, async };
@@ -37,11 +38,19 @@ struct KeySpace {
     std::string prefix = "key:";
     KeyDistribution distribution = KeyDistribution::uniform;
     double zipf_s = 0.99;
+    // gaussian: key numbers around `mean` (default the middle of the space) with this spread
+    // (default a sixth of it), drawn again when outside [0, count).
+    std::optional<double> mean;
+    std::optional<double> stddev;
 };
 
+// Uniform in [min, max], or drawn from weighted sizes ({bytes, weight}: min and max are then
+// the smallest and largest of them).
 struct ValueSize {
     uint32_t min = 128;
     uint32_t max = 10240;
+    std::vector<std::pair<uint32_t, uint32_t>> weighted;
+    bool random_bytes = false;  // random bytes rather than a repeating, compressible text
 };
 
 struct Endpoint {

@@ -68,6 +68,32 @@ std::optional<Endpoint> parse_server(const nlohmann::json& json, const std::stri
     return e;
 }
 
+// "weights": [[128, 70], [4096, 25], [51200, 5]]: sizes in bytes and their relative weights.
+void parse_weighted_sizes(const nlohmann::json& w, JsonReader& r, ValueSize& size) {
+    const std::string path = r.path("weights");
+    if (!w.is_array() || w.empty() || r.has("min") || r.has("max"))
+        return r.error(path, "expected [[bytes, weight], ...] (and no min or max beside it)");
+    ValueSize parsed = size;
+    parsed.min = kMaxValueBytes;
+    parsed.max = 0;
+    for (size_t i = 0; i < w.size(); ++i) {
+        const auto& pair = w[i];
+        const std::string at = path + "[" + std::to_string(i + 1) + "]";
+        const auto in = [](const nlohmann::json& v, int64_t lo, int64_t hi) {
+            return v.is_number_integer() && v.get<int64_t>() >= lo && v.get<int64_t>() <= hi;
+        };
+        if (!pair.is_array() || pair.size() != 2 || !in(pair[0], 0, kMaxValueBytes) ||
+            !in(pair[1], 1, 1'000'000))
+            return r.error(at, "expected [bytes up to " + std::to_string(kMaxValueBytes) +
+                                   ", weight 1..1000000], got " + pair.dump());
+        const auto bytes = pair[0].get<uint32_t>();
+        parsed.weighted.emplace_back(bytes, pair[1].get<uint32_t>());
+        parsed.min = std::min(parsed.min, bytes);
+        parsed.max = std::max(parsed.max, bytes);
+    }
+    size = parsed;
+}
+
 CacheSpec parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors) {
     JsonReader r(json, "cache", errors);
     CacheSpec c;
@@ -94,7 +120,7 @@ CacheSpec parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors
         r.error("cache.set_ratio", "get_ratio and set_ratio cannot both be 0");
     if (const auto* k = r.child("keys")) {
         JsonReader kr(*k, "cache.keys", errors);
-        kr.allow_only({"count", "prefix", "distribution", "zipf_s"});
+        kr.allow_only({"count", "prefix", "distribution", "zipf_s", "mean", "stddev"});
         if (auto v = kr.count("count", 1, UINT64_MAX)) c.keys.count = *v;
         if (auto v = kr.string("prefix")) {
             if (v->size() > kMaxPrefixBytes)
@@ -105,8 +131,24 @@ CacheSpec parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors
             else
                 c.keys.prefix = *v;
         }
-        if (auto v = kr.choice("distribution", {"uniform", "zipf"}))
+        if (auto v = kr.choice("distribution", {"uniform", "zipf", "sequential", "gaussian"}))
             c.keys.distribution = KeyDistribution(*v);
+        if (auto v = kr.number("mean")) {
+            if (*v < 0 || *v >= double(c.keys.count))
+                kr.error("cache.keys.mean", "must be a key number in [0, count)");
+            else
+                c.keys.mean = *v;
+        }
+        if (auto v = kr.number("stddev")) {
+            // Wider than the space, most draws would fall outside it and be drawn again.
+            if (*v <= 0 || *v > double(c.keys.count))
+                kr.error("cache.keys.stddev", "must be in (0, count]");
+            else
+                c.keys.stddev = *v;
+        }
+        if ((c.keys.mean || c.keys.stddev) && c.keys.distribution != KeyDistribution::gaussian)
+            kr.error("cache.keys.distribution",
+                     "mean and stddev are for the \"gaussian\" distribution");
         if (auto v = kr.number("zipf_s")) {
             if (*v <= 0 || *v > 10)
                 kr.error("cache.keys.zipf_s", "must be in (0, 10]");
@@ -116,9 +158,12 @@ CacheSpec parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors
     }
     if (const auto* vs = r.child("value_size")) {
         JsonReader vr(*vs, "cache.value_size", errors);
-        vr.allow_only({"min", "max"});
+        vr.allow_only({"min", "max", "weights", "bytes"});
         if (auto v = vr.integer("min", 0, kMaxValueBytes)) c.value_size.min = uint32_t(*v);
         if (auto v = vr.integer("max", 0, kMaxValueBytes)) c.value_size.max = uint32_t(*v);
+        if (auto v = vr.choice("bytes", {"compressible", "random"}))
+            c.value_size.random_bytes = *v == 1;
+        if (const auto* w = vr.child("weights")) parse_weighted_sizes(*w, vr, c.value_size);
         if (c.value_size.min > c.value_size.max)
             vr.error("cache.value_size", "min " + std::to_string(c.value_size.min) + " > max " +
                                              std::to_string(c.value_size.max));
