@@ -37,6 +37,27 @@ TEST(HttpNginx, ClosedModelCountsMatchTheAccessLog) {
     EXPECT_LE(nginx.connections(), 8u);
 }
 
+// Weights 5:3:2 over 10 000 requests: nginx's log has each target's share (to the request:
+// the picker is a smooth weighted round-robin, exact over every 10 picks of each worker).
+TEST(HttpNginx, TargetWeightsSplitTheRequests) {
+    NginxServer nginx;
+    auto spec = http_spec(nginx.url("/ok"), {{{"concurrency", 8}, {"ops", 10'000}}});
+    spec["http"]["targets"] = {{{"url", nginx.url("/ok")}, {"weight", 5}},
+                               {{"url", nginx.url("/static.bin")}, {"weight", 3}},
+                               {{"url", nginx.url("/missing")}, {"weight", 2}}};
+    const auto run = run_http(spec);
+    ASSERT_EQ(run.summary.overall.totals.total_ops(), 10'000u);
+    ASSERT_EQ(nginx.wait_for_requests(10'000), 10'000u);
+    const std::pair<const char*, double> shares[] = {
+        {"/ok", 0.5}, {"/static.bin", 0.3}, {"/missing", 0.2}};
+    for (const auto& [path, share] : shares) {
+        EXPECT_NEAR(double(nginx.requests_to(path)), share * 10'000, 0.02 * 10'000) << path;
+        const auto& op = run.summary.overall.totals.ops.at("GET " + nginx.url(path));
+        EXPECT_EQ(op.count, nginx.requests_to(path)) << path;
+    }
+    EXPECT_EQ(status_count(run.summary.overall.totals, 404), nginx.requests_to("/missing"));
+}
+
 TEST(HttpNginx, CountLimitedPhaseSendsExactlyItsOps) {
     NginxServer nginx;
     const auto run = run_http(http_spec(nginx.url("/ok"), {{{"concurrency", 5}, {"ops", 333}}}));

@@ -23,7 +23,7 @@ std::string nginx_config(const std::string& dir, uint16_t port, bool tls,
       << "error_log " << dir << "/error.log;\n"
       << "events { worker_connections 4096; }\n"
       << "http {\n"
-      << "  log_format counted '$connection $status';\n"
+      << "  log_format counted '$connection $status $uri';\n"
       << "  access_log " << dir << "/access.log counted;\n";
     for (const char* temp : {"client_body", "proxy", "fastcgi", "uwsgi", "scgi"})
         c << "  " << temp << "_temp_path " << dir << "/tmp/" << temp << ";\n";
@@ -94,10 +94,18 @@ uint64_t NginxServer::wait_for_requests(uint64_t n, int timeout_ms) const {
 uint64_t NginxServer::connections() const {
     std::ifstream in(dir_.file("access.log"));
     std::set<std::string> ids;
-    std::string id, status;
-    while (in >> id >> status)
-        ids.insert(id);
+    for (std::string line; std::getline(in, line);)
+        ids.insert(line.substr(0, line.find(' ')));
     return ids.size();
+}
+
+uint64_t NginxServer::requests_to(const std::string& path) const {
+    std::ifstream in(dir_.file("access.log"));
+    uint64_t n = 0;
+    std::string id, status, uri;
+    while (in >> id >> status >> uri)
+        n += uri == path;
+    return n;
 }
 
 void NginxServer::stop() {

@@ -29,6 +29,8 @@ class NginxServer {
     // Waits up to timeout_ms for requests() to reach n; returns the last count seen.
     uint64_t wait_for_requests(uint64_t n, int timeout_ms = 2000) const;
 
+    // Logged requests for this path ("/ok").
+    uint64_t requests_to(const std::string& path) const;
     // Distinct connections that carried the logged requests.
     uint64_t connections() const;
 

@@ -13,6 +13,7 @@
 #include "first_error.h"
 #include "http_connection.h"
 #include "model/double_buffer.h"
+#include "target_picker.h"
 
 namespace perflab {
 
@@ -100,6 +101,13 @@ std::optional<asio::ssl::context> tls_context(const HttpPlan& plan) {
     return ctx;
 }
 
+std::vector<int64_t> weights_of(const HttpPlan& plan) {
+    std::vector<int64_t> weights;
+    for (const auto& t : plan.spec.targets)
+        weights.push_back(t.weight);
+    return weights;
+}
+
 }  // namespace
 
 class HttpWorker::Impl final : public HttpConnectionOwner {
@@ -110,6 +118,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
           index_(index),
           unreached_(unreached),
           names_(plan.names()),
+          targets_(weights_of(plan)),
           tls_(tls_context(plan)),
           endpoints_(resolve(io_, plan)),
           slots_{Slot(plan.targets.size()), Slot(plan.targets.size())} {}
@@ -281,11 +290,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         conns_.push_back(std::make_unique<HttpConnection>(ctx, int(conns_.size())));
     }
 
-    size_t next_target() {
-        const size_t t = next_target_;
-        next_target_ = next_target_ + 1 == plan_.targets.size() ? 0 : next_target_ + 1;
-        return t;
-    }
+    size_t next_target() { return targets_.next(); }
 
     // `now` is a recent clock reading, not necessarily a fresh one: a closed-model request
     // starts on the reading that ended the previous one, one clock read per request.
@@ -459,6 +464,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     const int index_;
     FirstError& unreached_;
     const std::vector<std::string> names_;
+    TargetPicker targets_;
     asio::executor_work_guard<asio::io_context::executor_type> guard_{io_.get_executor()};
     std::optional<asio::ssl::context> tls_;
     std::vector<Tcp::resolver::results_type> endpoints_;
@@ -469,7 +475,6 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     Backlog backlog_;
     OpPacer pacer_;
     Slot slots_[2];
-    size_t next_target_ = 0;
     int preconnecting_ = 0;
     std::function<void()> settled_;
     int phase_ = -1;

@@ -141,6 +141,7 @@ nlohmann::json http_json(const HttpSpec& h) {
         }
         if (!t.body.empty()) j["body"] = t.body;
         if (!t.body_file.empty()) j["body_file"] = t.body_file;
+        if (t.weight != 1) j["weight"] = t.weight;
         targets.push_back(j);
     }
     return {{"targets", targets},

@@ -82,6 +82,7 @@ struct HttpTarget {
     std::vector<std::pair<std::string, std::string>> headers;
     std::string body;
     std::string body_file;
+    uint32_t weight = 1;  // its share of the requests: weight / the targets' sum
 };
 
 struct HttpSpec {

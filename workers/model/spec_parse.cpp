@@ -194,7 +194,8 @@ HttpTarget parse_target(const nlohmann::json& json, const std::string& path,
     JsonReader r(json, path, errors);
     HttpTarget t;
     if (!r.is_object()) return t;
-    r.allow_only({"method", "url", "headers", "body", "body_file"});
+    r.allow_only({"method", "url", "headers", "body", "body_file", "weight"});
+    if (auto v = r.integer("weight", 1, 1'000'000)) t.weight = uint32_t(*v);
     if (auto v = r.string("method")) {
         if (v->empty() || v->find_first_of(" \t\r\n") != std::string::npos)
             r.error(r.path("method"), "not an HTTP method");
