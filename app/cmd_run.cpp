@@ -7,6 +7,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "agents_engine.h"
 #include "commands.h"
 #include "console_observer.h"
 #include "engine.h"
@@ -69,7 +70,8 @@ int run_spec(const RunSpec& given, const RunOptions& options, int64_t* stored) {
     });
     std::unique_ptr<LoadEngine> engine;
     try {
-        engine = make_engine(spec);
+        engine =
+            spec.agents.empty() ? make_engine(spec) : std::make_unique<AgentsEngine>(spec, cancel);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "perflab: %s\n", e.what());
         return kExitBadInput;

@@ -96,6 +96,7 @@ class RunController {
     bool wait_until(Clock::time_point deadline);
     int64_t ms_since_start(Clock::time_point t) const;
     void emit_event(const RunEvent& event);
+    void emit_engine_events(Clock::time_point now);
     void emit_notes();
     RunStatus final_status(const RunSummary& summary, std::string& error) const;
 

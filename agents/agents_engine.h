@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "agent_link.h"
+#include "engine.h"
+
+namespace perflab {
+
+// The load of a spec with agents: each agent runs its share (agent_share.h) from a common
+// start, and this engine hands the controller their ticks merged — counts summed, histograms
+// merged — so the store, the console and the GUI see one run. A local agent runs its share
+// in this process. An agent lost mid-run is told as an event and its share is missing from
+// then on; with "on_agent_loss": "stop" the run stops.
+class AgentsEngine : public LoadEngine {
+  public:
+    AgentsEngine(RunSpec spec, std::shared_ptr<SshCancel> cancel);
+    ~AgentsEngine() override;
+
+    void start() override;
+    void begin_phase(const PhasePlan& plan) override;
+    bool phase_done() const override;
+    bool drained(int phase) const override;
+    void collect(IntervalSample& out, int phase, Clock::time_point origin) override;
+    void stop() override;
+    void cancel() override;
+    std::string first_connection_error() const override;
+    std::vector<RunEvent> take_events() override;
+    bool wants_stop() const override;
+
+  private:
+    // Each remote agent: ready, or a std::runtime_error naming it.
+    void open_agents();
+    bool all_live(bool (*done)(const AgentLink::State&, int), int phase) const;
+
+    RunSpec spec_;
+    std::shared_ptr<SshCancel> cancel_;
+    std::vector<std::unique_ptr<AgentLink>> links_;
+    std::vector<bool> loss_told_;
+    std::unique_ptr<LoadEngine> local_;
+    RunSpec local_share_;
+    std::vector<RunEvent> events_;
+    Clock::time_point start_{};
+    int phase_ = -1;
+};
+
+}  // namespace perflab
