@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+// Load from several agent hosts: two real sshd on loopback stand for two hosts, each running
+// this build's perflab as its agent, against a real memcached.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "memcached_server.h"
+#include "process.h"
+#include "sshd_server.h"
+
+namespace perflab {
+namespace {
+
+using nlohmann::json;
+using test::MemcachedServer;
+using test::SshdServer;
+using test::TempDir;
+
+json agent(const SshdServer& host, const std::string& program = PERFLAB_BINARY) {
+    return {{"host", host.target()}, {"key", host.client_key()}, {"perflab", program}};
+}
+
+json cache_spec(const MemcachedServer& server, json agents, double duration_s = 2) {
+    return {{"name", "agents"},
+            {"kind", "cache"},
+            {"tick_ms", 500},
+            {"phases", {{{"duration_s", duration_s}, {"concurrency", 4}}}},
+            {"cache", {{"servers", {server.endpoint()}}, {"workload", "ratio"}}},
+            {"agents", std::move(agents)}};
+}
+
+// The controller's own known_hosts ($XDG_DATA_HOME/perflab/known_hosts) trusting `hosts`.
+class Controller {
+  public:
+    explicit Controller(const std::vector<const SshdServer*>& hosts) {
+        std::string known;
+        for (const auto* h : hosts)
+            known += test::read_file(h->known_hosts());
+        std::filesystem::create_directories(dir_.file("data/perflab"));
+        dir_.write("data/perflab/known_hosts", known);
+    }
+    std::vector<std::string> command(const json& spec, std::vector<std::string> args) const {
+        dir_.write("spec.json", spec.dump());
+        std::vector<std::string> argv{"env",
+                                      "XDG_DATA_HOME=" + dir_.file("data"),
+                                      PERFLAB_BINARY,
+                                      "run",
+                                      dir_.file("spec.json"),
+                                      "--no-store"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return argv;
+    }
+    test::Output run(const json& spec, std::vector<std::string> args = {}) const {
+        return test::run(command(spec, std::move(args)), 60);
+    }
+    const TempDir& dir() const { return dir_; }
+
+  private:
+    TempDir dir_;
+};
+
+bool no_agent_left() {
+    return test::run({"pgrep", "-f", std::string(PERFLAB_BINARY) + " agent"}).code == 1;
+}
+
+TEST(Agents, ClosedModelCountsEqualMemcachedStats) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    const auto before = test::cache_counters(server);
+    const auto r = controller.run(cache_spec(server, {agent(a), agent(b)}), {"--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto after = test::cache_counters(server);
+    const json j = json::parse(r.out);
+    const uint64_t gets = j["ops"]["get"]["count"].get<uint64_t>();
+    const uint64_t sets = j["ops"]["set"]["count"].get<uint64_t>();
+    EXPECT_GT(gets, 0u);
+    EXPECT_GT(sets, 0u);
+    EXPECT_EQ(gets, after.cmd_get - before.cmd_get);
+    EXPECT_EQ(sets, after.cmd_set - before.cmd_set);
+    EXPECT_EQ(j["hits"].get<uint64_t>(), after.get_hits - before.get_hits);
+    for (const auto* host : {&a, &b})
+        EXPECT_NE(r.err.find("agent " + host->target() + ": clock offset"), std::string::npos)
+            << r.err;
+    EXPECT_TRUE(test::wait_until(no_agent_left));
+}
+
+// Agent k of 2 sends the run's ops k, k+2, ...: together exactly the planned schedule.
+TEST(Agents, OpenModelSendsEveryPlannedOpOnce) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    json spec = cache_spec(server, {agent(a), agent(b)});
+    spec["phases"] = {{{"duration_s", 2}, {"rate", 400}, {"concurrency", 4}}};
+    const auto before = test::cache_counters(server);
+    const auto r = controller.run(spec, {"--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto after = test::cache_counters(server);
+    const json j = json::parse(r.out);
+    const uint64_t served = (after.cmd_get - before.cmd_get) + (after.cmd_set - before.cmd_set);
+    const uint64_t counted =
+        j["ops"]["get"]["count"].get<uint64_t>() + j["ops"]["set"]["count"].get<uint64_t>();
+    EXPECT_EQ(counted, served);
+    EXPECT_EQ(j["sent"].get<uint64_t>(), served);
+    EXPECT_EQ(served + j["dropped"].get<uint64_t>(), 800u);  // 400/s for 2 s
+    EXPECT_LE(j["dropped"].get<uint64_t>(), 8u);
+}
+
+TEST(Agents, WrongProgramPathStopsTheRunNamingTheHost) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    const auto r = controller.run(cache_spec(server, {agent(a), agent(b, "/nonexistent/perflab")}));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.err.find("agent " + b.target()), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("/nonexistent/perflab"), std::string::npos) << r.err;
+    EXPECT_EQ(server.stat("cmd_get") + server.stat("cmd_set"), 0u) << "load was sent";
+}
+
+TEST(Agents, VersionMismatchStopsTheRunNamingTheHost) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    // An agent of another release: says hello with its version, then waits.
+    controller.dir().write("old_perflab",
+                           "#!/bin/sh\necho '{\"v\":1,\"type\":\"hello\",\"version\":\"0.0.1\"}'\n"
+                           "exec cat >/dev/null\n");
+    std::filesystem::permissions(controller.dir().file("old_perflab"),
+                                 std::filesystem::perms::owner_all);
+    const auto r = controller.run(
+        cache_spec(server, {agent(a), agent(b, controller.dir().file("old_perflab"))}));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.err.find("agent " + b.target() + ": runs PerfLab 0.0.1"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(server.stat("cmd_get") + server.stat("cmd_set"), 0u) << "load was sent";
+}
+
+TEST(Agents, UntrustedHostKeyStopsTheRunNamingTheHost) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a});  // b's key is not in known_hosts
+    const auto r = controller.run(cache_spec(server, {agent(a), agent(b)}));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.err.find("agent " + b.target()), std::string::npos) << r.err;
+    EXPECT_EQ(server.stat("cmd_get") + server.stat("cmd_set"), 0u) << "load was sent";
+    EXPECT_TRUE(test::wait_until(no_agent_left));
+}
+
+TEST(Agents, LostAgentIsToldAndTheRunGoesOn) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    const auto spec = cache_spec(server, {agent(a), agent(b)}, 4);
+    test::Process run(controller.command(spec, {}), controller.dir().file("out"),
+                      controller.dir().file("err"));
+    // Once both agents send load, b's host goes away.
+    ASSERT_TRUE(test::wait_until(
+        [&] {
+            return test::read_file(controller.dir().file("out")).find(" get/s:") !=
+                   std::string::npos;
+        },
+        std::chrono::seconds(20)));
+    b.stop();
+    EXPECT_EQ(run.wait(), 0) << test::read_file(controller.dir().file("err"));
+    const std::string out = test::read_file(controller.dir().file("out"));
+    EXPECT_NE(out.find("agent " + b.target() + " lost"), std::string::npos) << out;
+    EXPECT_NE(out.find("its share is missing from now on"), std::string::npos) << out;
+    EXPECT_TRUE(test::wait_until(no_agent_left));
+}
+
+}  // namespace
+}  // namespace perflab
