@@ -141,6 +141,7 @@ void AgentLink::handle(const std::string& line) {
         const IntervalSample s = sample_from_json(record.at("sample"));
         pending_[s.phase].merge(s);
         state_.last_phase = std::max(state_.last_phase, s.phase);
+        state_.last_t_ms = std::max(state_.last_t_ms, s.t_ms);
         state_.connections = s.connections;
     } else if (type == "phase_end") {
         state_.phase_ended = std::max(state_.phase_ended, record.value("phase", -1));
@@ -166,15 +167,30 @@ void AgentLink::take(IntervalSample& out, int phase) {
     std::lock_guard lock(mutex_);
     const auto it = pending_.find(phase);
     if (it == pending_.end()) return;
-    const int connections = out.connections;
     out.merge(it->second);
-    out.connections = connections;
     pending_.erase(it);
+}
+
+IntervalSample AgentLink::untaken() const {
+    std::lock_guard lock(mutex_);
+    IntervalSample all;
+    for (const auto& [phase, part] : pending_)
+        all.merge(part);
+    return all;
 }
 
 AgentLink::State AgentLink::state() const {
     std::lock_guard lock(mutex_);
     return state_;
+}
+
+bool AgentLink::wait_tick(int phase, int64_t t_ms, int64_t slack_ms, Clock::time_point until) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_until(lock, until, [&] {
+        const State& s = state_;
+        return s.ended || s.lost || s.last_phase > phase || s.phase_ended >= phase ||
+               (s.last_phase == phase && s.last_t_ms >= t_ms - slack_ms);
+    });
 }
 
 bool AgentLink::wait_end(Clock::time_point until) {

@@ -42,16 +42,22 @@ class AgentLink {
     void request_stop();
     // Moves the agent's figures for `phase` that arrived since the last call into `out`.
     void take(IntervalSample& out, int phase);
+    // Everything arrived and not taken yet, every phase merged; left in place.
+    IntervalSample untaken() const;
 
     struct State {
-        int last_phase = -1;   // of its latest tick
-        int phase_ended = -1;  // its latest phase whose figures are complete
-        int connections = 0;   // in its latest tick
-        bool ended = false;    // its run ended and every figure came
-        bool lost = false;     // the connection or the agent failed before that
-        std::string why;       // when lost
+        int last_phase = -1;     // of its latest tick
+        int64_t last_t_ms = -1;  // its latest tick's end, on the run's clock
+        int phase_ended = -1;    // its latest phase whose figures are complete
+        int connections = 0;     // in its latest tick
+        bool ended = false;      // its run ended and every figure came
+        bool lost = false;       // the connection or the agent failed before that
+        std::string why;         // when lost
     };
     State state() const;
+    // Waits until the agent has sent its tick ending near `t_ms` of `phase` (or is past it,
+    // ended or lost), or until `until`; false on timeout: the agent is late.
+    bool wait_tick(int phase, int64_t t_ms, int64_t slack_ms, Clock::time_point until);
     // Waits until the agent ended or was lost, or until `until`; false on timeout.
     bool wait_end(Clock::time_point until);
 

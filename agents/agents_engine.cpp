@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "agent_share.h"
+#include "model/format.h"
 #include "start_at_engine.h"
 
 namespace perflab {
@@ -42,8 +43,10 @@ void AgentsEngine::open_agents() {
         if (agent.local) continue;
         links_.push_back(std::make_unique<AgentLink>(agent, cancel_));
         links_.back()->open();
+        totals_.push_back({agent.host, {}, false});
     }
     loss_told_.assign(links_.size(), false);
+    late_told_.assign(links_.size(), false);
 }
 
 void AgentsEngine::start() {
@@ -70,6 +73,7 @@ void AgentsEngine::start() {
         if (spec_.agents[size_t(k)].local) {
             local_share_ = share;
             local_ = std::make_unique<StartAtEngine>(make_engine(share), start_);
+            totals_.push_back({"local", {}, false});
             continue;
         }
         links_[remote]->assign(share, k, n, start_, clocks[remote]);
@@ -108,18 +112,58 @@ bool AgentsEngine::drained(int phase) const {
     return all_live(drained_phase, phase) && (!local_ || local_->drained(phase));
 }
 
-void AgentsEngine::collect(IntervalSample& out, int phase, Clock::time_point origin) {
-    int connections = 0;
-    for (auto& link : links_) {
-        link->take(out, phase);
-        if (const auto s = link->state(); !s.lost && !s.ended) connections += s.connections;
+// A tick waits for every live agent's tick of the same moment, up to half a tick: the agents'
+// ticks are stamped on their own clocks, started with ours.
+void AgentsEngine::await_ticks(int phase, Clock::time_point origin) {
+    const auto now = Clock::now();
+    const int64_t t_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(now - origin).count();
+    const int64_t half = spec_.tick_ms / 2;
+    const auto until = now + std::chrono::milliseconds(half);
+    for (size_t i = 0; i < links_.size(); ++i) {
+        if (links_[i]->wait_tick(phase, t_ms, half, until) || late_told_[i]) continue;
+        late_told_[i] = true;
+        events_.push_back({0, "agent",
+                           "agent " + links_[i]->host() + " late: its tick ending at " +
+                               format_clock(t_ms) +
+                               " came after half a tick's grace; late figures join a later tick"});
     }
-    if (local_) local_->collect(out, phase, origin);
-    out.connections += connections;
+}
+
+void AgentsEngine::collect(IntervalSample& out, int phase, Clock::time_point origin) {
+    await_ticks(phase, origin);
+    int connections = 0;
+    // Merging sets the connections to the part's: the agents' are summed here.
+    const auto add = [&](AgentTotals& totals, const IntervalSample& part) {
+        totals.totals.merge(part);
+        connections += part.connections;
+        out.merge(part);
+    };
+    for (size_t i = 0; i < links_.size(); ++i) {
+        IntervalSample part;
+        links_[i]->take(part, phase);
+        if (const auto s = links_[i]->state(); !s.lost && !s.ended)
+            part.connections = s.connections;
+        add(totals_[i], part);
+    }
+    if (local_) {
+        IntervalSample part;
+        if (!local_stopped_)
+            local_->collect(part, phase, origin);
+        else if (const auto it = local_rest_.find(phase); it != local_rest_.end())
+            part = std::exchange(it->second, {});
+        add(totals_.back(), part);
+    }
+    out.connections = connections;
 }
 
 void AgentsEngine::stop() {
-    if (local_) local_->stop();
+    if (local_) {
+        local_->stop();
+        for (int phase = 0; phase <= phase_; ++phase)
+            local_->collect(local_rest_[phase], phase, start_);
+        local_stopped_ = true;
+    }
     // Before the plan's end the run was stopped: the agents stop too. At its end they are
     // ending on their own.
     const auto planned_end =
@@ -133,6 +177,18 @@ void AgentsEngine::stop() {
         Clock::now() + std::chrono::milliseconds(timeout_ms) + std::chrono::seconds(5);
     for (auto& link : links_)
         link->wait_end(until);
+    for (size_t i = 0; i < links_.size(); ++i)
+        totals_[i].lost = links_[i]->state().lost;
+    // Every agent's share as an event, so the store keeps them beside the merged figures.
+    for (size_t i = 0; i < totals_.size(); ++i) {
+        AgentTotals whole = totals_[i];
+        if (i < links_.size())
+            whole.totals.merge(links_[i]->untaken());
+        else
+            for (const auto& [phase, part] : local_rest_)
+                whole.totals.merge(part);
+        events_.push_back({0, "agent", agent_totals_text(whole)});
+    }
 }
 
 void AgentsEngine::cancel() {

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
 
 #include "agent_link.h"
+#include "agent_totals.h"
 #include "engine.h"
 
 namespace perflab {
@@ -30,17 +32,26 @@ class AgentsEngine : public LoadEngine {
     std::string first_connection_error() const override;
     std::vector<RunEvent> take_events() override;
     bool wants_stop() const override;
+    // Each agent's figures so far, in the spec's order; whole once stop() returned.
+    const std::vector<AgentTotals>& agent_totals() const { return totals_; }
 
   private:
     // Each remote agent: ready, or a std::runtime_error naming it.
     void open_agents();
+    void await_ticks(int phase, Clock::time_point origin);
     bool all_live(bool (*done)(const AgentLink::State&, int), int phase) const;
 
     RunSpec spec_;
     std::shared_ptr<SshCancel> cancel_;
     std::vector<std::unique_ptr<AgentLink>> links_;
     std::vector<bool> loss_told_;
+    std::vector<bool> late_told_;
+    std::vector<AgentTotals> totals_;  // the remote agents', then the local one's
     std::unique_ptr<LoadEngine> local_;
+    // The local engine's figures not yet collected when it stopped, per phase: taken then so
+    // that each agent's totals are whole when stop() returns.
+    std::map<int, IntervalSample> local_rest_;
+    bool local_stopped_ = false;
     RunSpec local_share_;
     std::vector<RunEvent> events_;
     Clock::time_point start_{};

@@ -4,10 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "base64.h"
 #include "memcached_server.h"
+#include "model/histogram.h"
 #include "process.h"
 #include "sshd_server.h"
 
@@ -82,9 +86,24 @@ TEST(Agents, ClosedModelCountsEqualMemcachedStats) {
     EXPECT_EQ(gets, after.cmd_get - before.cmd_get);
     EXPECT_EQ(sets, after.cmd_set - before.cmd_set);
     EXPECT_EQ(j["hits"].get<uint64_t>(), after.get_hits - before.get_hits);
-    for (const auto* host : {&a, &b})
-        EXPECT_NE(r.err.find("agent " + host->target() + ": clock offset"), std::string::npos)
-            << r.err;
+    // The merged counts are the agents' summed, and each agent's share is an event.
+    ASSERT_EQ(j["agents"].size(), 2u);
+    uint64_t agent_gets = 0, agent_sets = 0;
+    const SshdServer* hosts[] = {&a, &b};
+    for (size_t i = 0; i < 2; ++i) {
+        const auto& ops = j["agents"][i]["ops"];
+        const uint64_t g = ops["get"]["count"].get<uint64_t>(),
+                       s = ops["set"]["count"].get<uint64_t>();
+        EXPECT_GT(g, 0u);
+        agent_gets += g;
+        agent_sets += s;
+        const std::string host = "agent " + hosts[i]->target() + ": ";
+        EXPECT_NE(r.err.find(host + "clock offset"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(host + std::to_string(g + s) + " ops"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(agent_gets, gets);
+    EXPECT_EQ(agent_sets, sets);
+    EXPECT_EQ(r.err.find(" late:"), std::string::npos) << r.err;
     EXPECT_TRUE(test::wait_until(no_agent_left));
 }
 
@@ -107,6 +126,24 @@ TEST(Agents, OpenModelSendsEveryPlannedOpOnce) {
     EXPECT_EQ(j["sent"].get<uint64_t>(), served);
     EXPECT_EQ(served + j["dropped"].get<uint64_t>(), 800u);  // 400/s for 2 s
     EXPECT_LE(j["dropped"].get<uint64_t>(), 8u);
+    // The merged p99 is that of the agents' histograms merged here.
+    Histogram by_hand;
+    for (const auto& agent : j["agents"])
+        for (const auto& [name, op] : agent["ops"].items())
+            by_hand.merge(*Histogram::decode(*base64_decode(op["latency_hdr"].get<std::string>())));
+    EXPECT_EQ(by_hand.count(), counted);
+    EXPECT_EQ(json(by_hand.percentile(99)), j["latency_us"]["p99"]) << j.dump();
+    // Every whole tick holds the rate: 200 ops a 500 ms tick.
+    const std::regex tick("^[0-9:]{8} hit:[0-9.]+% get/s:([0-9]+) .* set/s:([0-9]+) ");
+    std::istringstream lines(r.err);
+    int ticks = 0;
+    for (std::string line; std::getline(lines, line);) {
+        std::smatch m;
+        if (!std::regex_search(line, m, tick)) continue;
+        ++ticks;
+        EXPECT_NEAR(std::stod(m[1]) + std::stod(m[2]), 400, 20) << line << "\n" << r.err;
+    }
+    EXPECT_EQ(ticks, 4) << r.err;
 }
 
 TEST(Agents, WrongProgramPathStopsTheRunNamingTheHost) {
@@ -169,6 +206,47 @@ TEST(Agents, LostAgentIsToldAndTheRunGoesOn) {
     EXPECT_NE(out.find("agent " + b.target() + " lost"), std::string::npos) << out;
     EXPECT_NE(out.find("its share is missing from now on"), std::string::npos) << out;
     EXPECT_TRUE(test::wait_until(no_agent_left));
+}
+
+TEST(Agents, LostAgentStopsTheRunWhenTheSpecSaysSo) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    auto spec = cache_spec(server, {agent(a), agent(b)}, 30);
+    spec["on_agent_loss"] = "stop";
+    test::Process run(controller.command(spec, {"--json"}), controller.dir().file("out"),
+                      controller.dir().file("err"));
+    ASSERT_TRUE(test::wait_until(
+        [&] {
+            return test::read_file(controller.dir().file("err")).find(" get/s:") !=
+                   std::string::npos;
+        },
+        std::chrono::seconds(20)));
+    b.stop();
+    run.wait();
+    const std::string err = test::read_file(controller.dir().file("err"));
+    EXPECT_NE(err.find("agent " + b.target() + " lost"), std::string::npos) << err;
+    const json j = json::parse(test::read_file(controller.dir().file("out")));
+    EXPECT_EQ(j["status"], "stopped") << err;
+    EXPECT_LT(j["duration_s"].get<double>(), 25) << err;
+    EXPECT_TRUE(test::wait_until(no_agent_left));
+}
+
+// A local agent beside a remote one: this machine sends its share too.
+TEST(Agents, LocalAgentSendsItsShare) {
+    MemcachedServer server;
+    SshdServer a;
+    const Controller controller({&a});
+    const auto before = test::cache_counters(server);
+    const auto r = controller.run(cache_spec(server, {{{"local", true}}, agent(a)}), {"--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto after = test::cache_counters(server);
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["ops"]["get"]["count"].get<uint64_t>(), after.cmd_get - before.cmd_get);
+    EXPECT_EQ(j["ops"]["set"]["count"].get<uint64_t>(), after.cmd_set - before.cmd_set);
+    ASSERT_EQ(j["agents"].size(), 2u);
+    for (const auto& agent : j["agents"])
+        EXPECT_GT(agent["ops"]["get"]["count"].get<uint64_t>(), 0u) << agent.dump();
 }
 
 }  // namespace
