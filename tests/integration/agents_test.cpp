@@ -2,6 +2,7 @@
 // Load from several agent hosts: two real sshd on loopback stand for two hosts, each running
 // this build's perflab as its agent, against a real memcached.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -229,6 +230,25 @@ TEST(Agents, LostAgentStopsTheRunWhenTheSpecSaysSo) {
     const json j = json::parse(test::read_file(controller.dir().file("out")));
     EXPECT_EQ(j["status"], "stopped") << err;
     EXPECT_LT(j["duration_s"].get<double>(), 25) << err;
+    EXPECT_TRUE(test::wait_until(no_agent_left));
+}
+
+// The controller killed outright: its agents see their input close and stop.
+TEST(Agents, KilledControllerLeavesNoAgentRunning) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    test::Process run(controller.command(cache_spec(server, {agent(a), agent(b)}, 30), {}),
+                      controller.dir().file("out"), controller.dir().file("err"));
+    ASSERT_TRUE(test::wait_until(
+        [&] {
+            return test::read_file(controller.dir().file("out")).find(" get/s:") !=
+                   std::string::npos;
+        },
+        std::chrono::seconds(20)));
+    EXPECT_FALSE(no_agent_left());
+    run.signal(SIGKILL);
+    run.wait();
     EXPECT_TRUE(test::wait_until(no_agent_left));
 }
 
