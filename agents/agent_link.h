@@ -50,6 +50,7 @@ class AgentLink {
         int64_t last_t_ms = -1;  // its latest tick's end, on the run's clock
         int phase_ended = -1;    // its latest phase whose figures are complete
         int connections = 0;     // in its latest tick
+        double cpu_max = 0;      // the most CPU it used in a tick, % of its host's cores
         bool ended = false;      // its run ended and every figure came
         bool lost = false;       // the connection or the agent failed before that
         std::string why;         // when lost

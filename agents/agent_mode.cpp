@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "agent_mode.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -36,11 +38,30 @@ class RecordWriter {
     std::mutex mutex_;
 };
 
+// The process's CPU time, user and system.
+std::chrono::microseconds cpu_time() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    const auto us = [](const timeval& t) { return int64_t(t.tv_sec) * 1'000'000 + t.tv_usec; };
+    return std::chrono::microseconds(us(u.ru_utime) + us(u.ru_stime));
+}
+
+// Each tick with the agent's own health: the CPU it used over the tick, in % of the host's
+// cores, so a controller can tell a saturated load generator from a slow server.
 class TickSender : public RunObserver {
   public:
     explicit TickSender(RecordWriter& out) : out_(out) {}
     void on_sample(const IntervalSample& s) override {
-        out_.send({{"type", "tick"}, {"sample", sample_json(s)}});
+        const auto now = Clock::now();
+        const auto cpu = cpu_time();
+        const double wall_us =
+            double(std::chrono::duration_cast<std::chrono::microseconds>(now - last_).count());
+        const double cores = std::max(1u, std::thread::hardware_concurrency());
+        const double cpu_pct =
+            wall_us > 0 ? 100.0 * double((cpu - last_cpu_).count()) / wall_us / cores : 0.0;
+        last_ = now;
+        last_cpu_ = cpu;
+        out_.send({{"type", "tick"}, {"sample", sample_json(s)}, {"cpu_pct", cpu_pct}});
     }
     void on_phase_end(const PhaseTotals& p) override {
         out_.send({{"type", "phase_end"}, {"phase", p.phase}});
@@ -48,6 +69,8 @@ class TickSender : public RunObserver {
 
   private:
     RecordWriter& out_;
+    Clock::time_point last_ = Clock::now();
+    std::chrono::microseconds last_cpu_ = cpu_time();
 };
 
 int64_t now_ns() {

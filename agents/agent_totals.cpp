@@ -13,7 +13,8 @@ std::string agent_totals_text(const AgentTotals& a) {
     for (const auto& [name, op] : t.ops)
         text += ", " + name + " " + std::to_string(op.count);
     text += ", " + std::to_string(t.total_errors()) + " errors, " + std::to_string(t.late) +
-            " late, p99 " + format_latency_us(t.latency().percentile(99));
+            " late, p99 " + format_latency_us(t.latency().percentile(99)) + ", CPU max " +
+            format_fixed(a.cpu_max, 0) + "%";
     return text;
 }
 
@@ -27,6 +28,7 @@ nlohmann::json agent_totals_json(const std::vector<AgentTotals>& agents) {
                          {"latency_hdr", base64_encode(op.latency.encode())}};
         out.push_back({{"host", a.host},
                        {"lost", a.lost},
+                       {"cpu_max", a.cpu_max},
                        {"ops", ops},
                        {"sent", a.totals.sent},
                        {"late", a.totals.late},

@@ -177,8 +177,11 @@ void AgentsEngine::stop() {
         Clock::now() + std::chrono::milliseconds(timeout_ms) + std::chrono::seconds(5);
     for (auto& link : links_)
         link->wait_end(until);
-    for (size_t i = 0; i < links_.size(); ++i)
-        totals_[i].lost = links_[i]->state().lost;
+    for (size_t i = 0; i < links_.size(); ++i) {
+        const auto state = links_[i]->state();
+        totals_[i].lost = state.lost;
+        totals_[i].cpu_max = state.cpu_max;
+    }
     // Every agent's share as an event, so the store keeps them beside the merged figures.
     for (size_t i = 0; i < totals_.size(); ++i) {
         AgentTotals whole = totals_[i];

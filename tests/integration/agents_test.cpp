@@ -96,11 +96,15 @@ TEST(Agents, ClosedModelCountsEqualMemcachedStats) {
         const uint64_t g = ops["get"]["count"].get<uint64_t>(),
                        s = ops["set"]["count"].get<uint64_t>();
         EXPECT_GT(g, 0u);
+        EXPECT_GT(j["agents"][i]["cpu_max"].get<double>(), 0) << j["agents"][i].dump();
         agent_gets += g;
         agent_sets += s;
         const std::string host = "agent " + hosts[i]->target() + ": ";
         EXPECT_NE(r.err.find(host + "clock offset"), std::string::npos) << r.err;
         EXPECT_NE(r.err.find(host + std::to_string(g + s) + " ops"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(", CPU max ", r.err.find(host + std::to_string(g + s))),
+                  std::string::npos)
+            << r.err;
     }
     EXPECT_EQ(agent_gets, gets);
     EXPECT_EQ(agent_sets, sets);
