@@ -89,7 +89,8 @@ void RunController::emit_notes() {
 }
 
 bool RunController::change_rate(double rate) {
-    if (!(rate > 0) || !rate_changeable_.load()) return false;
+    // Agents run the plan they were given: they could not follow a new rate.
+    if (!(rate > 0) || !rate_changeable_.load() || !spec_.agents.empty()) return false;
     pending_rate_.store(rate);
     wake();
     return true;

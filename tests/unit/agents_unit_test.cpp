@@ -53,7 +53,10 @@ TEST(AgentSpecs, ErrorsNameTheField) {
     expect_error(
         spec_with({{{"host", "a@a"}}, {{"host", "b@b"}}, {{"host", "c@c"}}, {{"host", "d@d"}}}),
         "phases[0].concurrency: fewer connections than agents (4)");
-    auto j = spec_with({{{"host", "a@a"}}});
+    auto j = spec_with({{{"host", "a@a"}}, {{"host", "b@b"}}});
+    j["phases"] = {{{"ops", 1}, {"concurrency", 2}}};
+    expect_error(j, "phases[0].ops: fewer ops than agents (2)");
+    j = spec_with({{{"host", "a@a"}}});
     j.erase("agents");
     j["on_agent_loss"] = "stop";
     expect_error(j, "on_agent_loss: needs \"agents\"");

@@ -292,6 +292,10 @@ void parse_agents(const nlohmann::json& json, RunSpec& s, std::vector<SpecError>
             errors.push_back({index_path("phases", i) + ".concurrency",
                               "fewer connections than agents (" + std::to_string(s.agents.size()) +
                                   "): each agent needs one"});
+        if (!p.open() && p.ops > 0 && p.ops < s.agents.size())
+            errors.push_back({index_path("phases", i) + ".ops",
+                              "fewer ops than agents (" + std::to_string(s.agents.size()) +
+                                  "): each agent needs one"});
     }
 }
 
