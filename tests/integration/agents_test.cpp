@@ -180,6 +180,32 @@ TEST(Agents, VersionMismatchStopsTheRunNamingTheHost) {
     EXPECT_EQ(server.stat("cmd_get") + server.stat("cmd_set"), 0u) << "load was sent";
 }
 
+// An agent behind a slow link (here: one that answers each clock ping 60 ms late) cannot
+// place its ticks within 5% of a 500 ms tick, and is refused.
+TEST(Agents, UncertainClockStopsTheRunNamingTheHost) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    const auto hello = test::run({PERFLAB_BINARY, "agent"}).out;  // stdin closed: says hello only
+    const std::string hello_line = hello.substr(0, hello.find('\n'));
+    std::string script = "#!/usr/bin/python3\nimport sys, time\n";
+    script += "print(" + json(hello_line).dump() + ", flush=True)\n";
+    script += "for line in sys.stdin:\n";
+    script += "    time.sleep(0.06)\n";
+    script +=
+        "    print('{\"v\":1,\"type\":\"pong\",\"t_ns\":%d}' % time.monotonic_ns(), flush=True)\n";
+    controller.dir().write("slow_perflab", script);
+    std::filesystem::permissions(controller.dir().file("slow_perflab"),
+                                 std::filesystem::perms::owner_all);
+    const auto r = controller.run(
+        cache_spec(server, {agent(a), agent(b, controller.dir().file("slow_perflab"))}));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.err.find("agent " + b.target() + ": its clock is known only to"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("over 5% of a tick (25.000 ms)"), std::string::npos) << r.err;
+    EXPECT_EQ(server.stat("cmd_get") + server.stat("cmd_set"), 0u) << "load was sent";
+}
+
 TEST(Agents, UntrustedHostKeyStopsTheRunNamingTheHost) {
     MemcachedServer server;
     SshdServer a, b;
