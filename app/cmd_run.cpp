@@ -7,6 +7,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "agents_engine.h"
 #include "commands.h"
 #include "console_observer.h"
 #include "engine.h"
@@ -68,8 +69,15 @@ int run_spec(const RunSpec& given, const RunOptions& options, int64_t* stored) {
         relay.stop();
     });
     std::unique_ptr<LoadEngine> engine;
+    const AgentsEngine* agents = nullptr;  // owned by the controller
     try {
-        engine = make_engine(spec);
+        if (spec.agents.empty()) {
+            engine = make_engine(spec);
+        } else {
+            auto remote = std::make_unique<AgentsEngine>(spec, cancel);
+            agents = remote.get();
+            engine = std::move(remote);
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "perflab: %s\n", e.what());
         return kExitBadInput;
@@ -114,9 +122,11 @@ int run_spec(const RunSpec& given, const RunOptions& options, int64_t* stored) {
         if (const std::string error = store->finish(); !error.empty())
             std::fprintf(stderr, "perflab: the run was not fully stored: %s\n", error.c_str());
     }
-    if (options.json)
-        std::cout << summary_json(summary).dump(2) << std::endl;
-    else
+    if (options.json) {
+        nlohmann::json j = summary_json(summary);
+        if (agents) j["agents"] = agent_totals_json(agents->agent_totals());
+        std::cout << j.dump(2) << std::endl;
+    } else
         std::cout << summary_text(summary) << std::flush;
     if (summary.status == RunStatus::failed) {
         std::fprintf(stderr, "perflab: run failed: %s\n", summary.error.c_str());

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 
+#include "agent_mode.h"
 #include "commands.h"
 #include "gui_main.h"
 #include "store_cli.h"
@@ -13,6 +16,8 @@ int main(int argc, char** argv) {
     gui_cmd->allow_extras();
 
     RunOptions run;
+    auto* agent_cmd = app.add_subcommand(
+        "agent", "Generate a share of a controller's run (started by it over SSH; JSON lines)");
     auto* run_cmd = app.add_subcommand("run", "Run a spec file headless");
     run_cmd->add_option("spec", run.spec_path, "Run spec (JSON)")->required();
     run_cmd->add_flag("--json", run.json, "Print the summary as JSON on stdout (ticks on stderr)");
@@ -95,6 +100,7 @@ int main(int argc, char** argv) {
         app.exit(e);
         return kExitBadInput;
     }
+    if (*agent_cmd) return run_agent(STDIN_FILENO, STDOUT_FILENO);
     if (*run_cmd) return run_command(run);
     if (*demo_cmd) return demo_command(demo);
     if (*probe_cmd) return probe_command(probe);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "model/sample.h"
 #include "model/spec.h"
@@ -19,6 +20,10 @@ struct PhasePlan {
     Phase phase;
     Clock::time_point start;  // the phase's first op is due then
     int connections = 1;      // connections (closed model) or senders (open model) in use
+    // Open model, agent `share` of `shares`: this engine sends the phase's ops share,
+    // share + shares, ... of the whole run's schedule.
+    int share = 0;
+    int shares = 1;
 };
 
 // A load generator for one kind of run. The controller calls every method but cancel() from
@@ -54,6 +59,11 @@ class LoadEngine {
     // The first failure to reach a server ("127.0.0.1:1: connection refused"), empty if none:
     // a run where nothing was ever answered fails with it.
     virtual std::string first_connection_error() const { return {}; }
+    // What the engine has to tell since the last call (an agent lost), for the controller to
+    // stamp with the time and pass on.
+    virtual std::vector<RunEvent> take_events() { return {}; }
+    // The engine cannot go on as the spec wants (an agent lost, "on_agent_loss": "stop").
+    virtual bool wants_stop() const { return false; }
 };
 
 // Engines the spec selects, given the spec with its ${NAME} references resolved (secrets.h);

@@ -66,11 +66,13 @@ void OpPacer::reset(const PhasePlan& plan, int worker) noexcept {
     open_ = plan.phase.open();
     phase_ = plan.phase;
     schedule_ = OpenSchedule(plan.phase);
+    // Open model: the run's ops interleave over agents first, then over this one's workers.
+    const auto shares = open_ ? uint64_t(std::max(1, plan.shares)) : 1;
+    next_ = (open_ ? uint64_t(plan.share) : 0) + shares * uint64_t(worker);
+    stride_ = shares * n;
     const uint64_t ops = plan.phase.ops;
-    budget_ = ops ? ops / n + (uint64_t(worker) < ops % n ? 1 : 0) : UINT64_MAX;
+    budget_ = !ops ? UINT64_MAX : ops > next_ ? (ops - 1 - next_) / stride_ + 1 : 0;
     done_ = 0;
-    next_ = uint64_t(worker);
-    stride_ = n;
     start_ = plan.start;
     end_ = plan.phase.duration_s > 0
                ? plan.start + std::chrono::duration_cast<Clock::duration>(

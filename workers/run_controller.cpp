@@ -89,7 +89,8 @@ void RunController::emit_notes() {
 }
 
 bool RunController::change_rate(double rate) {
-    if (!(rate > 0) || !rate_changeable_.load()) return false;
+    // Agents run the plan they were given: they could not follow a new rate.
+    if (!(rate > 0) || !rate_changeable_.load() || !spec_.agents.empty()) return false;
     pending_rate_.store(rate);
     wake();
     return true;
@@ -120,6 +121,13 @@ bool RunController::wait_until(Clock::time_point deadline) {
     lock.unlock();
     emit_notes();
     return stopping;
+}
+
+void RunController::emit_engine_events(Clock::time_point now) {
+    for (RunEvent& e : engine_->take_events()) {
+        e.t_ms = ms_since_start(now);
+        emit_event(e);
+    }
 }
 
 void RunController::emit_event(const RunEvent& event) {
@@ -216,7 +224,8 @@ std::optional<RunController::Exit> RunController::run_phase(int slot, Clock::tim
     const Phase& phase = plan_.phases[size_t(slot)];
     const int index = reported_[size_t(slot)];
     const bool continuation = slot > 0 && reported_[size_t(slot) - 1] == index;
-    PhasePlan plan{slot, phase, phase_start, phase_connections(plan_, phase)};
+    PhasePlan plan{slot,        phase,       phase_start, phase_connections(plan_, phase),
+                   spec_.share, spec_.shares};
     // The next phase's first sends are due the moment the phase before ends: its plan goes
     // out first, the last sample of the phase before after it.
     engine_->begin_phase(plan);
@@ -243,8 +252,13 @@ std::optional<RunController::Exit> RunController::run_phase(int slot, Clock::tim
         auto wake = std::min(next_tick_, phase_end);
         if (phase.ops > 0 || draining_ || (judged && Clock::now() >= phase_end))
             wake = std::min(wake, Clock::now() + kPollInterval);
-        const bool stopped = wait_until(wake);
+        bool stopped = wait_until(wake);
         const auto now = Clock::now();
+        emit_engine_events(now);
+        if (!stopped && engine_->wants_stop()) {
+            request_stop();
+            stopped = true;
+        }
         finish_drain_if_done(now);
         const bool timed_out = now >= phase_end;
         const bool ended = judged ? timed_out && (engine_->phase_done() || now >= settle_end)
@@ -407,10 +421,12 @@ RunSummary RunController::run() {
     emit_event({0, "start",
                 "engine ready in " + std::to_string(ready_ms.count()) + " ms (connections" +
                     (engine_->prefill_sets() ? " and prefill)" : ")")});
+    emit_engine_events(start_);
     const int begun = spec_.search ? run_search() : run_phases();
     emit_cut();
     const auto cut = last_sample_;
     engine_->stop();
+    emit_engine_events(Clock::now());
     emit_notes();
     const auto now = Clock::now();
     if (draining_ && draining_->phase != begun) emit_drain(*draining_, now);

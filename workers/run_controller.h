@@ -43,7 +43,7 @@ class RunController {
     void request_stop();
     // Safe from any thread: the current phase sends at `rate` ops/s from now to its end, a
     // `rate` event says so. False when it cannot: a closed-model, count-limited or search
-    // phase, a rate that is not > 0, or kRateChanges used up.
+    // phase, a run on agents, a rate that is not > 0, or kRateChanges used up.
     bool change_rate(double rate);
     // Safe from any thread: a `note` event ("heap dump here") at `t_ms` on the run's clock,
     // or now; on the time axis of every panel and in the store like any event.
@@ -96,6 +96,7 @@ class RunController {
     bool wait_until(Clock::time_point deadline);
     int64_t ms_since_start(Clock::time_point t) const;
     void emit_event(const RunEvent& event);
+    void emit_engine_events(Clock::time_point now);
     void emit_notes();
     RunStatus final_status(const RunSummary& summary, std::string& error) const;
 

@@ -30,6 +30,10 @@ const char* to_string(ProbeSpec::Type t) {
     return names[int(t)];
 }
 
+const char* to_string(AgentLoss l) {
+    return l == AgentLoss::stop ? "stop" : "continue";
+}
+
 CacheDriver effective_driver(const CacheSpec& cache) {
     if (cache.driver) return *cache.driver;
     return cache.protocol == CacheProtocol::binary ? CacheDriver::libmemcached : CacheDriver::async;
@@ -153,6 +157,13 @@ nlohmann::json http_json(const HttpSpec& h) {
             {"tls_verify", h.tls_verify}};
 }
 
+nlohmann::json agent_json(const AgentSpec& a) {
+    if (a.local) return {{"local", true}};
+    nlohmann::json j = {{"host", a.host}, {"perflab", a.program}};
+    if (!a.key.empty()) j["key"] = a.key;
+    return j;
+}
+
 nlohmann::json probe_json(const ProbeSpec& p) {
     nlohmann::json j = nlohmann::json::object();
     switch (p.type) {
@@ -216,6 +227,12 @@ nlohmann::json to_json(const RunSpec& s) {
         j["probes"] = nlohmann::json::array();
         for (const auto& p : s.probes)
             j["probes"].push_back(probe_json(p));
+    }
+    if (!s.agents.empty()) {
+        j["agents"] = nlohmann::json::array();
+        for (const auto& a : s.agents)
+            j["agents"].push_back(agent_json(a));
+        j["on_agent_loss"] = to_string(s.on_agent_loss);
     }
     return j;
 }

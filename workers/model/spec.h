@@ -106,6 +106,18 @@ struct ProbeSpec {
     std::string match;      // jvm: pgrep -f pattern
 };
 
+// One machine that generates a share of the load; with agents in a spec, this machine is the
+// controller and generates none unless one of them is `local`.
+struct AgentSpec {
+    bool local = false;
+    std::string host;                 // user@host:port, reached over SSH
+    std::string key;                  // private key file (empty: ssh-agent)
+    std::string program = "perflab";  // the agent program on that host (default: on its PATH)
+};
+
+// What a run does when an agent is lost mid-run: go on without its share, or stop.
+enum class AgentLoss { carry_on, stop };
+
 // Service-level objectives a run is judged by: each limit a check, per phase and for the
 // whole run, from the merged histograms; a check with no data fails.
 struct SloSpec {
@@ -145,6 +157,11 @@ struct RunSpec {
     std::optional<uint64_t> seed;
     std::optional<SloSpec> slo;
     std::optional<SearchSpec> search;  // with it, `phases` is empty: the search makes them
+    std::vector<AgentSpec> agents;     // empty: this machine generates the load
+    AgentLoss on_agent_loss = AgentLoss::carry_on;
+    // Set by `perflab agent`, never in a spec file: this run is agent `share` of `shares`.
+    int share = 0;
+    int shares = 1;
 
     double planned_duration_s() const;  // sum of timed phases; ops-only phases count 0
     int max_concurrency() const;
@@ -177,6 +194,7 @@ const char* to_string(CacheProtocol);
 const char* to_string(CacheWorkload);
 const char* to_string(CacheDriver);
 const char* to_string(ProbeSpec::Type);
+const char* to_string(AgentLoss);
 
 std::optional<Endpoint> parse_endpoint(const std::string& text);
 

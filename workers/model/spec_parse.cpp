@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -294,6 +295,56 @@ ProbeSpec parse_probe(const nlohmann::json& json, const std::string& path,
     return p;
 }
 
+AgentSpec parse_agent(const nlohmann::json& json, const std::string& path,
+                      std::vector<SpecError>& errors) {
+    JsonReader r(json, path, errors);
+    AgentSpec a;
+    if (!r.is_object()) return a;
+    r.allow_only({"local", "host", "key", "perflab"});
+    if (r.has("local") == r.has("host")) {
+        r.error(path, "needs exactly one of \"host\" and \"local\"");
+        return a;
+    }
+    if (r.has("local")) {
+        if (r.has("key") || r.has("perflab"))
+            r.error(path, "a local agent takes no \"key\" or \"perflab\"");
+        if (auto v = r.boolean("local"); v && !*v) r.error(r.path("local"), "must be true");
+        a.local = true;
+        return a;
+    }
+    if (auto v = r.string("host")) a.host = *v;
+    if (r.has("host") && a.host.find('@') == std::string::npos)
+        r.error(r.path("host"), "expected \"user@host[:port]\"");
+    if (auto v = r.string("key")) a.key = *v;
+    if (auto v = r.string("perflab")) a.program = *v;
+    if (a.program.empty()) r.error(r.path("perflab"), "must not be empty");
+    return a;
+}
+
+// Agents split each phase's connections among themselves, so every agent needs one.
+void parse_agents(const nlohmann::json& json, RunSpec& s, std::vector<SpecError>& errors) {
+    if (!json.is_array() || json.empty()) {
+        errors.push_back({"agents", "expected a non-empty array of agents"});
+        return;
+    }
+    for (size_t i = 0; i < json.size(); ++i)
+        s.agents.push_back(parse_agent(json[i], index_path("agents", i), errors));
+    if (std::count_if(s.agents.begin(), s.agents.end(), [](auto& a) { return a.local; }) > 1)
+        errors.push_back({"agents", "at most one local agent"});
+    if (s.search) errors.push_back({"agents", "a search runs on this machine alone for now"});
+    for (size_t i = 0; i < s.phases.size(); ++i) {
+        const Phase& p = s.phases[i];
+        if (!p.open() && p.concurrency > 0 && size_t(p.concurrency) < s.agents.size())
+            errors.push_back({index_path("phases", i) + ".concurrency",
+                              "fewer connections than agents (" + std::to_string(s.agents.size()) +
+                                  "): each agent needs one"});
+        if (!p.open() && p.ops > 0 && p.ops < s.agents.size())
+            errors.push_back({index_path("phases", i) + ".ops",
+                              "fewer ops than agents (" + std::to_string(s.agents.size()) +
+                                  "): each agent needs one"});
+    }
+}
+
 // Checked against the rest of the spec: a check that could never have data is refused here
 // rather than failing every run as "no data".
 SloSpec parse_slo(const nlohmann::json& json, const RunSpec& spec, std::vector<SpecError>& errors) {
@@ -418,7 +469,7 @@ SpecResult parse_spec(const nlohmann::json& json) {
     JsonReader r(json, "", errors);
     if (!r.is_object()) return result;
     r.allow_only({"name", "kind", "tick_ms", "tags", "notes", "phases", "cache", "http", "probes",
-                  "seed", "slo", "search"});
+                  "seed", "slo", "search", "agents", "on_agent_loss"});
     RunSpec s;
     if (auto v = r.string("name")) s.name = *v;
     if (auto v = r.choice("kind", {"cache", "http"}))
@@ -464,6 +515,11 @@ SpecResult parse_spec(const nlohmann::json& json) {
                 s.probes.push_back(parse_probe((*p)[i], index_path("probes", i), errors));
     }
     if (const auto* v = r.child("slo")) s.slo = parse_slo(*v, s, errors);
+    if (const auto* v = r.child("agents")) parse_agents(*v, s, errors);
+    if (auto v = r.choice("on_agent_loss", {"continue", "stop"})) {
+        s.on_agent_loss = AgentLoss(*v);
+        if (s.agents.empty()) r.error("on_agent_loss", "needs \"agents\"");
+    }
     if (s.name.empty()) s.name = std::string(to_string(s.kind)) + " run";
     if (errors.empty()) result.spec = std::move(s);
     return result;

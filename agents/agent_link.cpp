@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+#include "agent_link.h"
+
+#include <limits>
+#include <stdexcept>
+
+#include "agent_protocol.h"
+
+namespace perflab {
+
+namespace {
+
+SshTarget target_of(const AgentSpec& spec) {
+    auto target = parse_ssh_target(spec.host);
+    if (!target) throw std::runtime_error("agent " + spec.host + ": expected user@host[:port]");
+    return *target;
+}
+
+SshOptions options_of(const AgentSpec& spec, std::shared_ptr<SshCancel> cancel) {
+    SshOptions o;
+    o.key_file = spec.key;
+    o.cancel = std::move(cancel);
+    return o;
+}
+
+int64_t ns_of(Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+constexpr int kAnswerMs = 10'000;  // an agent that starts or answers slower is refused
+
+}  // namespace
+
+AgentLink::AgentLink(const AgentSpec& spec, std::shared_ptr<SshCancel> cancel)
+    : spec_(spec), session_(target_of(spec), options_of(spec, std::move(cancel))) {}
+
+AgentLink::~AgentLink() {
+    if (reader_.joinable()) {
+        quit_.store(true);
+        reader_.join();
+    }
+}
+
+std::string AgentLink::fail(const std::string& why) const {
+    return "agent " + host() + ": " + why;
+}
+
+std::string AgentLink::read_line(int timeout_ms) {
+    channel_->read_until(buffer_, "\n", timeout_ms);
+    const auto end = buffer_.find('\n');
+    std::string line = buffer_.substr(0, end);
+    buffer_.erase(0, end + 1);
+    return line;
+}
+
+void AgentLink::open() {
+    // Its stderr with its stdout: a shell's "not found" is the first line we read.
+    const std::string command = shell_quote(spec_.program) + " agent 2>&1";
+    std::string first;
+    try {
+        session_.connect();
+        channel_ = session_.exec(command);
+        first = read_line(kAnswerMs);
+    } catch (const SshError& e) {
+        throw std::runtime_error(fail(e.what()));
+    }
+    const auto hello = nlohmann::json::parse(first, nullptr, false);
+    if (!hello.is_object() || hello.value("type", "") != "hello")
+        throw std::runtime_error(fail("`" + command + "` did not start an agent: " + first));
+    const std::string version = hello.value("version", "");
+    if (hello.value("v", 0) != kAgentProtocol || version != agent_version())
+        throw std::runtime_error(fail("runs PerfLab " + version + ", this controller " +
+                                      agent_version() + ": install the same version there"));
+}
+
+ClockOffset AgentLink::measure_clock(int rounds) {
+    ClockOffset best{0, std::numeric_limits<int64_t>::max()};
+    try {
+        for (int i = 0; i < rounds; ++i) {
+            const auto sent = Clock::now();
+            channel_->write(record_line({{"type", "ping"}}));
+            const auto pong = nlohmann::json::parse(read_line(kAnswerMs), nullptr, false);
+            const auto back = Clock::now();
+            if (!pong.is_object() || !pong.contains("t_ns"))
+                throw std::runtime_error(fail("answered a clock ping with " + pong.dump()));
+            const int64_t half = ns_of(back) / 2 - ns_of(sent) / 2;
+            if (half < best.uncertainty_ns)
+                best = {pong["t_ns"].get<int64_t>() - (ns_of(sent) + half), half};
+        }
+    } catch (const SshError& e) {
+        throw std::runtime_error(fail(e.what()));
+    }
+    return best;
+}
+
+void AgentLink::assign(const RunSpec& share, int k, int n, Clock::time_point start,
+                       ClockOffset clock) {
+    try {
+        channel_->write(record_line({{"type", "assign"},
+                                     {"spec", to_json(share)},
+                                     {"k", k},
+                                     {"n", n},
+                                     {"start_ns", ns_of(start) + clock.offset_ns}}));
+    } catch (const SshError& e) {
+        throw std::runtime_error(fail(e.what()));
+    }
+    reader_ = std::thread([this] { read_records(); });
+}
+
+void AgentLink::request_stop() {
+    stop_wanted_.store(true);
+}
+
+void AgentLink::read_records() {
+    bool stop_sent = false;
+    try {
+        while (!quit_.load()) {
+            if (stop_wanted_.load() && !stop_sent) {
+                channel_->write(record_line({{"type", "stop"}}));
+                stop_sent = true;
+            }
+            if (!channel_->read(buffer_, 100)) break;
+            for (auto end = buffer_.find('\n'); end != std::string::npos;
+                 end = buffer_.find('\n')) {
+                handle(buffer_.substr(0, end));
+                buffer_.erase(0, end + 1);
+            }
+        }
+        if (!quit_.load()) mark_lost("its output ended before its run did");
+    } catch (const std::exception& e) {
+        mark_lost(e.what());
+    }
+}
+
+void AgentLink::handle(const std::string& line) {
+    const auto record = nlohmann::json::parse(line, nullptr, false);
+    if (!record.is_object()) return;  // something the agent's libraries printed
+    const std::string type = record.value("type", "");
+    std::lock_guard lock(mutex_);
+    if (type == "tick") {
+        const IntervalSample s = sample_from_json(record.at("sample"));
+        pending_[s.phase].merge(s);
+        state_.last_phase = std::max(state_.last_phase, s.phase);
+        state_.last_t_ms = std::max(state_.last_t_ms, s.t_ms);
+        state_.connections = s.connections;
+        state_.cpu_max = std::max(state_.cpu_max, record.value("cpu_pct", 0.0));
+    } else if (type == "phase_end") {
+        state_.phase_ended = std::max(state_.phase_ended, record.value("phase", -1));
+    } else if (type == "end") {
+        state_.ended = true;
+        if (record.value("status", "") == "failed") {
+            state_.lost = true;
+            state_.why = "its run failed: " + record.value("error", "");
+        }
+    }
+    changed_.notify_all();
+}
+
+void AgentLink::mark_lost(const std::string& why) {
+    std::lock_guard lock(mutex_);
+    if (state_.ended) return;
+    state_.lost = true;
+    state_.why = why;
+    changed_.notify_all();
+}
+
+void AgentLink::take(IntervalSample& out, int phase) {
+    std::lock_guard lock(mutex_);
+    const auto it = pending_.find(phase);
+    if (it == pending_.end()) return;
+    out.merge(it->second);
+    pending_.erase(it);
+}
+
+IntervalSample AgentLink::untaken() const {
+    std::lock_guard lock(mutex_);
+    IntervalSample all;
+    for (const auto& [phase, part] : pending_)
+        all.merge(part);
+    return all;
+}
+
+AgentLink::State AgentLink::state() const {
+    std::lock_guard lock(mutex_);
+    return state_;
+}
+
+bool AgentLink::wait_tick(int phase, int64_t t_ms, int64_t slack_ms, Clock::time_point until) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_until(lock, until, [&] {
+        const State& s = state_;
+        return s.ended || s.lost || s.last_phase > phase || s.phase_ended >= phase ||
+               (s.last_phase == phase && s.last_t_ms >= t_ms - slack_ms);
+    });
+}
+
+bool AgentLink::wait_end(Clock::time_point until) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_until(lock, until, [this] { return state_.ended || state_.lost; });
+}
+
+}  // namespace perflab

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "engine.h"
+#include "ssh_cancel.h"
+#include "ssh_session.h"
+
+namespace perflab {
+
+// An agent's steady clock against ours, from the round trip with the smallest time.
+struct ClockOffset {
+    int64_t offset_ns = 0;       // the agent's clock minus ours
+    int64_t uncertainty_ns = 0;  // half that round trip
+};
+
+// The controller's end of one remote agent: `perflab agent` started over an SSH exec channel.
+class AgentLink {
+  public:
+    AgentLink(const AgentSpec& spec, std::shared_ptr<SshCancel> cancel);
+    ~AgentLink();
+    AgentLink(const AgentLink&) = delete;
+    AgentLink& operator=(const AgentLink&) = delete;
+
+    const std::string& host() const { return spec_.host; }
+    // Connects (the host key checked against known_hosts), starts the agent program and
+    // compares its version with ours. Throws std::runtime_error naming the host and why.
+    void open();
+    ClockOffset measure_clock(int rounds);
+    // Sends the agent its share, due at `start` on our clock, then reads its records on a
+    // thread of its own.
+    void assign(const RunSpec& share, int k, int n, Clock::time_point start, ClockOffset clock);
+    // Safe from any thread: the agent stops sending, its ops in flight still count.
+    void request_stop();
+    // Moves the agent's figures for `phase` that arrived since the last call into `out`.
+    void take(IntervalSample& out, int phase);
+    // Everything arrived and not taken yet, every phase merged; left in place.
+    IntervalSample untaken() const;
+
+    struct State {
+        int last_phase = -1;     // of its latest tick
+        int64_t last_t_ms = -1;  // its latest tick's end, on the run's clock
+        int phase_ended = -1;    // its latest phase whose figures are complete
+        int connections = 0;     // in its latest tick
+        double cpu_max = 0;      // the most CPU it used in a tick, % of its host's cores
+        bool ended = false;      // its run ended and every figure came
+        bool lost = false;       // the connection or the agent failed before that
+        std::string why;         // when lost
+    };
+    State state() const;
+    // Waits until the agent has sent its tick ending near `t_ms` of `phase` (or is past it,
+    // ended or lost), or until `until`; false on timeout: the agent is late.
+    bool wait_tick(int phase, int64_t t_ms, int64_t slack_ms, Clock::time_point until);
+    // Waits until the agent ended or was lost, or until `until`; false on timeout.
+    bool wait_end(Clock::time_point until);
+
+  private:
+    std::string fail(const std::string& why) const;
+    std::string read_line(int timeout_ms);
+    void read_records();
+    void handle(const std::string& line);
+    void mark_lost(const std::string& why);
+
+    AgentSpec spec_;
+    SshSession session_;
+    std::unique_ptr<SshChannel> channel_;
+    std::string buffer_;
+    std::thread reader_;
+    std::atomic<bool> stop_wanted_{false};
+    std::atomic<bool> quit_{false};  // the reader stops reading: the link is going away
+    mutable std::mutex mutex_;
+    std::condition_variable changed_;
+    State state_;
+    std::map<int, IntervalSample> pending_;  // per phase
+};
+
+}  // namespace perflab

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#include "agent_mode.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "agent_protocol.h"
+#include "line_reader.h"
+#include "run_controller.h"
+#include "start_at_engine.h"
+
+namespace perflab {
+
+namespace {
+
+// Records to the controller, whole lines from any thread.
+class RecordWriter {
+  public:
+    explicit RecordWriter(int fd) : fd_(fd) {}
+    void send(nlohmann::json record) {
+        const std::string line = record_line(std::move(record));
+        std::lock_guard lock(mutex_);
+        for (size_t done = 0; done < line.size();) {
+            const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+            if (n <= 0) return;  // the controller is gone; stdin closing stops the run
+            done += size_t(n);
+        }
+    }
+
+  private:
+    int fd_;
+    std::mutex mutex_;
+};
+
+// The process's CPU time, user and system.
+std::chrono::microseconds cpu_time() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    const auto us = [](const timeval& t) { return int64_t(t.tv_sec) * 1'000'000 + t.tv_usec; };
+    return std::chrono::microseconds(us(u.ru_utime) + us(u.ru_stime));
+}
+
+// Each tick with the agent's own health: the CPU it used over the tick, in % of the host's
+// cores, so a controller can tell a saturated load generator from a slow server.
+class TickSender : public RunObserver {
+  public:
+    explicit TickSender(RecordWriter& out) : out_(out) {}
+    void on_sample(const IntervalSample& s) override {
+        const auto now = Clock::now();
+        const auto cpu = cpu_time();
+        const double wall_us =
+            double(std::chrono::duration_cast<std::chrono::microseconds>(now - last_).count());
+        const double cores = std::max(1u, std::thread::hardware_concurrency());
+        const double cpu_pct =
+            wall_us > 0 ? 100.0 * double((cpu - last_cpu_).count()) / wall_us / cores : 0.0;
+        last_ = now;
+        last_cpu_ = cpu;
+        out_.send({{"type", "tick"}, {"sample", sample_json(s)}, {"cpu_pct", cpu_pct}});
+    }
+    void on_phase_end(const PhaseTotals& p) override {
+        out_.send({{"type", "phase_end"}, {"phase", p.phase}});
+    }
+
+  private:
+    RecordWriter& out_;
+    Clock::time_point last_ = Clock::now();
+    std::chrono::microseconds last_cpu_ = cpu_time();
+};
+
+int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+        .count();
+}
+
+// Answers pings until the assignment comes; nullopt when the input ends first.
+std::optional<nlohmann::json> await_assignment(LineReader& in, RecordWriter& out) {
+    while (!in.closed()) {
+        const auto line = in.next(1000);
+        if (!line) continue;
+        const auto record = nlohmann::json::parse(*line, nullptr, false);
+        const std::string type = record.is_object() ? record.value("type", "") : "";
+        if (type == "ping")
+            out.send({{"type", "pong"}, {"t_ns", now_ns()}});
+        else if (type == "assign")
+            return record;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+int run_agent(int in_fd, int out_fd) {
+    RecordWriter out(out_fd);
+    LineReader in(in_fd);
+    out.send({{"type", "hello"}, {"version", agent_version()}});
+    const auto assignment = await_assignment(in, out);
+    if (!assignment) return 1;
+    const SpecResult parsed = parse_spec(assignment->value("spec", nlohmann::json()));
+    if (!parsed) {
+        out.send({{"type", "end"}, {"status", "failed"}, {"error", parsed.error_text()}});
+        return 2;
+    }
+    RunSpec spec = *parsed.spec;
+    spec.share = assignment->value("k", 0);
+    spec.shares = assignment->value("n", 1);
+    const Clock::time_point at{std::chrono::nanoseconds(assignment->value("start_ns", int64_t(0)))};
+    std::unique_ptr<LoadEngine> engine;
+    try {
+        engine = std::make_unique<StartAtEngine>(make_engine(spec), at);
+    } catch (const std::exception& e) {
+        out.send({{"type", "end"}, {"status", "failed"}, {"error", e.what()}});
+        return 2;
+    }
+    RunController controller(spec, std::move(engine));
+    TickSender ticks(out);
+    controller.add_observer(&ticks);
+    std::atomic<bool> done{false};
+    // A stop record stops the run as Ctrl-C would; the input ending stops it at once.
+    std::thread watch([&] {
+        while (!done.load()) {
+            const auto line = in.next(100);
+            if (in.closed()) {
+                controller.request_stop();
+                controller.request_stop();
+                return;
+            }
+            if (!line) continue;
+            const auto record = nlohmann::json::parse(*line, nullptr, false);
+            if (record.is_object() && record.value("type", "") == "stop") controller.request_stop();
+        }
+    });
+    const RunSummary summary = controller.run();
+    done.store(true);
+    watch.join();
+    out.send({{"type", "end"}, {"status", to_string(summary.status)}, {"error", summary.error}});
+    return summary.status == RunStatus::failed ? 1 : 0;
+}
+
+}  // namespace perflab

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "model/sample.h"
+
+namespace perflab {
+
+// The controller and its agents speak JSON lines over the SSH channel, each record with
+// "v": kAgentProtocol and a "type". Agent → controller: hello {version}, pong {t_ns},
+// tick {sample, cpu_pct}, phase_end {phase}, end {status, error}. Controller → agent: ping,
+// assign {spec, k, n, start_ns}, stop. Both sides must run the same PerfLab version.
+inline constexpr int kAgentProtocol = 1;
+
+std::string agent_version();  // this build's PerfLab version
+
+// A tick whole: counts, and every histogram as base64 of Histogram::encode, so the controller
+// merges the agents' histograms losslessly.
+nlohmann::json sample_json(const IntervalSample& sample);
+// Throws std::runtime_error on a malformed sample.
+IntervalSample sample_from_json(const nlohmann::json& json);
+
+// One record as a line, "v" set.
+std::string record_line(nlohmann::json record);
+
+}  // namespace perflab

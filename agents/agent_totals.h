@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "model/sample.h"
+
+namespace perflab {
+
+// What one agent did over the whole run, beside the merged figures.
+struct AgentTotals {
+    std::string host;  // user@host:port, or "local"
+    IntervalSample totals;
+    bool lost = false;
+    double cpu_max = 0;  // the most CPU it used in a tick, % of its host's cores
+};
+
+// "agent HOST: 1234 ops, get 1100, set 134, 0 errors, 3 late, p99 0.52ms, CPU max 12%" — an event
+// of the run, so the store keeps each agent's share.
+std::string agent_totals_text(const AgentTotals& a);
+// For `run --json`: counts per op and each op's latency histogram as base64 of
+// Histogram::encode, so the merged figures can be checked against the agents'.
+nlohmann::json agent_totals_json(const std::vector<AgentTotals>& agents);
+
+}  // namespace perflab

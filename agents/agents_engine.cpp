@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+#include "agents_engine.h"
+
+#include <cstdio>
+#include <stdexcept>
+#include <thread>
+
+#include "agent_share.h"
+#include "model/format.h"
+#include "start_at_engine.h"
+
+namespace perflab {
+
+namespace {
+
+constexpr int kClockRounds = 8;
+// From the assignments to the common start: agents parse their share and open connections.
+constexpr auto kLead = std::chrono::seconds(1);
+
+std::string ms_text(int64_t ns) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f ms", double(ns) / 1e6);
+    return text;
+}
+
+bool finished_phase(const AgentLink::State& s, int phase) {
+    return s.ended || s.phase_ended >= phase || s.last_phase > phase;
+}
+
+bool drained_phase(const AgentLink::State& s, int phase) {
+    return s.ended || s.phase_ended >= phase;
+}
+
+}  // namespace
+
+AgentsEngine::AgentsEngine(RunSpec spec, std::shared_ptr<SshCancel> cancel)
+    : spec_(std::move(spec)), cancel_(std::move(cancel)) {}
+
+AgentsEngine::~AgentsEngine() = default;
+
+void AgentsEngine::open_agents() {
+    for (const auto& agent : spec_.agents) {
+        if (agent.local) continue;
+        links_.push_back(std::make_unique<AgentLink>(agent, cancel_));
+        links_.back()->open();
+        totals_.push_back({agent.host, {}, false});
+    }
+    loss_told_.assign(links_.size(), false);
+    late_told_.assign(links_.size(), false);
+}
+
+void AgentsEngine::start() {
+    open_agents();
+    // An agent whose clock is known no better than this could not place its ticks.
+    const int64_t limit_ns = int64_t(spec_.tick_ms) * 1'000'000 / 20;
+    std::vector<ClockOffset> clocks;
+    for (auto& link : links_) {
+        clocks.push_back(link->measure_clock(kClockRounds));
+        const ClockOffset& c = clocks.back();
+        if (c.uncertainty_ns > limit_ns)
+            throw std::runtime_error("agent " + link->host() + ": its clock is known only to ±" +
+                                     ms_text(c.uncertainty_ns) + ", over 5% of a tick (" +
+                                     ms_text(limit_ns) + "): the link is too slow");
+        events_.push_back({0, "agent",
+                           "agent " + link->host() + ": clock offset " + ms_text(c.offset_ns) +
+                               " ± " + ms_text(c.uncertainty_ns)});
+    }
+    const int n = int(spec_.agents.size());
+    start_ = Clock::now() + kLead;
+    size_t remote = 0;
+    for (int k = 0; k < n; ++k) {
+        const RunSpec share = agent_share(spec_, k, n);
+        if (spec_.agents[size_t(k)].local) {
+            local_share_ = share;
+            local_ = std::make_unique<StartAtEngine>(make_engine(share), start_);
+            totals_.push_back({"local", {}, false});
+            continue;
+        }
+        links_[remote]->assign(share, k, n, start_, clocks[remote]);
+        ++remote;
+    }
+    if (local_)
+        local_->start();
+    else
+        std::this_thread::sleep_until(start_);
+}
+
+void AgentsEngine::begin_phase(const PhasePlan& plan) {
+    phase_ = plan.index;
+    if (!local_) return;
+    PhasePlan mine = plan;
+    mine.phase = local_share_.phases[size_t(plan.index)];
+    mine.connections = phase_connections(local_share_, mine.phase);
+    mine.share = local_share_.share;
+    mine.shares = local_share_.shares;
+    local_->begin_phase(mine);
+}
+
+bool AgentsEngine::all_live(bool (*done)(const AgentLink::State&, int), int phase) const {
+    for (const auto& link : links_) {
+        const auto s = link->state();
+        if (!s.lost && !done(s, phase)) return false;
+    }
+    return true;
+}
+
+bool AgentsEngine::phase_done() const {
+    return all_live(finished_phase, phase_) && (!local_ || local_->phase_done());
+}
+
+bool AgentsEngine::drained(int phase) const {
+    return all_live(drained_phase, phase) && (!local_ || local_->drained(phase));
+}
+
+// A tick waits for every live agent's tick of the same moment, up to half a tick: the agents'
+// ticks are stamped on their own clocks, started with ours.
+void AgentsEngine::await_ticks(int phase, Clock::time_point origin) {
+    const auto now = Clock::now();
+    const int64_t t_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(now - origin).count();
+    const int64_t half = spec_.tick_ms / 2;
+    const auto until = now + std::chrono::milliseconds(half);
+    for (size_t i = 0; i < links_.size(); ++i) {
+        if (links_[i]->wait_tick(phase, t_ms, half, until) || late_told_[i]) continue;
+        late_told_[i] = true;
+        events_.push_back({0, "agent",
+                           "agent " + links_[i]->host() + " late: its tick ending at " +
+                               format_clock(t_ms) +
+                               " came after half a tick's grace; late figures join a later tick"});
+    }
+}
+
+void AgentsEngine::collect(IntervalSample& out, int phase, Clock::time_point origin) {
+    await_ticks(phase, origin);
+    int connections = 0;
+    // Merging sets the connections to the part's: the agents' are summed here.
+    const auto add = [&](AgentTotals& totals, const IntervalSample& part) {
+        totals.totals.merge(part);
+        connections += part.connections;
+        out.merge(part);
+    };
+    for (size_t i = 0; i < links_.size(); ++i) {
+        IntervalSample part;
+        links_[i]->take(part, phase);
+        if (const auto s = links_[i]->state(); !s.lost && !s.ended)
+            part.connections = s.connections;
+        add(totals_[i], part);
+    }
+    if (local_) {
+        IntervalSample part;
+        if (!local_stopped_)
+            local_->collect(part, phase, origin);
+        else if (const auto it = local_rest_.find(phase); it != local_rest_.end())
+            part = std::exchange(it->second, {});
+        add(totals_.back(), part);
+    }
+    out.connections = connections;
+}
+
+void AgentsEngine::stop() {
+    if (local_) {
+        local_->stop();
+        for (int phase = 0; phase <= phase_; ++phase)
+            local_->collect(local_rest_[phase], phase, start_);
+        local_stopped_ = true;
+    }
+    // Before the plan's end the run was stopped: the agents stop too. At its end they are
+    // ending on their own.
+    const auto planned_end =
+        start_ + std::chrono::duration_cast<Clock::duration>(
+                     std::chrono::duration<double>(spec_.planned_duration_s()));
+    if (Clock::now() + std::chrono::milliseconds(spec_.tick_ms) < planned_end || wants_stop())
+        for (auto& link : links_)
+            link->request_stop();
+    const int timeout_ms = spec_.http ? spec_.http->timeout_ms : spec_.cache->timeout_ms;
+    const auto until =
+        Clock::now() + std::chrono::milliseconds(timeout_ms) + std::chrono::seconds(5);
+    for (auto& link : links_)
+        link->wait_end(until);
+    for (size_t i = 0; i < links_.size(); ++i) {
+        const auto state = links_[i]->state();
+        totals_[i].lost = state.lost;
+        totals_[i].cpu_max = state.cpu_max;
+    }
+    // Every agent's share as an event, so the store keeps them beside the merged figures.
+    for (size_t i = 0; i < totals_.size(); ++i) {
+        AgentTotals whole = totals_[i];
+        if (i < links_.size())
+            whole.totals.merge(links_[i]->untaken());
+        else
+            for (const auto& [phase, part] : local_rest_)
+                whole.totals.merge(part);
+        events_.push_back({0, "agent", agent_totals_text(whole)});
+    }
+}
+
+void AgentsEngine::cancel() {
+    for (auto& link : links_)
+        link->request_stop();
+    if (local_) local_->cancel();
+}
+
+std::string AgentsEngine::first_connection_error() const {
+    return local_ ? local_->first_connection_error() : std::string();
+}
+
+std::vector<RunEvent> AgentsEngine::take_events() {
+    for (size_t i = 0; i < links_.size(); ++i) {
+        const auto s = links_[i]->state();
+        if (!s.lost || loss_told_[i]) continue;
+        loss_told_[i] = true;
+        events_.push_back({0, "agent",
+                           "agent " + links_[i]->host() + " lost: " + s.why +
+                               "; its share is missing from now on"});
+    }
+    return std::exchange(events_, {});
+}
+
+bool AgentsEngine::wants_stop() const {
+    if (spec_.on_agent_loss != AgentLoss::stop) return false;
+    for (const auto& link : links_)
+        if (link->state().lost) return true;
+    return false;
+}
+
+}  // namespace perflab

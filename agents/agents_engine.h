@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "agent_link.h"
+#include "agent_totals.h"
+#include "engine.h"
+
+namespace perflab {
+
+// The load of a spec with agents: each agent runs its share (agent_share.h) from a common
+// start, and this engine hands the controller their ticks merged — counts summed, histograms
+// merged — so the store, the console and the GUI see one run. A local agent runs its share
+// in this process. An agent lost mid-run is told as an event and its share is missing from
+// then on; with "on_agent_loss": "stop" the run stops.
+class AgentsEngine : public LoadEngine {
+  public:
+    AgentsEngine(RunSpec spec, std::shared_ptr<SshCancel> cancel);
+    ~AgentsEngine() override;
+
+    void start() override;
+    void begin_phase(const PhasePlan& plan) override;
+    bool phase_done() const override;
+    bool drained(int phase) const override;
+    void collect(IntervalSample& out, int phase, Clock::time_point origin) override;
+    void stop() override;
+    void cancel() override;
+    std::string first_connection_error() const override;
+    std::vector<RunEvent> take_events() override;
+    bool wants_stop() const override;
+    // Each agent's figures so far, in the spec's order; whole once stop() returned.
+    const std::vector<AgentTotals>& agent_totals() const { return totals_; }
+
+  private:
+    // Each remote agent: ready, or a std::runtime_error naming it.
+    void open_agents();
+    void await_ticks(int phase, Clock::time_point origin);
+    bool all_live(bool (*done)(const AgentLink::State&, int), int phase) const;
+
+    RunSpec spec_;
+    std::shared_ptr<SshCancel> cancel_;
+    std::vector<std::unique_ptr<AgentLink>> links_;
+    std::vector<bool> loss_told_;
+    std::vector<bool> late_told_;
+    std::vector<AgentTotals> totals_;  // the remote agents', then the local one's
+    std::unique_ptr<LoadEngine> local_;
+    // The local engine's figures not yet collected when it stopped, per phase: taken then so
+    // that each agent's totals are whole when stop() returns.
+    std::map<int, IntervalSample> local_rest_;
+    bool local_stopped_ = false;
+    RunSpec local_share_;
+    std::vector<RunEvent> events_;
+    Clock::time_point start_{};
+    int phase_ = -1;
+};
+
+}  // namespace perflab
