@@ -105,6 +105,27 @@ TEST_F(ServiceTime, OpenModelQueueingShowsAsResponseTimeAboveServiceTime) {
               service["p99"].get<double>());
 }
 
+// An open phase's replies that come after the next, closed phase began still count their
+// service time: every reply of the open phase has one, none of the closed phase's.
+TEST_F(ServiceTime, AnOpenPhasesLateRepliesKeepTheirServiceTime) {
+    server_.set_delay_ms(300);
+    auto spec = http_spec(server_.url("/"),
+                          {{{"rate", 50}, {"duration_s", 1}}, {{"concurrency", 2}, {"ops", 10}}});
+    spec["tick_ms"] = 250;
+    spec["http"]["threads"] = 1;
+    const auto run = run_http(spec);
+    uint64_t replies[2] = {0, 0}, served[2] = {0, 0};
+    for (const auto& s : run.samples)
+        for (const auto& [name, op] : s.ops) {
+            replies[s.phase] += op.latency.count();
+            served[s.phase] += op.service.count();
+        }
+    EXPECT_EQ(replies[0], 50u);
+    EXPECT_EQ(served[0], 50u);
+    EXPECT_EQ(replies[1], 10u);
+    EXPECT_EQ(served[1], 0u);
+}
+
 TEST_F(ServiceTime, AClosedRunHasNone) {
     store(http_spec(server_.url("/"), {{{"concurrency", 2}, {"ops", 100}}}));
     const json s = shown(1)["summary"];

@@ -89,6 +89,9 @@ class HttpConnection {
 
     // The phase whose request this is; the owner counts the request there.
     int phase = 0;
+    // Sent on an open-model schedule: its service time counts beside its latency (a phase's
+    // late replies can come after the next, closed-model phase began).
+    bool paced = false;
     // Closed model: after a failed connect the owner waits before the next try.
     int failures = 0;
     HttpClock::time_point retry_at{};

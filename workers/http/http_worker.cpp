@@ -198,7 +198,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     void on_complete(HttpConnection& c, const HttpOutcome& outcome) override {
         const auto now = outcome.at;
         const int64_t us = micros(now - c.from());
-        const int64_t service = open_model_ ? micros(now - c.sent()) : -1;
+        const int64_t service = c.paced ? micros(now - c.sent()) : -1;
         Slot& slot = slot_of(c.phase);
         slot.stats.write([&](HttpStats& s) {
             if (outcome.error)
@@ -269,7 +269,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
             if (!c->in_request()) continue;
             slot_of(c->phase).stats.write([&](HttpStats& s) {
                 s.failure(c->target(), HttpError::cancelled, micros(now - c->from()),
-                          open_model_ ? micros(now - c->sent()) : -1);
+                          c->paced ? micros(now - c->sent()) : -1);
                 s.times.replied(now);
             });
         }
@@ -306,6 +306,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         });
         ++slot.inflight;
         c.phase = phase_;
+        c.paced = open_model_;
         c.send(target, from, now);
     }
 
