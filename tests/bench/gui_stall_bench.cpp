@@ -82,6 +82,7 @@ int main(int argc, char** argv) {
     window.show();
 
     std::vector<double> late_ms;
+    std::vector<std::pair<double, double>> long_stalls;  // (s into the run, ms) over 50 ms
     std::vector<long> rss, heap;
     QElapsedTimer clock;
     qint64 last = -1;
@@ -89,7 +90,10 @@ int main(int argc, char** argv) {
     probe.setTimerType(Qt::PreciseTimer);
     QObject::connect(&probe, &QTimer::timeout, [&] {
         const qint64 now = clock.nsecsElapsed();
-        if (last >= 0) late_ms.push_back(std::max(0.0, double(now - last) / 1e6 - kTimerMs));
+        if (last >= 0) {
+            late_ms.push_back(std::max(0.0, double(now - last) / 1e6 - kTimerMs));
+            if (late_ms.back() > 50) long_stalls.emplace_back(double(now) / 1e9, late_ms.back());
+        }
         last = now;
     });
     QTimer memory;
@@ -130,6 +134,8 @@ int main(int argc, char** argv) {
         seconds, connections, tick_ms, late_ms.size());
     std::printf("stall ms: p50 %.2f  p99 %.2f  p99.9 %.2f  max %.2f; over 50 ms: %ld\n", at(0.5),
                 at(0.99), at(0.999), late_ms.back(), long(over));
+    for (const auto& [at_s, ms] : long_stalls)
+        std::printf("stall of %.1f ms at %.1f s\n", ms, at_s);
     std::printf("window RSS (KiB) every 10 s:");
     for (const long r : rss)
         std::printf(" %ld", r);
