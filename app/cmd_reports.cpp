@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "hgrm_export.h"
 #include "hlog_export.h"
 #include "pdf_report.h"
 #include "run_compare.h"

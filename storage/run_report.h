@@ -46,15 +46,6 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind);
 // (base64), every probe sample.
 nlohmann::json export_json(RunStore& store, int64_t id);
 
-// The percentile distribution in HdrHistogram's text layout (Value, Percentile, TotalCount,
-// 1/(1-Percentile), then the #[Mean ...] footer), values in milliseconds as wrk2 prints them.
-std::string hgrm_text(const Histogram& histogram);
-// What `export --format hgrm` writes: a cache run's histogram per op it sent ("get", "set"),
-// since a get's and a set's latencies are different distributions; an HTTP run's every
-// request merged, under the name "". In the open model, each one's service time follows
-// ("get.service", "set.service"; "service" for HTTP).
-std::vector<std::pair<std::string, Histogram>> hgrm_histograms(const RunSummary& summary);
-
 // "2026-11-30 13:31:59" (UTC).
 std::string format_wall(int64_t ms_since_epoch);
 std::string profile_text(const HardwareProfile& profile);

@@ -22,7 +22,6 @@ StoredRun load_stored_run(RunStore& store, int64_t id) {
     run.report = load_report(store, id);
     run.spec = stored_spec(run.report);
     run.samples = store.samples(id);
-    run.probes = store.probe_samples(id);
     return run;
 }
 
@@ -30,7 +29,7 @@ void show_stored_run(LiveCharts& charts, const StoredRun& run) {
     charts.begin(run.spec);
     for (const auto& s : run.samples)
         charts.addSample(s);
-    for (const auto& p : run.probes)
+    for (const auto& p : run.report.probes)
         charts.addProbeSample(p);
     for (const auto& e : run.report.events)
         charts.addEvent(e);

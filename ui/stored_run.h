@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/probe_sample.h"
 #include "model/sample.h"
 #include "model/spec.h"
 #include "run_report.h"
@@ -19,7 +18,6 @@ struct StoredRun {
     RunReport report;
     RunSpec spec;
     std::vector<IntervalSample> samples;
-    std::vector<ProbeSample> probes;
 };
 
 // Throws StoreError for an unknown id. A stored spec the current validator rejects still

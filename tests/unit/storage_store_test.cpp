@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hgrm_export.h"
 #include "model/summary_report.h"
 #include "process.h"
 #include "run_compare.h"

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "hgrm_export.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace perflab {
+
+std::vector<std::pair<std::string, Histogram>> hgrm_histograms(const RunSummary& summary) {
+    const IntervalSample& t = summary.overall.totals;
+    std::vector<std::pair<std::string, Histogram>> out;
+    if (summary.kind == RunKind::http) {
+        out.emplace_back("", t.latency());
+        if (auto service = t.service(); !service.empty())
+            out.emplace_back("service", std::move(service));
+        return out;
+    }
+    for (const auto& [name, op] : t.ops)
+        if (!op.latency.empty()) out.emplace_back(name, op.latency);
+    for (const auto& [name, op] : t.ops)
+        if (!op.service.empty()) out.emplace_back(name + ".service", op.service);
+    return out;
+}
+
+std::string hgrm_text(const Histogram& h) {
+    // HdrHistogram's percentile iterator: five reports per halving of the distance to 100%.
+    constexpr int kTicksPerHalfDistance = 5;
+    constexpr double kScale = 1000.0;  // µs -> ms
+    char line[128];
+    std::string out;
+    std::snprintf(line, sizeof line, "%12s %14s %10s %14s\n\n", "Value", "Percentile", "TotalCount",
+                  "1/(1-Percentile)");
+    out += line;
+    const uint64_t total = h.count();
+    double next = 0;
+    uint64_t cumulative = 0;
+    double variance_sum = 0;
+    const double mean = h.mean();
+    h.for_each_bucket([&](int64_t lowest, int64_t highest, uint64_t n) {
+        cumulative += n;
+        const double mid = (double(lowest) + double(highest)) / 2;
+        variance_sum += double(n) * (mid - mean) * (mid - mean);
+        const double reached = 100.0 * double(cumulative) / double(total);
+        const double value = double(std::min(highest, h.max())) / kScale;
+        while (next <= reached && next < 100.0) {
+            std::snprintf(line, sizeof line, "%12.3f %2.12f %10llu %14.2f\n", value, next / 100,
+                          static_cast<unsigned long long>(cumulative), 1 / (1 - next / 100));
+            out += line;
+            const int halvings = int(std::log2(100.0 / (100.0 - next))) + 1;
+            next += 100.0 / (kTicksPerHalfDistance * std::pow(2.0, halvings));
+            // Like HdrHistogram, the bucket that completes the count reports once; the
+            // 100% line follows.
+            if (cumulative == total) break;
+        }
+    });
+    if (total > 0) {
+        std::snprintf(line, sizeof line, "%12.3f %2.12f %10llu\n", double(h.max()) / kScale, 1.0,
+                      static_cast<unsigned long long>(total));
+        out += line;
+    }
+    const double stddev = total ? std::sqrt(variance_sum / double(total)) : 0;
+    int buckets = 1;
+    for (int64_t limit = 2048; limit <= Histogram::kHighest; limit *= 2)
+        ++buckets;
+    std::snprintf(line, sizeof line, "#[Mean    = %12.3f, StdDeviation   = %12.3f]\n",
+                  mean / kScale, stddev / kScale);
+    out += line;
+    std::snprintf(line, sizeof line, "#[Max     = %12.3f, Total count    = %12llu]\n",
+                  double(h.max()) / kScale, static_cast<unsigned long long>(total));
+    out += line;
+    std::snprintf(line, sizeof line, "#[Buckets = %12d, SubBuckets     = %12d]\n", buckets, 2048);
+    out += line;
+    return out;
+}
+
+}  // namespace perflab
