@@ -119,6 +119,7 @@ class TimeChart : public QWidget {
     void setupSeries(QCPLegend* legend, QCPGraph* graph, const QString& name, const QColor& color,
                      Qt::PenStyle style);
     void rescalePanels();
+    void scheduleRedraw();
     void redraw();
     void showTooltip(QMouseEvent* event);
     static void thin(QCPGraph* graph);
@@ -132,6 +133,7 @@ class TimeChart : public QWidget {
     double latest_s_ = 0;
     bool follow_ = true;
     bool stale_ = false;  // something changed since the last redraw
+    int plotHeight_ = 0;  // the stack's minimum height, applied at the next redraw
     int markers_ = 0;
     QSet<QString> hidden_;
     QString settingsKey_;
