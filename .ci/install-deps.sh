@@ -10,7 +10,7 @@ packages=(
   libmemcached-dev libboost-dev libssh-dev libsqlite3-dev libssl-dev nlohmann-json3-dev
   libcli11-dev libgtest-dev zlib1g-dev
   memcached libmemcached-tools nginx-light openssh-server wrk openssl
-  default-jdk-headless libhdrhistogram-java jmeter jmeter-http procps
+  default-jdk-headless libhdrhistogram-java jmeter jmeter-http procps iproute2
   xvfb xauth imagemagick python3 poppler-utils
 )
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "agent_helpers.h"
 #include "base64.h"
 #include "memcached_server.h"
 #include "model/histogram.h"
@@ -20,13 +21,12 @@ namespace perflab {
 namespace {
 
 using nlohmann::json;
+using test::agent;
+using test::Controller;
 using test::MemcachedServer;
+using test::no_agent_left;
 using test::SshdServer;
 using test::TempDir;
-
-json agent(const SshdServer& host, const std::string& program = PERFLAB_BINARY) {
-    return {{"host", host.target()}, {"key", host.client_key()}, {"perflab", program}};
-}
 
 json cache_spec(const MemcachedServer& server, json agents, double duration_s = 2) {
     return {{"name", "agents"},
@@ -35,40 +35,6 @@ json cache_spec(const MemcachedServer& server, json agents, double duration_s = 
             {"phases", {{{"duration_s", duration_s}, {"concurrency", 4}}}},
             {"cache", {{"servers", {server.endpoint()}}, {"workload", "ratio"}}},
             {"agents", std::move(agents)}};
-}
-
-// The controller's own known_hosts ($XDG_DATA_HOME/perflab/known_hosts) trusting `hosts`.
-class Controller {
-  public:
-    explicit Controller(const std::vector<const SshdServer*>& hosts) {
-        std::string known;
-        for (const auto* h : hosts)
-            known += test::read_file(h->known_hosts());
-        std::filesystem::create_directories(dir_.file("data/perflab"));
-        dir_.write("data/perflab/known_hosts", known);
-    }
-    std::vector<std::string> command(const json& spec, std::vector<std::string> args) const {
-        dir_.write("spec.json", spec.dump());
-        std::vector<std::string> argv{"env",
-                                      "XDG_DATA_HOME=" + dir_.file("data"),
-                                      PERFLAB_BINARY,
-                                      "run",
-                                      dir_.file("spec.json"),
-                                      "--no-store"};
-        argv.insert(argv.end(), args.begin(), args.end());
-        return argv;
-    }
-    test::Output run(const json& spec, std::vector<std::string> args = {}) const {
-        return test::run(command(spec, std::move(args)), 60);
-    }
-    const TempDir& dir() const { return dir_; }
-
-  private:
-    TempDir dir_;
-};
-
-bool no_agent_left() {
-    return test::run({"pgrep", "-f", std::string(PERFLAB_BINARY) + " agent"}).code == 1;
 }
 
 TEST(Agents, ClosedModelCountsEqualMemcachedStats) {

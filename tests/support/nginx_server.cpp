@@ -13,8 +13,8 @@
 
 namespace perflab::test {
 
-std::string nginx_config(const std::string& dir, uint16_t port, bool tls,
-                         int keepalive_timeout_ms) {
+std::string nginx_config(const std::string& dir, uint16_t port, bool tls, int keepalive_timeout_ms,
+                         const std::vector<std::string>& also_on) {
     std::ostringstream c;
     // Workers run as root when the tests do: a TempDir is not readable by "nobody".
     if (geteuid() == 0) c << "user root;\n";
@@ -34,6 +34,8 @@ std::string nginx_config(const std::string& dir, uint16_t port, bool tls,
       << "  keepalive_timeout " << keepalive_timeout_ms << "ms;\n"
       << "  server {\n"
       << "    listen 127.0.0.1:" << port << (tls ? " ssl" : "") << ";\n";
+    for (const auto& address : also_on)
+        c << "    listen " << address << ":" << port << (tls ? " ssl" : "") << ";\n";
     if (tls)
         c << "    ssl_certificate " << dir << "/cert.pem;\n"
           << "    ssl_certificate_key " << dir << "/key.pem;\n";
@@ -45,7 +47,8 @@ std::string nginx_config(const std::string& dir, uint16_t port, bool tls,
     return c.str();
 }
 
-NginxServer::NginxServer(bool tls, int keepalive_timeout_ms) : port_(free_port()), tls_(tls) {
+NginxServer::NginxServer(bool tls, int keepalive_timeout_ms, std::vector<std::string> also_on)
+    : port_(free_port()), tls_(tls) {
     mkdir(dir_.file("tmp").c_str(), 0755);
     mkdir(dir_.file("www").c_str(), 0755);
     dir_.write("www/static.bin", std::string(kStaticBytes, 'x'));
@@ -55,7 +58,7 @@ NginxServer::NginxServer(bool tls, int keepalive_timeout_ms) : port_(free_port()
                  "/CN=127.0.0.1", "-keyout", dir_.file("key.pem"), "-out", dir_.file("cert.pem")});
         if (cert.code != 0) throw std::runtime_error("openssl req failed: " + cert.err);
     }
-    dir_.write("nginx.conf", nginx_config(dir_.path(), port_, tls, keepalive_timeout_ms));
+    dir_.write("nginx.conf", nginx_config(dir_.path(), port_, tls, keepalive_timeout_ms, also_on));
     process_ = Process(
         {"nginx", "-p", dir_.path(), "-e", dir_.file("error.log"), "-c", dir_.file("nginx.conf")},
         dir_.file("stdout.log"), dir_.file("stderr.log"));
@@ -69,7 +72,11 @@ NginxServer::~NginxServer() {
 }
 
 std::string NginxServer::url(const std::string& path) const {
-    return (tls_ ? "https://127.0.0.1:" : "http://127.0.0.1:") + std::to_string(port_) + path;
+    return url_on("127.0.0.1", path);
+}
+
+std::string NginxServer::url_on(const std::string& address, const std::string& path) const {
+    return (tls_ ? "https://" : "http://") + address + ":" + std::to_string(port_) + path;
 }
 
 uint64_t NginxServer::requests() const {

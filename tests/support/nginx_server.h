@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "process.h"
 
@@ -18,11 +19,15 @@ class NginxServer {
 
     // With tls, it serves https with a fresh self-signed certificate for 127.0.0.1. It
     // closes a keep-alive connection left idle for keepalive_timeout_ms (nginx's default).
-    explicit NginxServer(bool tls = false, int keepalive_timeout_ms = 75000);
+    // also_on: more addresses of this host it listens on, on the same port (a network
+    // namespace's far side, where agents reach it).
+    explicit NginxServer(bool tls = false, int keepalive_timeout_ms = 75000,
+                         std::vector<std::string> also_on = {});
     ~NginxServer();
 
     uint16_t port() const { return port_; }
     std::string url(const std::string& path) const;
+    std::string url_on(const std::string& address, const std::string& path) const;
 
     // Access-log lines: the requests nginx has finished (it logs just after replying).
     uint64_t requests() const;
@@ -45,6 +50,7 @@ class NginxServer {
 
 // nginx's configuration for a directory and port; tls expects DIR/cert.pem and DIR/key.pem.
 std::string nginx_config(const std::string& dir, uint16_t port, bool tls,
-                         int keepalive_timeout_ms = 75000);
+                         int keepalive_timeout_ms = 75000,
+                         const std::vector<std::string>& also_on = {});
 
 }  // namespace perflab::test

@@ -127,10 +127,15 @@ uint16_t free_port() {
 }
 
 bool wait_for_port(uint16_t port, int timeout_ms) {
+    return wait_for_port("127.0.0.1", port, timeout_ms);
+}
+
+bool wait_for_port(const std::string& address, uint16_t port, int timeout_ms) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     while (std::chrono::steady_clock::now() < deadline) {
         const int fd = socket(AF_INET, SOCK_STREAM, 0);
         auto a = loopback(port);
+        inet_pton(AF_INET, address.c_str(), &a.sin_addr);
         const bool up = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
         close(fd);
         if (up) return true;

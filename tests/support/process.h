@@ -44,6 +44,8 @@ Output run(const std::vector<std::string>& argv, int timeout_s = 120);
 
 uint16_t free_port();
 bool wait_for_port(uint16_t port, int timeout_ms = 5000);
+// The same for an IPv4 address of this host or of a network namespace it reaches.
+bool wait_for_port(const std::string& address, uint16_t port, int timeout_ms = 5000);
 
 // Polls `condition` every millisecond until it holds or `timeout` passes; returns whether it
 // held. For waiting on what a test can observe (a server's count, a printed line), never on

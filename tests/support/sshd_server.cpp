@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "net_namespace.h"
+
 namespace perflab::test {
 
 namespace {
@@ -59,18 +61,19 @@ bool process_alive(pid_t pid) {
     return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z';
 }
 
-SshdServer::SshdServer() : port_(free_port()) {
+SshdServer::SshdServer(const NetNamespace* host)
+    : host_(host), address_(host ? host->address() : "127.0.0.1"), port_(free_port()) {
     keygen(dir_.file("host_key"));
     keygen(dir_.file("client_key"));
     dir_.write("authorized_keys", read_file(client_key() + ".pub"));
     std::filesystem::permissions(
         dir_.file("authorized_keys"),
         std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
-    dir_.write("known_hosts", "[127.0.0.1]:" + std::to_string(port_) + " " +
+    dir_.write("known_hosts", "[" + address_ + "]:" + std::to_string(port_) + " " +
                                   public_key(dir_.file("host_key")) + "\n");
-    dir_.write("sshd_config", "Port " + std::to_string(port_) +
-                                  "\nListenAddress 127.0.0.1\nHostKey " + dir_.file("host_key") +
-                                  "\nPidFile " + dir_.file("sshd.pid") + "\nAuthorizedKeysFile " +
+    dir_.write("sshd_config", "Port " + std::to_string(port_) + "\nListenAddress " + address_ +
+                                  "\nHostKey " + dir_.file("host_key") + "\nPidFile " +
+                                  dir_.file("sshd.pid") + "\nAuthorizedKeysFile " +
                                   dir_.file("authorized_keys") +
                                   "\nPubkeyAuthentication yes\nPasswordAuthentication no\n"
                                   "KbdInteractiveAuthentication no\nPermitRootLogin "
@@ -84,9 +87,10 @@ SshdServer::~SshdServer() {
 }
 
 void SshdServer::start() {
-    process_ = Process(
-        {"/usr/sbin/sshd", "-D", "-f", dir_.file("sshd_config"), "-E", dir_.file("sshd.log")});
-    if (!wait_for_port(port_, 5000))
+    std::vector<std::string> argv{"/usr/sbin/sshd",         "-D", "-f",
+                                  dir_.file("sshd_config"), "-E", dir_.file("sshd.log")};
+    process_ = Process(host_ ? host_->command(argv) : argv);
+    if (!wait_for_port(address_, port_, 5000))
         throw std::runtime_error("sshd did not start: " + read_file(dir_.file("sshd.log")));
 }
 
@@ -95,6 +99,14 @@ void SshdServer::stop() {
     const pid_t listener = process_.pid();
     for (pid_t child : descendants(listener))
         ::kill(child, SIGKILL);
+    process_.stop();
+}
+
+void SshdServer::kill_sshd() {
+    if (!process_.running()) return;
+    for (pid_t child : descendants(process_.pid()))
+        if (read_file("/proc/" + std::to_string(child) + "/comm").rfind("sshd", 0) == 0)
+            ::kill(child, SIGKILL);
     process_.stop();
 }
 
@@ -119,7 +131,7 @@ std::string SshdServer::make_unaccepted_key(const std::string& name) {
 
 std::string SshdServer::make_wrong_known_hosts(const std::string& name) {
     keygen(dir_.file(name + "_key"));
-    dir_.write(name, "[127.0.0.1]:" + std::to_string(port_) + " " +
+    dir_.write(name, "[" + address_ + "]:" + std::to_string(port_) + " " +
                          public_key(dir_.file(name + "_key")) + "\n");
     return dir_.file(name);
 }
