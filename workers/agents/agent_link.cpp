@@ -144,6 +144,8 @@ void AgentLink::handle(const std::string& line) {
         state_.last_t_ms = std::max(state_.last_t_ms, s.t_ms);
         state_.connections = s.connections;
         state_.cpu_max = std::max(state_.cpu_max, record.value("cpu_pct", 0.0));
+        ++state_.ticks;
+        state_.tick_bytes += line.size() + 1;
     } else if (type == "phase_end") {
         state_.phase_ended = std::max(state_.phase_ended, record.value("phase", -1));
     } else if (type == "end") {

@@ -46,14 +46,16 @@ class AgentLink {
     IntervalSample untaken() const;
 
     struct State {
-        int last_phase = -1;     // of its latest tick
-        int64_t last_t_ms = -1;  // its latest tick's end, on the run's clock
-        int phase_ended = -1;    // its latest phase whose figures are complete
-        int connections = 0;     // in its latest tick
-        double cpu_max = 0;      // the most CPU it used in a tick, % of its host's cores
-        bool ended = false;      // its run ended and every figure came
-        bool lost = false;       // the connection or the agent failed before that
-        std::string why;         // when lost
+        int last_phase = -1;      // of its latest tick
+        int64_t last_t_ms = -1;   // its latest tick's end, on the run's clock
+        int phase_ended = -1;     // its latest phase whose figures are complete
+        int connections = 0;      // in its latest tick
+        double cpu_max = 0;       // the most CPU it used in a tick, % of its host's cores
+        uint64_t ticks = 0;       // tick records read
+        uint64_t tick_bytes = 0;  // their size on the channel
+        bool ended = false;       // its run ended and every figure came
+        bool lost = false;        // the connection or the agent failed before that
+        std::string why;          // when lost
     };
     State state() const;
     // Waits until the agent has sent its tick ending near `t_ms` of `phase` (or is past it,

@@ -15,6 +15,9 @@ std::string agent_totals_text(const AgentTotals& a) {
     text += ", " + std::to_string(t.total_errors()) + " errors, " + std::to_string(t.late) +
             " late, p99 " + format_latency_us(t.latency().percentile(99)) + ", CPU max " +
             format_fixed(a.cpu_max, 0) + "%";
+    if (a.ticks > 0)
+        text +=
+            ", " + format_fixed(double(a.tick_bytes) / double(a.ticks) / 1024, 1) + " KiB a tick";
     return text;
 }
 
@@ -32,7 +35,11 @@ nlohmann::json agent_totals_json(const std::vector<AgentTotals>& agents) {
                        {"ops", ops},
                        {"sent", a.totals.sent},
                        {"late", a.totals.late},
-                       {"dropped", a.totals.dropped}});
+                       {"dropped", a.totals.dropped},
+                       {"ticks", a.ticks},
+                       {"bytes_per_tick", a.ticks ? a.tick_bytes / a.ticks : 0},
+                       {"clock_offset_ns", a.clock_offset_ns},
+                       {"clock_uncertainty_ns", a.clock_uncertainty_ns}});
     }
     return out;
 }

@@ -15,10 +15,14 @@ struct AgentTotals {
     IntervalSample totals;
     bool lost = false;
     double cpu_max = 0;  // the most CPU it used in a tick, % of its host's cores
+    uint64_t ticks = 0;  // tick records it sent (none for the local agent)
+    uint64_t tick_bytes = 0;
+    int64_t clock_offset_ns = 0;  // its clock minus the controller's, and how well known
+    int64_t clock_uncertainty_ns = 0;
 };
 
-// "agent HOST: 1234 ops, get 1100, set 134, 0 errors, 3 late, p99 0.52ms, CPU max 12%" — an event
-// of the run, so the store keeps each agent's share.
+// "agent HOST: 1234 ops, get 1100, set 134, 0 errors, 3 late, p99 0.52ms, CPU max 12%, 1.9 KiB a
+// tick" — an event of the run, so the store keeps each agent's share.
 std::string agent_totals_text(const AgentTotals& a);
 // For `run --json`: counts per op and each op's latency histogram as base64 of
 // Histogram::encode, so the merged figures can be checked against the agents'.

@@ -77,6 +77,8 @@ void AgentsEngine::start() {
             continue;
         }
         links_[remote]->assign(share, k, n, start_, clocks[remote]);
+        totals_[remote].clock_offset_ns = clocks[remote].offset_ns;
+        totals_[remote].clock_uncertainty_ns = clocks[remote].uncertainty_ns;
         ++remote;
     }
     if (local_)
@@ -181,6 +183,8 @@ void AgentsEngine::stop() {
         const auto state = links_[i]->state();
         totals_[i].lost = state.lost;
         totals_[i].cpu_max = state.cpu_max;
+        totals_[i].ticks = state.ticks;
+        totals_[i].tick_bytes = state.tick_bytes;
     }
     // Every agent's share as an event, so the store keeps them beside the merged figures.
     for (size_t i = 0; i < totals_.size(); ++i) {
