@@ -7,6 +7,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "agent_figures.h"
 #include "agents_engine.h"
 #include "commands.h"
 #include "console_observer.h"
@@ -71,13 +72,7 @@ int run_spec(const RunSpec& given, const RunOptions& options, int64_t* stored) {
     std::unique_ptr<LoadEngine> engine;
     const AgentsEngine* agents = nullptr;  // owned by the controller
     try {
-        if (spec.agents.empty()) {
-            engine = make_engine(spec);
-        } else {
-            auto remote = std::make_unique<AgentsEngine>(spec, cancel);
-            agents = remote.get();
-            engine = std::move(remote);
-        }
+        engine = make_run_engine(spec, cancel, &agents);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "perflab: %s\n", e.what());
         return kExitBadInput;
@@ -118,13 +113,16 @@ int run_spec(const RunSpec& given, const RunOptions& options, int64_t* stored) {
         {store.get(), options.quiet ? nullptr : &console, controller.slo_probe_observer()},
         options.quiet ? nullptr : (options.json ? stderr : stdout));
     const RunSummary summary = controller.run();
+    if (store && agents)
+        for (const auto& profile : agents->agent_profiles())
+            store->add_host(profile, "agent");
     if (store) {
         if (const std::string error = store->finish(); !error.empty())
             std::fprintf(stderr, "perflab: the run was not fully stored: %s\n", error.c_str());
     }
     if (options.json) {
         nlohmann::json j = summary_json(summary);
-        if (agents) j["agents"] = agent_totals_json(agents->agent_totals());
+        if (!summary.agents.empty()) j["agents"] = agent_totals_json(summary.agents);
         std::cout << j.dump(2) << std::endl;
     } else
         std::cout << summary_text(summary) << std::flush;

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "agent_figures.h"
 #include "model/figures.h"
 #include "model/format.h"
 #include "model/summary_report.h"
@@ -109,6 +110,29 @@ Table server_table(const RunReport& r) {
                 row("phase " + std::to_string(r.summary.phases[i].phase + 1), span->first,
                     span->second);
     row("run", -1, std::numeric_limits<int64_t>::max());
+    return t;
+}
+
+// Each agent's share of a run that agents sent: no rows otherwise. Its rate is over the run's
+// attack time, so the agents' rates sum to the run's.
+Table agents_table(const RunSummary& s) {
+    Table t{{"agent", "state", "ops", "rate/s", "errors", "late", "p99", "CPU max", "clock offset",
+             "KiB a tick"},
+            {}};
+    const double attack_s = figures(s.kind, s.overall).attack_s;
+    for (const auto& a : s.agents) {
+        const IntervalSample& x = a.totals;
+        const double rate = attack_s > 0 ? double(x.total_ops()) / attack_s : 0.0;
+        const bool remote = a.ticks > 0 || a.clock_uncertainty_ns > 0;
+        t.rows.push_back(
+            {a.host, a.lost ? "lost" : "whole", std::to_string(x.total_ops()),
+             format_fixed(rate, 1), std::to_string(x.total_errors()), std::to_string(x.late),
+             format_latency_us(x.latency().percentile(99)), format_fixed(a.cpu_max, 0) + "%",
+             remote ? format_fixed(double(a.clock_offset_ns) / 1e6, 3) + " ± " +
+                          format_fixed(double(a.clock_uncertainty_ns) / 1e6, 3) + " ms"
+                    : "-",
+             a.ticks ? format_fixed(double(a.tick_bytes) / double(a.ticks) / 1024, 1) : "-"});
+    }
     return t;
 }
 
@@ -317,6 +341,8 @@ std::string report_text(const RunReport& r) {
     for (const auto& h : r.hosts)
         out += "Machine (" + h.role + ")\n" + profile_text(h.profile);
     out += summary_text(r.summary);
+    if (const Table agents = agents_table(r.summary); !agents.rows.empty())
+        out += "Agents\n" + markdown_table(agents);
     if (const Table servers = server_table(r); !servers.rows.empty())
         out += "Servers\n" + markdown_table(servers);
     if (r.summary.slo) out += slo_text(*r.summary.slo);
@@ -350,9 +376,11 @@ nlohmann::json report_json(const RunReport& r) {
         window = {{"from_ms", std::max<int64_t>(r.window.from_ms, 0)}};
         if (r.window.to_ms != std::numeric_limits<int64_t>::max()) window["to_ms"] = r.window.to_ms;
     }
-    return {{"run", run},     {"window", window},
-            {"spec", r.spec}, {"summary", summary_json(r.summary)},
-            {"hosts", hosts}, {"events", events}};
+    nlohmann::json out = {{"run", run},     {"window", window},
+                          {"spec", r.spec}, {"summary", summary_json(r.summary)},
+                          {"hosts", hosts}, {"events", events}};
+    if (!r.summary.agents.empty()) out["agents"] = agent_totals_json(r.summary.agents);
+    return out;
 }
 
 std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& images) {
@@ -371,6 +399,8 @@ std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& 
                markdown_table(ops_table(*p, f));
         out += "\n" + totals_line(kind, *p) + "\n";
     }
+    if (const Table agents = agents_table(r.summary); !agents.rows.empty())
+        out += "\n## Agents\n\n" + markdown_table(agents);
     if (const Table servers = server_table(r); !servers.rows.empty())
         out += "\n## Servers\n\n" + markdown_table(servers);
     if (const auto& slo = r.summary.slo)
@@ -414,6 +444,8 @@ std::string report_html(const RunReport& r, const std::vector<ReportChart>& imag
                html_escape(figures_line(kind, f)) + "</p>\n" + html_table(ops_table(*p, f));
         out += "<p>" + html_escape(totals_line(kind, *p)) + "</p>\n";
     }
+    if (const Table agents = agents_table(r.summary); !agents.rows.empty())
+        out += "<h2>Agents</h2>\n" + html_table(agents);
     if (const Table servers = server_table(r); !servers.rows.empty())
         out += "<h2>Servers</h2>\n" + html_table(servers);
     if (const auto& slo = r.summary.slo)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "run_store.h"
 
+#include "agent_figures.h"
 #include "model/secrets.h"
 #include "process_stamp.h"
 
@@ -194,6 +195,7 @@ RunSummary RunStore::summary(int64_t id, const Window& window) {
     if (window.whole()) {
         summary.slo = run.slo;
         summary.search = run.search;
+        summary.agents = read_agents(*db_, id);
     }
     Statement q(*db_, "SELECT prefill_sets FROM runs WHERE id = ?1");
     q.bind(1, id);

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "agent_figures.h"
 #include "model/figures.h"
 #include "model/summary_report.h"
 
@@ -140,6 +141,7 @@ void RunRows::finish(int64_t run, const RunSummary& summary, int64_t ended_at_ms
     else
         update.bind_null(8);
     update.run();
+    write_agents(db_, run, summary.agents);
     update_key_figures(db_, run, key_figures(summary));
 }
 

@@ -178,8 +178,23 @@ ALTER TABLE sample_ops ADD COLUMN service BLOB;
 ALTER TABLE final_histograms ADD COLUMN service BLOB;
 )sql";
 
+// Version 10: each agent's share of a run that agents sent: its host, its clock against the
+// controller's, and its figures (counts and histograms per op, as `show --json` gives them).
+constexpr const char* kVersion10 = R"sql(
+CREATE TABLE run_agents (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    lost INTEGER NOT NULL CHECK (lost IN (0, 1)),
+    clock_offset_ns INTEGER NOT NULL,
+    clock_uncertainty_ns INTEGER NOT NULL,
+    figures_json TEXT NOT NULL,
+    PRIMARY KEY (run_id, position)
+) WITHOUT ROWID;
+)sql";
+
 constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4, kVersion5,
-                                  kVersion6, kVersion7, kVersion8, kVersion9};
+                                  kVersion6, kVersion7, kVersion8, kVersion9, kVersion10};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

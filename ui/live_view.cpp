@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "agent_tiles.h"
 #include "live_charts.h"
 #include "model/format.h"
 #include "model/run_plan.h"
@@ -197,6 +198,8 @@ void LiveView::setupTiles() {
     for (auto* t : {rate_, hitRate_, p50_, p99_, errors_, connections_})
         row->addWidget(t);
     static_cast<QVBoxLayout*>(layout())->addLayout(row);
+    agents_ = new AgentTiles(this);
+    layout()->addWidget(agents_);
 }
 
 void LiveView::begin(const RunSpec& spec) {
@@ -219,6 +222,7 @@ void LiveView::begin(const RunSpec& spec) {
     for (auto* t : {rate_, hitRate_, p50_, p99_, errors_, connections_})
         t->setValue(QStringLiteral("–"));
     hitRate_->setVisible(spec.kind == RunKind::cache);
+    agents_->begin();
     slo_.reset();
     verdictChecks_.clear();
     verdictFailing_ = false;
@@ -241,6 +245,8 @@ void LiveView::addSample(const IntervalSample& s) {
     // A phase's drain would show as a dip of the new phase in the tiles as in the charts.
     if (!charts_->addSample(s)) return charts_->refresh();
     updateTiles(s);
+    if (const QString limit = agents_->update(s.agents, s.seconds()); !limit.isEmpty())
+        warnGenerator(limit);
     updateProgress(s);
     updateRateControl(s);
     if (s.late > 0)

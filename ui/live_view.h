@@ -17,6 +17,7 @@ namespace perflab {
 
 class LiveCharts;
 class SloWatch;
+class AgentTiles;
 class StatTile;
 class TimeChart;
 
@@ -38,6 +39,7 @@ class LiveView : public QWidget {
     TimeChart* chart() const { return chart_; }
     int ticks() const;
     bool generatorLimited() const;
+    const AgentTiles* agentTiles() const { return agents_; }
     // The run's error events shown above the charts (the newest few); empty when none.
     QString noticeText() const;
     // The slo's checks over the live window, "p99 ≤ 100 ms: 12.5 ms" each; empty without an slo.
@@ -84,6 +86,7 @@ class LiveView : public QWidget {
     StatTile* p99_;
     StatTile* errors_;
     StatTile* connections_;
+    AgentTiles* agents_;
     TimeChart* chart_;
     std::unique_ptr<LiveCharts> charts_;
     RunSpec spec_;

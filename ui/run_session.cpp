@@ -4,6 +4,7 @@
 #include <QThread>
 #include <functional>
 
+#include "agents_engine.h"
 #include "database.h"
 #include "engine.h"
 #include "local_memcached.h"
@@ -92,7 +93,8 @@ ProbesOpened open_probes(const RunSpec& spec, const ProbeOptions& options) {
 // before anything is stored or sent: `refused` gets its row and the reason, and the user
 // decides. A Stop while they connect is no refusal: the run ends stopped, as it was asked.
 void run_on_worker(const RunSpec& spec, const ProbeOptions& probeOptions,
-                   std::vector<std::string> notes, RunController& controller, RunBridge& bridge,
+                   std::vector<std::string> notes, RunController& controller,
+                   const AgentsEngine* agents, RunBridge& bridge,
                    const std::function<void(int, std::string)>& refused) {
     ProbesOpened probes;
     if (!spec.probes.empty()) {
@@ -127,6 +129,9 @@ void run_on_worker(const RunSpec& spec, const ProbeOptions& probeOptions,
     }
     controller.run();
     if (probes.runner) probes.runner->stop();
+    if (store && agents)
+        for (const auto& profile : agents->agent_profiles())
+            store->add_host(profile, "agent");
     if (store) store->finish();
 }
 
@@ -151,23 +156,25 @@ bool RunSession::start(const RunSpec& given, QString* error,
     }
     // Drawn here, so the engine, the store and the live view share the seed that ran.
     const RunSpec spec = with_seed(given);
+    ProbeOptions options = probeOptions_;
+    cancel_ = options.cancel = std::make_shared<SshCancel>();
+    const AgentsEngine* agents = nullptr;  // owned by the controller
     try {
-        controller_ = std::make_unique<RunController>(spec, make_engine(spec));
+        controller_ =
+            std::make_unique<RunController>(spec, make_run_engine(spec, cancel_, &agents));
     } catch (const std::exception& e) {
         *error = QString::fromStdString(e.what());
         return false;
     }
     controller_->add_observer(bridge_);
-    ProbeOptions options = probeOptions_;
-    cancel_ = options.cancel = std::make_shared<SshCancel>();
     const auto refused = [this, spec](int probe, const std::string& why) {
         QMetaObject::invokeMethod(
             this, [this, spec, probe, why] { onRefused(spec, probe, QString::fromStdString(why)); },
             Qt::QueuedConnection);
     };
-    thread_ =
-        std::thread([spec, options = std::move(options), notes, c = controller_.get(), b = bridge_,
-                     refused] { run_on_worker(spec, options, notes, *c, *b, refused); });
+    thread_ = std::thread(
+        [spec, options = std::move(options), notes, c = controller_.get(), agents, b = bridge_,
+         refused] { run_on_worker(spec, options, notes, *c, agents, *b, refused); });
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/agent_totals.h"
 #include "model/sample.h"
 #include "model/spec.h"
 
@@ -64,6 +65,8 @@ class LoadEngine {
     virtual std::vector<RunEvent> take_events() { return {}; }
     // The engine cannot go on as the spec wants (an agent lost, "on_agent_loss": "stop").
     virtual bool wants_stop() const { return false; }
+    // Each agent's figures, once the last phase drained: empty unless agents sent the load.
+    virtual std::vector<AgentTotals> agent_totals() const { return {}; }
 };
 
 // Engines the spec selects, given the spec with its ${NAME} references resolved (secrets.h);

@@ -437,6 +437,7 @@ RunSummary RunController::run() {
         emit_event({ms_since_start(cut), "stop", "stopped by request"});
     summary.prefill_sets = engine_->prefill_sets();
     summary.seed = spec_.seed;
+    summary.agents = engine_->agent_totals();
     if (search_)
         summary.search = search_result(summary);
     else if (slo_ && summary.status != RunStatus::failed)

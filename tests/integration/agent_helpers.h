@@ -3,6 +3,7 @@
 // the test's sshd hosts, and the checks every agent test ends with.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -27,15 +28,13 @@ class Controller {
         std::filesystem::create_directories(dir_.file("data/perflab"));
         dir_.write("data/perflab/known_hosts", known);
     }
+    // Run with `--no-store`, unless args name a database (`--db FILE`).
     std::vector<std::string> command(const nlohmann::json& spec,
                                      std::vector<std::string> args) const {
         dir_.write("spec.json", spec.dump());
-        std::vector<std::string> argv{"env",
-                                      "XDG_DATA_HOME=" + dir_.file("data"),
-                                      PERFLAB_BINARY,
-                                      "run",
-                                      dir_.file("spec.json"),
-                                      "--no-store"};
+        std::vector<std::string> argv{"env", "XDG_DATA_HOME=" + dir_.file("data"), PERFLAB_BINARY,
+                                      "run", dir_.file("spec.json")};
+        if (std::find(args.begin(), args.end(), "--db") == args.end()) argv.push_back("--no-store");
         argv.insert(argv.end(), args.begin(), args.end());
         return argv;
     }

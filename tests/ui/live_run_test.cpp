@@ -9,8 +9,10 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "agent_tiles.h"
 #include "database.h"
 #include "history_view.h"
 #include "live_view.h"
@@ -25,6 +27,7 @@
 #include "run_session.h"
 #include "run_store.h"
 #include "silent_server.h"
+#include "sshd_server.h"
 #include "stat_tile.h"
 #include "stored_run_view.h"
 #include "time_chart.h"
@@ -71,6 +74,8 @@ class LiveRunTest : public QObject {
     void serviceTimeIsALineOnlyWhereItWasMeasured();
     void annotationRoundTripsThroughTheStoreAndTheReport();
     void importLandsInTheHistoryWithItsProgress();
+    void agentsRunShowsATilePerAgentAndStoresTheirShares();
+    void agentAtItsLimitRaisesTheBanner();
 };
 
 void LiveRunTest::cacheRunFillsChartsOnePointPerTick() {
@@ -428,6 +433,83 @@ void LiveRunTest::importLandsInTheHistoryWithItsProgress() {
     QCOMPARE(run.id, id);
     QCOMPARE(run.status, std::string("imported"));
     QCOMPARE(run.figures.ops, uint64_t(50));
+}
+
+// A run that two agents send (real sshd on loopback, each starting this build's perflab
+// agent): the live view has a tile per agent, and the stored run keeps each one's share and
+// machine.
+void LiveRunTest::agentsRunShowsATilePerAgentAndStoresTheirShares() {
+    const test::OwnDataHome home;
+    test::MemcachedServer server;
+    test::SshdServer a, b;
+    std::filesystem::create_directories(home.dir().file("perflab"));
+    home.dir().write("perflab/known_hosts",
+                     test::read_file(a.known_hosts()) + test::read_file(b.known_hosts()));
+    RunSpec spec = cache_spec(server.endpoint(), 1.5);
+    for (const auto* host : {&a, &b}) {
+        AgentSpec agent;
+        agent.host = host->target();
+        agent.key = host->client_key();
+        agent.program = PERFLAB_BINARY;
+        spec.agents.push_back(agent);
+    }
+    MainWindow window;
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QString error;
+    QVERIFY2(window.startRun(spec, &error), qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    const auto summary = finished.at(0).at(0).value<RunSummary>();
+    QCOMPARE(summary.status, RunStatus::completed);
+    QCOMPARE(summary.agents.size(), size_t(2));
+    const AgentTiles* tiles = window.liveView()->agentTiles();
+    QVERIFY(!tiles->isHidden());
+    QCOMPARE(tiles->count(), 2);
+    for (int i = 0; i < 2; ++i) {
+        const QString text = tiles->text(i);
+        QVERIFY2(text.startsWith(QString::fromStdString(spec.agents[size_t(i)].host) + ": "),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral(" ops/s · CPU ")), qPrintable(text));
+    }
+    uint64_t agent_ops = 0;
+    for (const auto& agent : summary.agents)
+        agent_ops += agent.totals.total_ops();
+    QCOMPARE(agent_ops, summary.overall.totals.total_ops());
+    QVERIFY(agent_ops > 0);
+    RunStore store(default_database_path(), Access::read);
+    const auto runs = store.list();
+    QCOMPARE(runs.size(), size_t(1));
+    const RunSummary stored = store.summary(runs[0].id);
+    QCOMPARE(stored.agents.size(), size_t(2));
+    QCOMPARE(stored.agents[1].totals.total_ops(), summary.agents[1].totals.total_ops());
+    bool agent_machine = false;
+    for (const auto& h : store.hosts(runs[0].id))
+        agent_machine |= h.role == "agent" && !h.profile.cpu_model.empty();
+    QVERIFY(agent_machine);
+}
+
+void LiveRunTest::agentAtItsLimitRaisesTheBanner() {
+    LiveView view;
+    view.begin(cache_spec("127.0.0.1:1", 10));
+    IntervalSample s;
+    s.t_ms = 1000;
+    s.interval_ms = 1000;
+    s.ops["get"].count = 2000;
+    AgentTick calm;
+    calm.host = "root@10.0.0.2:22";
+    calm.ops = 1000;
+    calm.cpu_pct = 40;
+    AgentTick busy = calm;
+    busy.host = "root@10.0.0.3:22";
+    s.agents = {calm, busy};
+    view.addSample(s);
+    QVERIFY(!view.generatorLimited());
+    QCOMPARE(view.agentTiles()->text(1),
+             QStringLiteral("root@10.0.0.3:22: 1,000 ops/s · CPU 40% · 0 late"));
+    s.t_ms = 2000;
+    s.agents[1].cpu_pct = 97;
+    view.addSample(s);
+    QVERIFY(view.generatorLimited());
+    QVERIFY(view.agentTiles()->text(1).contains(QStringLiteral("CPU 97%")));
 }
 
 int run_live_run_test(int argc, char** argv) {

@@ -71,6 +71,8 @@ void AgentLink::open() {
     if (hello.value("v", 0) != kAgentProtocol || version != agent_version())
         throw std::runtime_error(fail("runs PerfLab " + version + ", this controller " +
                                       agent_version() + ": install the same version there"));
+    if (const auto p = hello.find("profile"); p != hello.end() && p->is_object())
+        profile_ = profile_from_json(*p);
 }
 
 ClockOffset AgentLink::measure_clock(int rounds) {
@@ -143,7 +145,8 @@ void AgentLink::handle(const std::string& line) {
         state_.last_phase = std::max(state_.last_phase, s.phase);
         state_.last_t_ms = std::max(state_.last_t_ms, s.t_ms);
         state_.connections = s.connections;
-        state_.cpu_max = std::max(state_.cpu_max, record.value("cpu_pct", 0.0));
+        state_.cpu_last = record.value("cpu_pct", -1.0);
+        state_.cpu_max = std::max(state_.cpu_max, state_.cpu_last);
         ++state_.ticks;
         state_.tick_bytes += line.size() + 1;
     } else if (type == "phase_end") {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "engine.h"
+#include "hardware_profile.h"
 #include "ssh_cancel.h"
 #include "ssh_session.h"
 
@@ -31,6 +32,8 @@ class AgentLink {
     AgentLink& operator=(const AgentLink&) = delete;
 
     const std::string& host() const { return spec_.host; }
+    // Its machine, as its hello told it (empty before open()).
+    const HardwareProfile& profile() const { return profile_; }
     // Connects (the host key checked against known_hosts), starts the agent program and
     // compares its version with ours. Throws std::runtime_error naming the host and why.
     void open();
@@ -51,6 +54,7 @@ class AgentLink {
         int phase_ended = -1;     // its latest phase whose figures are complete
         int connections = 0;      // in its latest tick
         double cpu_max = 0;       // the most CPU it used in a tick, % of its host's cores
+        double cpu_last = -1;     // in its latest tick
         uint64_t ticks = 0;       // tick records read
         uint64_t tick_bytes = 0;  // their size on the channel
         bool ended = false;       // its run ended and every figure came
@@ -75,6 +79,7 @@ class AgentLink {
     SshSession session_;
     std::unique_ptr<SshChannel> channel_;
     std::string buffer_;
+    HardwareProfile profile_;
     std::thread reader_;
     std::atomic<bool> stop_wanted_{false};
     std::atomic<bool> quit_{false};  // the reader stops reading: the link is going away

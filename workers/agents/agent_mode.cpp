@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "agent_protocol.h"
+#include "hardware_profile.h"
 #include "line_reader.h"
 #include "run_controller.h"
 #include "start_at_engine.h"
@@ -98,7 +99,10 @@ std::optional<nlohmann::json> await_assignment(LineReader& in, RecordWriter& out
 int run_agent(int in_fd, int out_fd) {
     RecordWriter out(out_fd);
     LineReader in(in_fd);
-    out.send({{"type", "hello"}, {"version", agent_version()}});
+    // Its machine with its hello, so the controller stores it with the run (role "agent").
+    out.send({{"type", "hello"},
+              {"version", agent_version()},
+              {"profile", to_json(local_hardware_profile())}});
     const auto assignment = await_assignment(in, out);
     if (!assignment) return 1;
     const SpecResult parsed = parse_spec(assignment->value("spec", nlohmann::json()));

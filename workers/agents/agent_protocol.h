@@ -9,7 +9,7 @@
 namespace perflab {
 
 // The controller and its agents speak JSON lines over the SSH channel, each record with
-// "v": kAgentProtocol and a "type". Agent → controller: hello {version}, pong {t_ns},
+// "v": kAgentProtocol and a "type". Agent → controller: hello {version, profile}, pong {t_ns},
 // tick {sample, cpu_pct}, phase_end {phase}, end {status, error}. Controller → agent: ping,
 // assign {spec, k, n, start_ns}, stop. Both sides must run the same PerfLab version.
 inline constexpr int kAgentProtocol = 1;

@@ -33,6 +33,15 @@ bool drained_phase(const AgentLink::State& s, int phase) {
 
 }  // namespace
 
+std::unique_ptr<LoadEngine> make_run_engine(const RunSpec& spec, std::shared_ptr<SshCancel> cancel,
+                                            const AgentsEngine** agents) {
+    *agents = nullptr;
+    if (spec.agents.empty()) return make_engine(spec);
+    auto remote = std::make_unique<AgentsEngine>(spec, std::move(cancel));
+    *agents = remote.get();
+    return remote;
+}
+
 AgentsEngine::AgentsEngine(RunSpec spec, std::shared_ptr<SshCancel> cancel)
     : spec_(std::move(spec)), cancel_(std::move(cancel)) {}
 
@@ -47,6 +56,7 @@ void AgentsEngine::open_agents() {
     }
     loss_told_.assign(links_.size(), false);
     late_told_.assign(links_.size(), false);
+    behind_.assign(links_.size(), false);
 }
 
 void AgentsEngine::start() {
@@ -87,6 +97,13 @@ void AgentsEngine::start() {
         std::this_thread::sleep_until(start_);
 }
 
+std::vector<HardwareProfile> AgentsEngine::agent_profiles() const {
+    std::vector<HardwareProfile> out;
+    for (const auto& link : links_)
+        if (!link->profile().hostname.empty()) out.push_back(link->profile());
+    return out;
+}
+
 void AgentsEngine::begin_phase(const PhasePlan& plan) {
     phase_ = plan.index;
     if (!local_) return;
@@ -123,7 +140,8 @@ void AgentsEngine::await_ticks(int phase, Clock::time_point origin) {
     const int64_t half = spec_.tick_ms / 2;
     const auto until = now + std::chrono::milliseconds(half);
     for (size_t i = 0; i < links_.size(); ++i) {
-        if (links_[i]->wait_tick(phase, t_ms, half, until) || late_told_[i]) continue;
+        behind_[i] = !links_[i]->wait_tick(phase, t_ms, half, until);
+        if (!behind_[i] || late_told_[i]) continue;
         late_told_[i] = true;
         events_.push_back({0, "agent",
                            "agent " + links_[i]->host() + " late: its tick ending at " +
@@ -136,17 +154,27 @@ void AgentsEngine::collect(IntervalSample& out, int phase, Clock::time_point ori
     await_ticks(phase, origin);
     int connections = 0;
     // Merging sets the connections to the part's: the agents' are summed here.
-    const auto add = [&](AgentTotals& totals, const IntervalSample& part) {
+    std::vector<AgentTick> ticks;
+    const auto add = [&](AgentTotals& totals, const IntervalSample& part, AgentTick tick) {
         totals.totals.merge(part);
         connections += part.connections;
         out.merge(part);
+        tick.host = totals.host;
+        tick.ops = part.total_ops();
+        tick.errors = part.total_errors();
+        tick.late = part.late;
+        ticks.push_back(std::move(tick));
     };
     for (size_t i = 0; i < links_.size(); ++i) {
         IntervalSample part;
         links_[i]->take(part, phase);
-        if (const auto s = links_[i]->state(); !s.lost && !s.ended)
-            part.connections = s.connections;
-        add(totals_[i], part);
+        const auto s = links_[i]->state();
+        if (!s.lost && !s.ended) part.connections = s.connections;
+        AgentTick tick;
+        tick.cpu_pct = s.cpu_last;
+        tick.behind = behind_[i];
+        tick.lost = s.lost;
+        add(totals_[i], part, std::move(tick));
     }
     if (local_) {
         IntervalSample part;
@@ -154,9 +182,10 @@ void AgentsEngine::collect(IntervalSample& out, int phase, Clock::time_point ori
             local_->collect(part, phase, origin);
         else if (const auto it = local_rest_.find(phase); it != local_rest_.end())
             part = std::exchange(it->second, {});
-        add(totals_.back(), part);
+        add(totals_.back(), part, {});
     }
     out.connections = connections;
+    out.agents = std::move(ticks);
 }
 
 void AgentsEngine::stop() {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "agent_link.h"
-#include "agent_totals.h"
 #include "engine.h"
+#include "model/agent_totals.h"
 
 namespace perflab {
 
@@ -32,8 +32,10 @@ class AgentsEngine : public LoadEngine {
     std::string first_connection_error() const override;
     std::vector<RunEvent> take_events() override;
     bool wants_stop() const override;
-    // Each agent's figures so far, in the spec's order; whole once stop() returned.
-    const std::vector<AgentTotals>& agent_totals() const { return totals_; }
+    // Each agent's figures so far, in the spec's order; whole once the last phase drained.
+    std::vector<AgentTotals> agent_totals() const override { return totals_; }
+    // The remote agents' machines, once start() connected them.
+    std::vector<HardwareProfile> agent_profiles() const;
 
   private:
     // Each remote agent: ready, or a std::runtime_error naming it.
@@ -46,6 +48,7 @@ class AgentsEngine : public LoadEngine {
     std::vector<std::unique_ptr<AgentLink>> links_;
     std::vector<bool> loss_told_;
     std::vector<bool> late_told_;
+    std::vector<bool> behind_;         // in the tick being collected
     std::vector<AgentTotals> totals_;  // the remote agents', then the local one's
     std::unique_ptr<LoadEngine> local_;
     // The local engine's figures not yet collected when it stopped, per phase: taken then so
@@ -57,5 +60,10 @@ class AgentsEngine : public LoadEngine {
     Clock::time_point start_{};
     int phase_ = -1;
 };
+
+// The engine a spec asks for: its agents' when it names any, else this machine's own
+// (make_engine). `agents` is set to the agents' engine, which the result owns, or nullptr.
+std::unique_ptr<LoadEngine> make_run_engine(const RunSpec& spec, std::shared_ptr<SshCancel> cancel,
+                                            const AgentsEngine** agents);
 
 }  // namespace perflab

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "histogram.h"
 
@@ -24,6 +25,17 @@ struct OpSample {
 
 // Everything the engine saw in one tick, merged over all its threads. Values cross threads
 // whole, once per tick.
+// One agent's part of a merged tick: what its tile in the live view shows.
+struct AgentTick {
+    std::string host;  // user@host:port, or "local"
+    uint64_t ops = 0;
+    uint64_t errors = 0;
+    uint64_t late = 0;
+    double cpu_pct = -1;  // its process's CPU in its tick, % of its host's cores; -1: unknown
+    bool behind = false;  // its tick came after the grace period
+    bool lost = false;
+};
+
 struct IntervalSample {
     int64_t t_ms = 0;         // end of the interval, ms since the run started (steady clock)
     int64_t interval_ms = 0;  // length; a phase change cuts a tick short
@@ -47,6 +59,8 @@ struct IntervalSample {
     int64_t last_reply_us = 0;
     std::map<std::string, uint64_t> errors;  // failures by kind or text
     std::map<int, uint64_t> status_codes;    // http
+    // With agents: each one's part of this tick, set where they were merged (merge() leaves it).
+    std::vector<AgentTick> agents;
 
     // Adds other's counts; t_ms becomes the later end, interval_ms the sum.
     void merge(const IntervalSample& other);

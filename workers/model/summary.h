@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "agent_totals.h"
 #include "sample.h"
 #include "search_result.h"
 #include "slo.h"
@@ -34,6 +35,7 @@ struct RunSummary {
     std::optional<SloVerdict> slo;       // when the spec has an slo (and no search)
     std::optional<SearchResult> search;  // when the spec has a search
     std::optional<uint64_t> seed;        // the spec's, so a report names what reproduces the run
+    std::vector<AgentTotals> agents;     // each agent's share, when agents sent the load
 };
 
 // Builds the summary from the samples of a run, in order.

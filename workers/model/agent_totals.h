@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "model/sample.h"
+#include "sample.h"
 
 namespace perflab {
 
@@ -24,8 +23,5 @@ struct AgentTotals {
 // "agent HOST: 1234 ops, get 1100, set 134, 0 errors, 3 late, p99 0.52ms, CPU max 12%, 1.9 KiB a
 // tick" — an event of the run, so the store keeps each agent's share.
 std::string agent_totals_text(const AgentTotals& a);
-// For `run --json`: counts per op and each op's latency histogram as base64 of
-// Histogram::encode, so the merged figures can be checked against the agents'.
-nlohmann::json agent_totals_json(const std::vector<AgentTotals>& agents);
 
 }  // namespace perflab
