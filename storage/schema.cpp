@@ -178,8 +178,15 @@ ALTER TABLE sample_ops ADD COLUMN service BLOB;
 ALTER TABLE final_histograms ADD COLUMN service BLOB;
 )sql";
 
+// Version 10: HTTP response checks per tick and op: the requests that failed one or more, and
+// the failures per check as {"body_contains": n} (NULL when none failed).
+constexpr const char* kVersion10 = R"sql(
+ALTER TABLE sample_ops ADD COLUMN check_failures INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sample_ops ADD COLUMN checks_json TEXT;
+)sql";
+
 constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4, kVersion5,
-                                  kVersion6, kVersion7, kVersion8, kVersion9};
+                                  kVersion6, kVersion7, kVersion8, kVersion9, kVersion10};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace
