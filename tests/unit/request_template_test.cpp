@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -176,6 +178,24 @@ TEST(RequestTemplate, CompileErrorsNameTheProblem) {
               "CSV file \"" + kUsers + "\" has no column \"age\" (it has name, city, note)");
     EXPECT_EQ(compile_body("{{csv " + kUsers + " 4}}").error,
               "CSV file \"" + kUsers + "\" has no column \"4\" (it has name, city, note)");
+}
+
+TEST(RequestTemplate, NoLineBreakGoesIntoTheHead) {
+    ProgramBuilder::Files files;
+    const Environment env = [](const std::string&) { return std::string("a\r\nX-Evil: 1"); };
+    ProgramBuilder b(files, env);
+    std::string error;
+    EXPECT_FALSE(b.head("/{{env ANY}}", error));
+    EXPECT_EQ(error,
+              "environment variable ANY holds a line break, which cannot go into a URL or header");
+    EXPECT_TRUE(b.body("{{env ANY}}", error)) << error;
+    EXPECT_TRUE(b.head("/{{csv " + kUsers + " note}}", error)) << error;  // quoted commas, quotes
+    const std::string broken = ::testing::TempDir() + "perflab_broken.csv";
+    std::ofstream(broken) << "name\nok\n\"two\nlines\"\n";
+    EXPECT_FALSE(b.head("/{{csv " + broken + " name}}", error));
+    EXPECT_EQ(error, "CSV file \"" + broken +
+                         "\", row 2, column \"name\": a line break cannot go into a URL or header");
+    std::remove(broken.c_str());
 }
 
 // Rendering into buffers reserved for max_bytes() never grows them: no allocation.

@@ -15,7 +15,6 @@
 #include <cerrno>
 #include <limits>
 
-#include "request_template.h"
 #include "response_check.h"
 
 namespace perflab {

@@ -237,8 +237,16 @@ bool ProgramBuilder::csv(RequestProgram::Part& part, const TemplatePiece& piece,
     op.column = uint32_t(column);
     part.ops.push_back(op);
     size_t widest = 0;
-    for (const auto& row : table->rows)
-        widest = std::max(widest, row[column].size());
+    for (size_t r = 0; r < table->rows.size(); ++r) {
+        const std::string& value = table->rows[r][column];
+        // In the head, a line break would end the request line or header early.
+        if (&part == &p.head_ && value.find_first_of("\r\n") != std::string::npos) {
+            error = "CSV file \"" + path + "\", row " + std::to_string(r + 1) + ", column \"" +
+                    header[column] + "\": a line break cannot go into a URL or header";
+            return false;
+        }
+        widest = std::max(widest, value.size());
+    }
     part.max += widest;
     return true;
 }
@@ -253,6 +261,11 @@ bool ProgramBuilder::variable(RequestProgram::Part& part, const TemplatePiece& p
             const auto value = env_(piece.args[0]);
             if (!value) {
                 error = "environment variable " + piece.args[0] + " is not set";
+                return false;
+            }
+            if (&part == &p.head_ && value->find_first_of("\r\n") != std::string::npos) {
+                error = "environment variable " + piece.args[0] +
+                        " holds a line break, which cannot go into a URL or header";
                 return false;
             }
             literal(part, *value);
