@@ -11,14 +11,23 @@ unsigned bit(CheckKind k) {
     return 1u << unsigned(k);
 }
 
+// The checks `body` fails, fed to the reader in chunks of `chunk` bytes as reads bring it.
+unsigned failures(const ResponseCheck& c, int status, std::string_view body, size_t chunk = 3) {
+    BodyReader reader;
+    reader.start(&c);
+    for (size_t at = 0; at < body.size(); at += chunk)
+        if (reader.active()) reader.feed(body.substr(at, chunk));
+    return c.failures(status, reader, body.size());
+}
+
 TEST(ResponseCheck, StatusList) {
     HttpExpect e;
     e.status = {200, 201};
     const ResponseCheck c(e);
     EXPECT_TRUE(c.judges_status());
-    EXPECT_FALSE(c.needs_body());
-    EXPECT_EQ(c.failures(201, "", 0), 0u);
-    EXPECT_EQ(c.failures(204, "", 0), bit(CheckKind::status));
+    EXPECT_FALSE(c.reads_body());
+    EXPECT_EQ(failures(c, 201, ""), 0u);
+    EXPECT_EQ(failures(c, 204, ""), bit(CheckKind::status));
 }
 
 TEST(ResponseCheck, BodyContainsAndRegex) {
@@ -26,12 +35,40 @@ TEST(ResponseCheck, BodyContainsAndRegex) {
     e.body_contains = "\"ok\"";
     e.body_regex = "id=[0-9]+;";
     const ResponseCheck c(e);
-    EXPECT_TRUE(c.needs_body());
+    EXPECT_TRUE(c.keeps_body());
     EXPECT_FALSE(c.judges_status());
-    EXPECT_EQ(c.failures(200, "\"ok\" id=42;", 11), 0u);
-    EXPECT_EQ(c.failures(200, "\"ok\" id=x;", 10), bit(CheckKind::body_regex));
-    EXPECT_EQ(c.failures(200, "nope", 4),
-              bit(CheckKind::body_contains) | bit(CheckKind::body_regex));
+    EXPECT_EQ(failures(c, 200, "\"ok\" id=42;"), 0u);
+    EXPECT_EQ(failures(c, 200, "\"ok\" id=x;"), bit(CheckKind::body_regex));
+    EXPECT_EQ(failures(c, 200, "nope"), bit(CheckKind::body_contains) | bit(CheckKind::body_regex));
+}
+
+// Alone, body_contains keeps no more than its text's length of the body, across reads.
+TEST(ResponseCheck, BodyContainsAloneKeepsAWindow) {
+    HttpExpect e;
+    e.body_contains = "needle";
+    const ResponseCheck c(e);
+    EXPECT_TRUE(c.reads_body());
+    EXPECT_FALSE(c.keeps_body());
+    const std::string hay(1000, 'x');
+    for (const size_t chunk : {1, 2, 5, 7, 64, 4096}) {
+        EXPECT_EQ(failures(c, 200, hay + "needle" + hay, chunk), 0u) << chunk;
+        EXPECT_EQ(failures(c, 200, hay + "needl" + hay + "e", chunk), bit(CheckKind::body_contains))
+            << chunk;
+    }
+    BodyReader reader;
+    reader.start(&c);
+    for (int i = 0; i < 100; ++i)
+        reader.feed(hay);
+    EXPECT_LE(reader.body().size(), 5u);
+    reader.feed("n");
+    reader.feed("eedle");
+    reader.feed(hay);  // found before: nothing more is kept
+    EXPECT_TRUE(reader.body().empty());
+    EXPECT_TRUE(reader.contains());
+    reader.start(&c);
+    reader.feed("xxneed");
+    reader.feed("le");
+    EXPECT_TRUE(reader.contains());
 }
 
 TEST(ResponseCheck, JsonPathAndValue) {
@@ -39,22 +76,22 @@ TEST(ResponseCheck, JsonPathAndValue) {
     e.json_path = "$.data.items[1].ok";
     e.json_equals = "true";
     const ResponseCheck c(e);
-    EXPECT_EQ(c.failures(200, R"({"data": {"items": [{}, {"ok": true}]}})", 0), 0u);
-    EXPECT_EQ(c.failures(200, R"({"data": {"items": [{}, {"ok": 1}]}})", 0), bit(CheckKind::json));
-    EXPECT_EQ(c.failures(200, R"({"data": {"items": []}})", 0), bit(CheckKind::json));
-    EXPECT_EQ(c.failures(200, "not json", 0), bit(CheckKind::json));
+    EXPECT_EQ(failures(c, 200, R"({"data": {"items": [{}, {"ok": true}]}})"), 0u);
+    EXPECT_EQ(failures(c, 200, R"({"data": {"items": [{}, {"ok": 1}]}})"), bit(CheckKind::json));
+    EXPECT_EQ(failures(c, 200, R"({"data": {"items": []}})"), bit(CheckKind::json));
+    EXPECT_EQ(failures(c, 200, "not json"), bit(CheckKind::json));
     HttpExpect present;
     present.json_path = "$['a key']";
-    EXPECT_EQ(ResponseCheck(present).failures(200, R"({"a key": null})", 0), 0u);
+    EXPECT_EQ(failures(ResponseCheck(present), 200, R"({"a key": null})"), 0u);
 }
 
 TEST(ResponseCheck, MaxBytesCountsWithoutTheBody) {
     HttpExpect e;
     e.max_bytes = 10;
     const ResponseCheck c(e);
-    EXPECT_FALSE(c.needs_body());
-    EXPECT_EQ(c.failures(200, "", 10), 0u);
-    EXPECT_EQ(c.failures(200, "", 11), bit(CheckKind::max_bytes));
+    EXPECT_FALSE(c.reads_body());
+    EXPECT_EQ(failures(c, 200, "0123456789"), 0u);
+    EXPECT_EQ(failures(c, 200, "0123456789A"), bit(CheckKind::max_bytes));
 }
 
 TEST(HttpStatsChecks, AFailedCheckIsAnErrorCountedApart) {

@@ -24,13 +24,13 @@ using boost::system::error_code;
 
 namespace {
 
-// Counts the status and the body and keeps nothing else, unless a check reads the body: a
-// response costs no allocation once `kept` has grown to the responses' size.
+// Counts the status and the body and keeps nothing else, unless a check reads the body (then
+// `reader` has it): a response costs no allocation.
 class CountingParser final : public http::basic_parser<false> {
   public:
     int status = 0;
     uint64_t body = 0;
-    std::string* kept = nullptr;
+    BodyReader* reader = nullptr;
 
   private:
     void on_request_impl(http::verb, boost::beast::string_view, boost::beast::string_view, int,
@@ -53,7 +53,7 @@ class CountingParser final : public http::basic_parser<false> {
     }
     void take(boost::beast::string_view s) {
         body += s.size();
-        if (kept) kept->append(s.data(), s.size());
+        if (reader) reader->feed(std::string_view(s.data(), s.size()));
     }
     void on_finish_impl(error_code&) override {}
 };
@@ -87,7 +87,7 @@ HttpClock::time_point after_ms(int ms) {
 struct HttpConnection::Parser {
     std::optional<CountingParser> parser;
     boost::beast::flat_buffer buffer;
-    std::string body;  // the response's body, when a check reads it
+    BodyReader body;  // what the target's checks read of the response
 };
 
 HttpConnection::HttpConnection(const Context& context, int id)
@@ -209,11 +209,8 @@ void HttpConnection::write(HttpClock::time_point now) {
     p.body_limit(std::numeric_limits<std::uint64_t>::max());
     p.skip(t.head);
     p.eager(true);
-    p.kept = nullptr;
-    if (t.check && t.check->needs_body()) {
-        parser_->body.clear();
-        p.kept = &parser_->body;
-    }
+    parser_->body.start(t.check.get());
+    p.reader = parser_->body.active() ? &parser_->body : nullptr;
     pending_ = 2;
     const auto bytes = asio::buffer(t.program ? request_ : t.bytes);
     const auto step = [this](const error_code& ec, size_t) { on_step(ec); };
@@ -295,8 +292,7 @@ void HttpConnection::finish() {
         outcome.status = p.status;
         outcome.body_bytes = p.body;
         if (const auto& check = ctx_.plan.targets[target_].check) {
-            outcome.failed_checks = check->failures(
-                p.status, p.kept ? std::string_view(*p.kept) : std::string_view(), p.body);
+            outcome.failed_checks = check->failures(p.status, parser_->body, p.body);
             outcome.status_checked = check->judges_status();
         }
         failures = 0;
