@@ -37,8 +37,9 @@ struct RenderState {
 // A whole request: the head up to its Content-Length, and the body.
 class RequestProgram {
   public:
-    // The upper bound of a rendered request, for the connection's buffers.
-    size_t max_bytes() const { return head_.max + body_.max + 64; }
+    // The upper bound of a rendered request, for the connection's buffers: the parts at
+    // their longest, the Content-Length line and the blank line.
+    size_t max_bytes() const { return head_.max + body_.max + kLengthLine; }
     size_t csv_sources() const { return sources_.size(); }
 
     // Renders request number `seq` of its target into `out` (`body` is scratch for the body
@@ -47,6 +48,7 @@ class RequestProgram {
 
   private:
     friend class ProgramBuilder;
+    static constexpr size_t kLengthLine = 64;  // "Content-Length: " + 20 digits + 2 CRLFs
 
     struct Op {
         enum class Kind : uint8_t { literal, seq, uniform, zipf, uuid, now_ms, csv, pick };

@@ -117,12 +117,6 @@ bool parse_variable(std::string_view inner, TemplatePiece& piece, std::string& e
 
 }  // namespace
 
-bool ParsedTemplate::has_variables() const {
-    for (const auto& p : pieces)
-        if (!p.literal) return true;
-    return false;
-}
-
 bool looks_templated(std::string_view text) {
     return text.find("{{") != std::string_view::npos;
 }

@@ -25,7 +25,6 @@ struct TemplatePiece {
 
 struct ParsedTemplate {
     std::vector<TemplatePiece> pieces;
-    bool has_variables() const;
 };
 
 // The pieces of `text`; empty `error` when well formed, else why not ("unknown template
