@@ -188,6 +188,12 @@ TEST_F(HttpTemplates, FailedChecksAreCountedApartFromErrors) {
               std::string::npos)
         << text.out;
     EXPECT_NE(text.out.find("  " + a + "  body_contains:10"), std::string::npos) << text.out;
+    // The report's per-target table has a column for them.
+    const Output md = perflab({"export", "1", "--db", db, "--format", "md"});
+    ASSERT_EQ(md.code, 0) << md.err;
+    EXPECT_NE(md.out.find("| checks failed |"), std::string::npos) << md.out;
+    EXPECT_NE(md.out.find("| 10 (body_contains 10) |"), std::string::npos) << md.out;
+    EXPECT_NE(md.out.find("| 0 |"), std::string::npos) << md.out;
 }
 
 void expect_refused(const json& spec, const std::string& message) {
