@@ -56,6 +56,15 @@ struct Table {
     std::vector<std::vector<std::string>> rows;
 };
 
+// "3 (body_contains 3)": requests that failed a check, then the failures per check.
+std::string checks_text(const OpSample& op) {
+    if (op.check_failures == 0) return "0";
+    std::string per;
+    for (const auto& [check, n] : op.checks_failed)
+        per += (per.empty() ? "" : ", ") + check + " " + std::to_string(n);
+    return std::to_string(op.check_failures) + " (" + per + ")";
+}
+
 // Per-op rates over the span the phase's own rate is over (vegeta's attack for HTTP). In the
 // open model, the service time's p50 and p99 follow the latencies (which count from the
 // intended send).
@@ -63,6 +72,8 @@ Table ops_table(const PhaseTotals& p, const Figures& f) {
     Table t{{"op", "count", "rate/s", "errors", "mean", "p50", "p90", "p99", "p99.9", "max"}, {}};
     const bool service = !f.service.empty();
     if (service) t.header.insert(t.header.end(), {"service p50", "service p99"});
+    const bool checks = p.totals.total_check_failures() > 0;
+    if (checks) t.header.push_back("checks failed");
     for (const auto& [name, op] : p.totals.ops) {
         if (op.count == 0 && op.errors == 0) continue;  // an op the run never sent
         const auto& h = op.latency;
@@ -76,6 +87,7 @@ Table ops_table(const PhaseTotals& p, const Figures& f) {
             t.rows.back().insert(t.rows.back().end(),
                                  {format_latency_us(op.service.percentile(50)),
                                   format_latency_us(op.service.percentile(99))});
+        if (checks) t.rows.back().push_back(checks_text(op));
     }
     return t;
 }
@@ -527,6 +539,10 @@ nlohmann::json export_json(RunStore& store, int64_t id) {
             if (!op.service.empty()) {
                 ops[name]["service_us"] = latency_json(op.service);
                 ops[name]["service_histogram"] = base64(op.service.encode());
+            }
+            if (op.check_failures) {
+                ops[name]["check_failures"] = op.check_failures;
+                ops[name]["checks_failed"] = op.checks_failed;
             }
         }
         nlohmann::json codes = nlohmann::json::object();

@@ -46,9 +46,22 @@ int64_t i64(uint64_t v) {
 // What read_phase_sums needs of a phase: its counts per op.
 std::string phase_ops_json(const PhaseTotals& p) {
     nlohmann::json ops = nlohmann::json::object();
-    for (const auto& [name, op] : p.totals.ops)
+    for (const auto& [name, op] : p.totals.ops) {
         ops[name] = {{"count", op.count}, {"errors", op.errors}};
+        if (op.check_failures) {
+            ops[name]["check_failures"] = op.check_failures;
+            ops[name]["checks_failed"] = op.checks_failed;
+        }
+    }
     return nlohmann::json{{"ops", ops}}.dump();
+}
+
+// NULL for an op without failed checks: every cache op and most HTTP ones.
+void bind_checks(Statement& q, int index, const OpSample& op) {
+    if (op.checks_failed.empty())
+        q.bind_null(index);
+    else
+        q.bind(index, nlohmann::json(op.checks_failed).dump());
 }
 
 }  // namespace
@@ -61,8 +74,8 @@ RunRows::RunRows(Connection& db)
               "status_json, dropped, first_send_us, last_send_us, last_reply_us) VALUES (?1, ?2, "
               "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"),
       op_(db,
-          "INSERT INTO sample_ops (run_id, seq, op, count, errors, histogram, service) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+          "INSERT INTO sample_ops (run_id, seq, op, count, errors, histogram, service, "
+          "check_failures, checks_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
       event_(db, "INSERT INTO events (run_id, t_ms, kind, text) VALUES (?1, ?2, ?3, ?4)"),
       phase_(db,
              "INSERT OR REPLACE INTO phases (run_id, phase, duration_s, summary_json) "
@@ -96,6 +109,8 @@ void RunRows::sample(int64_t run, int64_t seq, const IntervalSample& s) {
         op_.bind(1, run).bind(2, seq).bind(3, name).bind(4, i64(op.count));
         op_.bind(5, i64(op.errors)).bind_blob(6, op.latency.encode());
         bind_service(op_, 7, op.service);
+        op_.bind(8, i64(op.check_failures));
+        bind_checks(op_, 9, op);
         op_.run();
     }
 }
@@ -208,7 +223,8 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
     }
     if (ticks.empty()) return;
     Statement ops(db,
-                  "SELECT seq, op, count, errors, histogram, service FROM sample_ops "
+                  "SELECT seq, op, count, errors, histogram, service, check_failures, "
+                  "checks_json FROM sample_ops "
                   "WHERE run_id = ?1 AND seq >= ?2 AND seq <= ?3 ORDER BY seq");
     ops.bind(1, run).bind(2, seqs.front()).bind(3, seqs.back());
     size_t at = 0;
@@ -227,6 +243,8 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
                              std::to_string(seq) + ": damaged histogram");
         op.latency = std::move(*latency);
         op.service = std::move(*service);
+        op.check_failures = uint64_t(ops.integer(6));
+        if (!ops.is_null(7)) parse_errors(ops.text(7), op.checks_failed);
     }
     for (; at < seqs.size(); ++at)
         hand_over(ticks[at], f);
@@ -259,6 +277,9 @@ bool stored_phase_ops(Connection& db, int64_t run, std::vector<IntervalSample>& 
         for (const auto& [name, op] : j["ops"].items()) {
             ops[name].count = op.value("count", uint64_t{0});
             ops[name].errors = op.value("errors", uint64_t{0});
+            ops[name].check_failures = op.value("check_failures", uint64_t{0});
+            if (const auto c = op.find("checks_failed"); c != op.end())
+                parse_errors(c->dump(), ops[name].checks_failed);
         }
     }
     if (found.size() != at.size()) return false;
@@ -314,7 +335,8 @@ std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
     if (stored_phase_ops(db, run, out, at)) return out;
     Statement ops(db,
                   "SELECT samples.phase, sample_ops.op, sum(sample_ops.count), "
-                  "sum(sample_ops.errors) FROM sample_ops JOIN samples ON samples.run_id = "
+                  "sum(sample_ops.errors), sum(sample_ops.check_failures) FROM sample_ops JOIN "
+                  "samples ON samples.run_id = "
                   "sample_ops.run_id AND samples.seq = sample_ops.seq WHERE sample_ops.run_id = ?1 "
                   "GROUP BY samples.phase, sample_ops.op");
     ops.bind(1, run);
@@ -322,6 +344,7 @@ std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
         OpSample& op = out[at[int(ops.integer(0))]].ops[ops.text(1)];
         op.count = uint64_t(ops.integer(2));
         op.errors = uint64_t(ops.integer(3));
+        op.check_failures = uint64_t(ops.integer(4));
     }
     return out;
 }

@@ -178,9 +178,16 @@ ALTER TABLE sample_ops ADD COLUMN service BLOB;
 ALTER TABLE final_histograms ADD COLUMN service BLOB;
 )sql";
 
-// Version 10: each agent's share of a run that agents sent: its host, its clock against the
-// controller's, and its figures (counts and histograms per op, as `show --json` gives them).
+// Version 10: HTTP response checks per tick and op: the requests that failed one or more, and
+// the failures per check as {"body_contains": n} (NULL when none failed).
 constexpr const char* kVersion10 = R"sql(
+ALTER TABLE sample_ops ADD COLUMN check_failures INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sample_ops ADD COLUMN checks_json TEXT;
+)sql";
+
+// Version 11: each agent's share of a run that agents sent: its host, its clock against the
+// controller's, and its figures (counts and histograms per op, as `show --json` gives them).
+constexpr const char* kVersion11 = R"sql(
 CREATE TABLE run_agents (
     run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
     position INTEGER NOT NULL,
@@ -194,7 +201,8 @@ CREATE TABLE run_agents (
 )sql";
 
 constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4, kVersion5,
-                                  kVersion6, kVersion7, kVersion8, kVersion9, kVersion10};
+                                  kVersion6, kVersion7, kVersion8, kVersion9, kVersion10,
+                                  kVersion11};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

@@ -145,6 +145,8 @@ TEST(HostBook, VersionOneDatabaseMigratesAndKeepsItsRuns) {
             "ALTER TABLE runs DROP COLUMN source_sha256; ALTER TABLE runs DROP COLUMN "
             "summary_only; ALTER TABLE sample_ops DROP COLUMN service; "
             "ALTER TABLE final_histograms DROP COLUMN service; DROP TABLE run_agents; "
+            "ALTER TABLE sample_ops DROP COLUMN check_failures; "
+            "ALTER TABLE sample_ops DROP COLUMN checks_json; "
             "PRAGMA user_version = 1");
     }
     HostBook book(db, Access::write);

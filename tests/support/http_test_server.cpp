@@ -4,10 +4,12 @@
 #include <boost/asio/buffers_iterator.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
+#include <cctype>
 #include <string>
 #include <thread>
 
@@ -20,7 +22,6 @@ using boost::system::error_code;
 
 namespace {
 
-constexpr std::string_view kOk = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
 constexpr std::string_view kError =
     "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 5\r\n\r\nerror";
 constexpr std::string_view kGarbage = "SPAM SPAM SPAM\r\n\r\n";
@@ -58,11 +59,36 @@ class HttpTestServer::Impl {
 
         void on_request(size_t n) {
             const auto begin = asio::buffers_begin(buffer.data());
+            head.assign(begin, begin + std::ptrdiff_t(n));
+            buffer.consume(n);
+            const size_t length = content_length(head);
+            if (buffer.size() >= length) return on_body(length);
+            asio::async_read(socket, buffer, asio::transfer_exactly(length - buffer.size()),
+                             [self = shared_from_this(), length](error_code ec, size_t) {
+                                 if (!ec) self->on_body(length);
+                             });
+        }
+
+        static size_t content_length(const std::string& head) {
+            std::string lower(head);
+            for (auto& c : lower)
+                c = char(std::tolower(static_cast<unsigned char>(c)));
+            const size_t at = lower.find("\r\ncontent-length:");
+            return at == std::string::npos ? 0 : std::stoul(lower.substr(at + 17));
+        }
+
+        void on_body(size_t length) {
+            const auto begin = asio::buffers_begin(buffer.data());
+            std::string body(begin, begin + std::ptrdiff_t(length));
+            buffer.consume(length);
             {
                 std::lock_guard lock(impl.owner_.head_mutex_);
-                impl.owner_.last_head_.assign(begin, begin + std::ptrdiff_t(n));
+                impl.owner_.last_head_ = head;
+                impl.owner_.received_.push_back({head, std::move(body)});
+                ok = "HTTP/1.1 200 OK\r\nContent-Length: " +
+                     std::to_string(impl.owner_.reply_body_.size()) + "\r\n\r\n" +
+                     impl.owner_.reply_body_;
             }
-            buffer.consume(n);
             {
                 std::lock_guard lock(impl.owner_.log_mutex_);
                 exchange = impl.owner_.log_.size();
@@ -83,9 +109,9 @@ class HttpTestServer::Impl {
                 case Mode::error_500:
                     return delayed(kError);
                 case Mode::ok:
-                    return delayed(kOk);
+                    return delayed(ok);
                 case Mode::ok_then_close:
-                    return reply(kOk, true);
+                    return reply(ok, true);
             }
         }
 
@@ -117,6 +143,8 @@ class HttpTestServer::Impl {
         }
 
         Impl& impl;
+        std::string head;
+        std::string ok;  // this request's "200 OK" reply
         size_t exchange = 0;
         Tcp::socket socket;
         asio::steady_timer timer;
@@ -152,6 +180,16 @@ std::string HttpTestServer::url(const std::string& path) const {
 void HttpTestServer::stall_for(std::chrono::milliseconds d) {
     stall_until_ns_.store(now_ns() +
                           std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+}
+
+void HttpTestServer::set_reply_body(std::string body) {
+    std::lock_guard lock(head_mutex_);
+    reply_body_ = std::move(body);
+}
+
+std::vector<HttpTestServer::Request> HttpTestServer::received() const {
+    std::lock_guard lock(head_mutex_);
+    return received_;
 }
 
 std::vector<HttpTestServer::Exchange> HttpTestServer::exchanges() const {

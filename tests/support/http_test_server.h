@@ -13,11 +13,12 @@ namespace perflab::test {
 
 // A small keep-alive HTTP/1.1 server on 127.0.0.1 for the faults nginx will not produce on
 // demand: a fixed delay, a stall, resets, connections closed before the reply, garbage and
-// 500s. It runs on its own thread, counts the requests it reads and keeps the last one's head.
+// 500s. It runs on its own thread, counts the requests it reads and keeps each one's head and
+// body (by its Content-Length).
 class HttpTestServer {
   public:
     enum class Mode {
-        ok,           // "200 OK", body "ok"
+        ok,           // "200 OK", body "ok" or the one set_reply_body gave
         error_500,    // "500 Internal Server Error"
         reset,        // reads the request, then resets the connection (RST)
         close_early,  // reads the request, then closes without a reply
@@ -25,6 +26,12 @@ class HttpTestServer {
         // "200 OK" without "Connection: close", then closes: a server dropping kept-alive
         // connections as soon as they are idle
         ok_then_close,
+    };
+
+    // A request as it came over the wire.
+    struct Request {
+        std::string head;  // request line and headers, up to the blank line
+        std::string body;
     };
 
     // When the server read a request, and when it wrote the reply (max() if it never did).
@@ -44,6 +51,8 @@ class HttpTestServer {
 
     void set_mode(Mode mode) { mode_.store(mode); }
     void set_delay_ms(int ms) { delay_ms_.store(ms); }
+    // The body of Mode::ok's replies from now on.
+    void set_reply_body(std::string body);
     // Holds every reply due in the next `d` until its end, as a stalled server does.
     void stall_for(std::chrono::milliseconds d);
     uint64_t requests() const { return requests_.load(); }
@@ -53,6 +62,8 @@ class HttpTestServer {
     std::vector<Exchange> exchanges() const;
     // The request line and headers of the last request read, as they came over the wire.
     std::string last_request_head() const;
+    // Every request read so far, in the order the server read them.
+    std::vector<Request> received() const;
 
     // Drops every connection and the listener at once, as a killed process would.
     void kill();
@@ -72,6 +83,8 @@ class HttpTestServer {
     std::vector<Exchange> log_;
     mutable std::mutex head_mutex_;
     std::string last_head_;
+    std::vector<Request> received_;
+    std::string reply_body_ = "ok";
 };
 
 }  // namespace perflab::test

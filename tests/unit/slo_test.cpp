@@ -137,5 +137,21 @@ TEST(SloSpec, ChecksThatCouldNeverHaveDataAreRefused) {
         EXPECT_NE(text.find(field), std::string::npos) << field << " in\n" << text;
 }
 
+TEST(Slo, CheckFailureRateIsOverTheRequestsAnswered) {
+    const auto r = parse_spec({{"kind", "http"},
+                               {"phases", {{{"duration_s", 1}, {"rate", 100}}}},
+                               {"http", {{"targets", {{{"url", "http://127.0.0.1/"}}}}}},
+                               {"slo", {{"check_failure_rate", 0.05}}}});
+    ASSERT_TRUE(r) << r.error_text();
+    auto t = figures(10, 0, 20);  // dropped requests were never checked
+    t.ops["get"].check_failures = 6;
+    const auto v = evaluate_slo(*r.spec->slo, *r.spec, {t}, t, {});
+    const SloCheck* c = find(v, "check_failure_rate", "run");
+    ASSERT_NE(c, nullptr);
+    EXPECT_NEAR(*c->measured, 0.06, 1e-9);
+    EXPECT_FALSE(c->passed);
+    EXPECT_EQ(c->text(), "check failures ≤ 5% (run): 6%  FAIL");
+}
+
 }  // namespace
 }  // namespace perflab

@@ -223,3 +223,87 @@ TEST(Spec, FieldScenariosAreValid) {
 
 }  // namespace
 }  // namespace perflab
+
+namespace perflab {
+namespace {
+
+json templated_http() {
+    return json::parse(R"({
+      "kind": "http", "phases": [{"duration_s": 1, "rate": 10}],
+      "http": {"targets": [
+        {"url": "http://127.0.0.1:8080/item/{{seq}}?u={{uniform 1 9}}",
+         "method": "POST", "headers": {"X-Id": "{{uuid}}"}, "content_type": "application/json",
+         "body_template": "{\"u\": \"{{csv users.csv name random}}\"}",
+         "expect": {"status": [200, 201], "body_contains": "ok", "body_regex": "o+k",
+                    "json": {"path": "$.ok", "equals": true}, "max_bytes": 1000}}]},
+      "slo": {"check_failure_rate": 0.01}})");
+}
+
+TEST(SpecTemplates, ParseAndRoundTrip) {
+    const auto r = parse_spec(templated_http());
+    ASSERT_TRUE(r) << r.error_text();
+    const HttpTarget& t = r.spec->http->targets[0];
+    EXPECT_EQ(t.body_template, "{\"u\": \"{{csv users.csv name random}}\"}");
+    EXPECT_EQ(t.content_type, "application/json");
+    ASSERT_TRUE(t.expect);
+    EXPECT_EQ(t.expect->status, (std::vector<int>{200, 201}));
+    EXPECT_EQ(t.expect->json_equals, "true");
+    EXPECT_EQ(t.expect->max_bytes, 1000u);
+    EXPECT_EQ(r.spec->slo->check_failure_rate, 0.01);
+    const auto again = parse_spec(to_json(*r.spec));
+    ASSERT_TRUE(again) << again.error_text();
+    EXPECT_EQ(again.spec->http->targets[0].expect, t.expect);
+    EXPECT_EQ(again.spec->http->targets[0].body_template, t.body_template);
+    EXPECT_EQ(to_json(*again.spec), to_json(*r.spec));
+}
+
+TEST(SpecTemplates, NamesTheOffendingField) {
+    json j = templated_http();
+    auto& t = j["http"]["targets"][0];
+    t["url"] = "http://127.0.0.1:8080/{{foo}}";
+    EXPECT_TRUE(has_error(j, "http.targets[0].url: unknown template \"foo\""));
+    t["url"] = "http://127.0.0.1:{{uniform 1 9}}/";
+    EXPECT_TRUE(has_error(
+        j, "http.targets[0].url: templates may vary the path and query, not the host or port"));
+    t["url"] = "http://127.0.0.1/";
+    t["headers"]["X-Id"] = "{{uniform 5 1}}";
+    EXPECT_TRUE(has_error(j, "http.targets[0].headers.X-Id: uniform: expected two integers A ≤ B"));
+    t["headers"] = json::object();
+    t["body_template"] = "{{csv users.csv}}";
+    EXPECT_TRUE(has_error(j,
+                          "http.targets[0].body_template: csv: expected FILE COLUMN, optionally "
+                          "followed by \"random\""));
+    t["body"] = "x";
+    EXPECT_TRUE(has_error(j,
+                          "http.targets[0]: give one of \"body\", \"body_file\" and "
+                          "\"body_template\""));
+    t.erase("body");
+    t["headers"]["content-type"] = "text/plain";
+    EXPECT_TRUE(has_error(j, "http.targets[0].content_type: given twice: here and in \"headers\""));
+}
+
+TEST(SpecTemplates, ChecksAreValidated) {
+    json j = templated_http();
+    auto& e = j["http"]["targets"][0]["expect"];
+    e["status"] = {200, 700};
+    e["body_regex"] = "(";
+    e["json"] = {{"path", "ok"}};
+    e["colour"] = 1;
+    const auto errors = errors_of(j);
+    EXPECT_TRUE(has_error(j,
+                          "http.targets[0].expect.status: expected status codes 100..599, such "
+                          "as [200, 201]"));
+    EXPECT_TRUE(has_error(j, "http.targets[0].expect.json.path: a JSON path starts with \"$\""));
+    EXPECT_TRUE(has_error(j, "http.targets[0].expect.colour: unknown key"));
+    bool regex = false;
+    for (const auto& text : errors)
+        regex = regex ||
+                text.rfind("http.targets[0].expect.body_regex: not a regular expression", 0) == 0;
+    EXPECT_TRUE(regex);
+    json cache = valid_cache();
+    cache["slo"] = {{"check_failure_rate", 0.1}};
+    EXPECT_TRUE(has_error(cache, "slo.check_failure_rate: only an http run checks its responses"));
+}
+
+}  // namespace
+}  // namespace perflab

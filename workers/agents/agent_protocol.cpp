@@ -28,11 +28,17 @@ std::string agent_version() {
 
 nlohmann::json sample_json(const IntervalSample& s) {
     nlohmann::json ops = nlohmann::json::object();
-    for (const auto& [name, op] : s.ops)
+    for (const auto& [name, op] : s.ops) {
         ops[name] = {{"count", op.count},
                      {"errors", op.errors},
                      {"latency", histogram_text(op.latency)},
                      {"service", histogram_text(op.service)}};
+        // Added in the records' same version: an older controller ignores them.
+        if (op.check_failures) {
+            ops[name]["check_failures"] = op.check_failures;
+            ops[name]["checks_failed"] = op.checks_failed;
+        }
+    }
     nlohmann::json errors = nlohmann::json::object();
     for (const auto& [kind, n] : s.errors)
         errors[kind] = n;
@@ -73,6 +79,9 @@ IntervalSample sample_from_json(const nlohmann::json& j) {
             o.errors = op.at("errors").get<uint64_t>();
             o.latency = histogram_from(op.at("latency"));
             o.service = histogram_from(op.at("service"));
+            o.check_failures = op.value("check_failures", uint64_t{0});
+            if (const auto c = op.find("checks_failed"); c != op.end())
+                o.checks_failed = c->get<std::map<std::string, uint64_t>>();
         }
         s.hits = j.at("hits").get<uint64_t>();
         s.misses = j.at("misses").get<uint64_t>();

@@ -15,6 +15,8 @@
 #include <cerrno>
 #include <limits>
 
+#include "response_check.h"
+
 namespace perflab {
 
 namespace http = boost::beast::http;
@@ -22,11 +24,13 @@ using boost::system::error_code;
 
 namespace {
 
-// Counts the status and the body and keeps nothing else: a response costs no allocation.
+// Counts the status and the body and keeps nothing else, unless a check reads the body (then
+// `reader` has it): a response costs no allocation.
 class CountingParser final : public http::basic_parser<false> {
   public:
     int status = 0;
     uint64_t body = 0;
+    BodyReader* reader = nullptr;
 
   private:
     void on_request_impl(http::verb, boost::beast::string_view, boost::beast::string_view, int,
@@ -39,13 +43,17 @@ class CountingParser final : public http::basic_parser<false> {
     void on_header_impl(error_code&) override {}
     void on_body_init_impl(const boost::optional<std::uint64_t>&, error_code&) override {}
     size_t on_body_impl(boost::beast::string_view s, error_code&) override {
-        body += s.size();
+        take(s);
         return s.size();
     }
     void on_chunk_header_impl(std::uint64_t, boost::beast::string_view, error_code&) override {}
     size_t on_chunk_body_impl(std::uint64_t, boost::beast::string_view s, error_code&) override {
-        body += s.size();
+        take(s);
         return s.size();
+    }
+    void take(boost::beast::string_view s) {
+        body += s.size();
+        if (reader) reader->feed(std::string_view(s.data(), s.size()));
     }
     void on_finish_impl(error_code&) override {}
 };
@@ -79,6 +87,7 @@ HttpClock::time_point after_ms(int ms) {
 struct HttpConnection::Parser {
     std::optional<CountingParser> parser;
     boost::beast::flat_buffer buffer;
+    BodyReader body;  // what the target's checks read of the response
 };
 
 HttpConnection::HttpConnection(const Context& context, int id)
@@ -86,6 +95,8 @@ HttpConnection::HttpConnection(const Context& context, int id)
     // Beast reads at most the buffer's free capacity (512 bytes when empty): room for a
     // typical response makes it one read instead of a dozen.
     parser_->buffer.reserve(kReadBuffer);
+    request_.reserve(ctx_.plan.max_request_bytes);
+    body_.reserve(ctx_.plan.max_request_bytes);
 }
 
 HttpConnection::~HttpConnection() {
@@ -198,8 +209,10 @@ void HttpConnection::write(HttpClock::time_point now) {
     p.body_limit(std::numeric_limits<std::uint64_t>::max());
     p.skip(t.head);
     p.eager(true);
+    parser_->body.start(t.check.get());
+    p.reader = parser_->body.active() ? &parser_->body : nullptr;
     pending_ = 2;
-    const auto bytes = asio::buffer(t.bytes);
+    const auto bytes = asio::buffer(t.program ? request_ : t.bytes);
     const auto step = [this](const error_code& ec, size_t) { on_step(ec); };
     if (tls_) {
         asio::async_write(*tls_, bytes, InMemory(ctx_.memory, step));
@@ -278,6 +291,10 @@ void HttpConnection::finish() {
         const auto& p = *parser_->parser;
         outcome.status = p.status;
         outcome.body_bytes = p.body;
+        if (const auto& check = ctx_.plan.targets[target_].check) {
+            outcome.failed_checks = check->failures(p.status, parser_->body, p.body);
+            outcome.status_checked = check->judges_status();
+        }
         failures = 0;
         idle_since_ = outcome.at;
         if (!p.keep_alive() || !ctx_.plan.spec.keepalive) close();

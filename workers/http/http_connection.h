@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "handler_memory.h"
@@ -30,8 +31,10 @@ struct HttpOutcome {
     int status = 0;
     std::optional<HttpError> error;
     uint64_t body_bytes = 0;
-    HttpClock::time_point at{};  // when it ended: the one clock read of a request's end
-    bool unreached = false;      // it failed before a connection to the server was made
+    HttpClock::time_point at{};   // when it ended: the one clock read of a request's end
+    bool unreached = false;       // it failed before a connection to the server was made
+    unsigned failed_checks = 0;   // bits 1 << CheckKind
+    bool status_checked = false;  // the target's checks, not 200..399, judged the status
 };
 
 class HttpConnection;
@@ -77,6 +80,10 @@ class HttpConnection {
     // connect timeout or a timeout.
     void expire_if_due(HttpClock::time_point now);
     void close();
+    // Where a templated target's request is rendered before send(); reserved for the plan's
+    // largest request, so rendering into them does not allocate.
+    std::string& request_buffer() { return request_; }
+    std::string& body_buffer() { return body_; }
 
     int id() const { return id_; }
     bool busy() const { return busy_; }
@@ -116,6 +123,8 @@ class HttpConnection {
     std::optional<TcpSocket> plain_;
     std::optional<asio::ssl::stream<TcpSocket>> tls_;
     std::unique_ptr<Parser> parser_;  // one per connection, rebuilt in place per response
+    std::string request_;
+    std::string body_;
     size_t origin_ = SIZE_MAX;
     size_t target_ = 0;
     HttpClock::time_point from_{};

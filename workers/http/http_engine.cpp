@@ -11,7 +11,11 @@
 namespace perflab {
 
 HttpEngine::HttpEngine(const RunSpec& spec)
-    : spec_(spec), plan_(prepare_http(*spec.http)), board_(spec.phases.size()) {}
+    : spec_(spec), plan_(prepare_http(*spec.http)), board_(spec.phases.size()) {
+    plan_.seed = spec.seed.value_or(0);
+    plan_.share = spec.share;
+    plan_.shares = std::max(1, spec.shares);
+}
 
 HttpEngine::~HttpEngine() {
     stop();

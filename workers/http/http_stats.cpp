@@ -17,11 +17,22 @@ const char* to_text(HttpError e) {
     return texts[size_t(e)];
 }
 
+const char* to_text(CheckKind k) {
+    static const char* texts[kCheckKinds] = {"status", "body_contains", "body_regex", "json",
+                                             "max_bytes"};
+    return texts[size_t(k)];
+}
+
 void HttpStats::response(size_t target, int code, int64_t latency_us, int64_t service_us,
-                         uint64_t body_bytes) noexcept {
+                         uint64_t body_bytes, unsigned failed_checks,
+                         bool status_checked) noexcept {
     auto& t = targets[target];
     ++t.count;
-    t.errors += code < 200 || code > 399;
+    const bool bad_status = !status_checked && (code < 200 || code > 399);
+    t.errors += bad_status || failed_checks != 0;
+    t.check_failures += failed_checks != 0;
+    for (size_t k = 0; k < kCheckKinds; ++k)
+        t.checks[k] += (failed_checks >> k) & 1;
     t.latency.record(latency_us);
     if (service_us >= 0) t.service.record(service_us);
     ++status[code > 0 && code < kStatusSlots ? size_t(code) : 0];
@@ -40,7 +51,8 @@ void HttpStats::failure(size_t target, HttpError kind, int64_t latency_us,
 
 void HttpStats::reset() noexcept {
     for (auto& t : targets) {
-        t.count = t.errors = 0;
+        t.count = t.errors = t.check_failures = 0;
+        t.checks = {};
         t.latency.reset();
         t.service.reset();
     }
@@ -60,6 +72,10 @@ void HttpStats::add_to(IntervalSample& sample, const std::vector<std::string>& n
         op.errors += targets[i].errors;
         op.latency.merge(targets[i].latency);
         op.service.merge(targets[i].service);
+        op.check_failures += targets[i].check_failures;
+        for (size_t k = 0; k < kCheckKinds; ++k)
+            if (targets[i].checks[k])
+                op.checks_failed[to_text(CheckKind(k))] += targets[i].checks[k];
     }
     for (size_t code = 0; code < status.size(); ++code)
         if (status[code]) sample.status_codes[int(code)] += status[code];

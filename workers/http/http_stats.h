@@ -32,6 +32,12 @@ enum class HttpError {
 constexpr size_t kHttpErrorKinds = 10;
 const char* to_text(HttpError e);
 
+// A response check (the spec's "expect") that a response can fail; as a bit in a mask,
+// 1 << kind. The texts are the spec's keys.
+enum class CheckKind { status, body_contains, body_regex, json, max_bytes };
+constexpr size_t kCheckKinds = 5;
+const char* to_text(CheckKind k);
+
 // One worker thread's counts for one tick, written by that thread alone (inside a
 // DoubleBuffer) and merged into the IntervalSample by the collector.
 struct HttpStats {
@@ -39,7 +45,9 @@ struct HttpStats {
         uint64_t count = 0;
         uint64_t errors = 0;
         Histogram latency;
-        Histogram service;  // open model only
+        Histogram service;            // open model only
+        uint64_t check_failures = 0;  // responses that failed one check or more
+        std::array<uint64_t, kCheckKinds> checks{};
     };
     static constexpr int kStatusSlots = 600;  // 0..599; anything else lands in slot 0
 
@@ -56,10 +64,12 @@ struct HttpStats {
     // Sized for every target up front, so recording never allocates.
     explicit HttpStats(size_t target_count = 0) : targets(target_count) {}
 
-    // A response; status 200..399 counts as a success. service_us < 0: the closed model,
-    // where service time is the latency.
+    // A response; status 200..399 counts as a success unless `status_checked` (the target's
+    // checks judged the status), and a response that failed a check (bits 1 << CheckKind)
+    // is not one. service_us < 0: the closed model, where service time is the latency.
     void response(size_t target, int code, int64_t latency_us, int64_t service_us,
-                  uint64_t body_bytes) noexcept;
+                  uint64_t body_bytes, unsigned failed_checks = 0,
+                  bool status_checked = false) noexcept;
     void failure(size_t target, HttpError kind, int64_t latency_us, int64_t service_us) noexcept;
     void reset() noexcept;
     // Ops keyed by names[target] ("GET http://..."), times relative to origin (the run's start).

@@ -13,6 +13,8 @@
 #include "first_error.h"
 #include "http_connection.h"
 #include "model/double_buffer.h"
+#include "model/run_seed.h"
+#include "request_template.h"
 #include "target_picker.h"
 
 namespace perflab {
@@ -119,9 +121,15 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
           unreached_(unreached),
           names_(plan.names()),
           targets_(weights_of(plan)),
+          render_(stream_seed(plan.seed,
+                              uint64_t(plan.share) * uint64_t(plan.spec.threads) + uint64_t(index),
+                              Stream::templates)),
+          requests_(plan.targets.size(), 0),
           tls_(tls_context(plan)),
           endpoints_(resolve(io_, plan)),
-          slots_{Slot(plan.targets.size()), Slot(plan.targets.size())} {}
+          slots_{Slot(plan.targets.size()), Slot(plan.targets.size())} {
+        render_.rows.resize(plan.csv_sources);
+    }
 
     ~Impl() {
         join();
@@ -204,7 +212,8 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
             if (outcome.error)
                 s.failure(c.target(), *outcome.error, us, service);
             else
-                s.response(c.target(), outcome.status, us, service, outcome.body_bytes);
+                s.response(c.target(), outcome.status, us, service, outcome.body_bytes,
+                           outcome.failed_checks, outcome.status_checked);
             s.times.replied(now);
         });
         if (outcome.error && outcome.unreached) note_unreached(c, *outcome.error);
@@ -292,11 +301,23 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
 
     size_t next_target() { return targets_.next(); }
 
+    // A target's requests are numbered across the run without any shared counter: this
+    // worker's k-th is k × (threads × shares) + its own place, so every number is used once
+    // and, with one thread on one machine, they come in order.
+    uint64_t next_request_number(size_t target) {
+        const auto workers = uint64_t(plan_.spec.threads) * uint64_t(plan_.shares);
+        const auto place = uint64_t(plan_.share) * uint64_t(plan_.spec.threads) + uint64_t(index_);
+        return requests_[target]++ * workers + place;
+    }
+
     // `now` is a recent clock reading, not necessarily a fresh one: a closed-model request
     // starts on the reading that ended the previous one, one clock read per request.
     void start(HttpConnection& c, size_t target, Clock::time_point from, Clock::time_point now) {
         const bool late = open_model_ && now - from > kLate;
-        const size_t body = plan_.targets[target].body_size;
+        const PreparedTarget& t = plan_.targets[target];
+        const size_t body = t.program ? t.program->render(c.request_buffer(), c.body_buffer(),
+                                                          render_, next_request_number(target))
+                                      : t.body_size;
         Slot& slot = slot_of(phase_);
         slot.stats.write([&](HttpStats& s) {
             ++s.sent;
@@ -466,6 +487,8 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     FirstError& unreached_;
     const std::vector<std::string> names_;
     TargetPicker targets_;
+    RenderState render_;
+    std::vector<uint64_t> requests_;  // per target: requests this worker rendered
     asio::executor_work_guard<asio::io_context::executor_type> guard_{io_.get_executor()};
     std::optional<asio::ssl::context> tls_;
     std::vector<Tcp::resolver::results_type> endpoints_;

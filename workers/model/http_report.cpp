@@ -31,6 +31,14 @@ std::string latencies(const Histogram& h) {
            duration(h.max());
 }
 
+// "body_contains:3  status:1"
+std::string counts_text(const std::map<std::string, uint64_t>& counts) {
+    std::string out;
+    for (const auto& [name, n] : counts)
+        out += (out.empty() ? "" : "  ") + name + ":" + std::to_string(n);
+    return out;
+}
+
 }  // namespace
 
 HttpReport http_report(const PhaseTotals& totals) {
@@ -53,6 +61,10 @@ HttpReport http_report(const PhaseTotals& totals) {
     r.errors = t.errors;
     r.late_sends = t.late;
     r.dropped = t.dropped;
+    r.check_failures = t.total_check_failures();
+    r.checks_failed = t.checks_failed();
+    for (const auto& [name, op] : t.ops)
+        if (op.check_failures) r.target_checks_failed[name] = op.checks_failed;
     return r;
 }
 
@@ -77,14 +89,30 @@ nlohmann::json to_json(const HttpReport& r) {
                         {"status_codes", codes},
                         {"errors", errors},
                         {"late_sends", r.late_sends},
-                        {"dropped", r.dropped}};
+                        {"dropped", r.dropped},
+                        {"check_failures", r.check_failures},
+                        {"checks_failed", r.checks_failed}};
     add_service_json(j, r.service);
     return j;
 }
 
+namespace {
+
+// ops_json's per target figures and each target's failed checks.
+nlohmann::json http_ops_json(const PhaseTotals& p) {
+    nlohmann::json ops = ops_json(p);
+    for (const auto& [name, op] : p.totals.ops) {
+        ops[name]["check_failures"] = op.check_failures;
+        ops[name]["checks_failed"] = op.checks_failed;
+    }
+    return ops;
+}
+
+}  // namespace
+
 nlohmann::json http_report_json(const RunSummary& s) {
     nlohmann::json j = to_json(http_report(s.overall));
-    j["ops"] = ops_json(s.overall);
+    j["ops"] = http_ops_json(s.overall);
     j["kind"] = to_string(s.kind);
     j["status"] = to_string(s.status);
     if (!s.error.empty()) j["error"] = s.error;
@@ -92,7 +120,7 @@ nlohmann::json http_report_json(const RunSummary& s) {
     j["phases"] = nlohmann::json::array();
     for (const auto& phase : s.phases) {
         nlohmann::json p = to_json(http_report(phase));
-        p["ops"] = ops_json(phase);
+        p["ops"] = http_ops_json(phase);
         p["phase"] = phase.phase;
         j["phases"].push_back(std::move(p));
     }
@@ -124,6 +152,12 @@ std::string http_report_text(const HttpReport& r) {
     line(out, "Late Sends", "[count, ratio]",
          std::to_string(r.late_sends) + ", " + format_fixed(late_share * 100, 2) + "%");
     if (r.dropped) line(out, "Dropped", "[count]", std::to_string(r.dropped));
+    if (r.check_failures) {
+        line(out, "Checks Failed", "[requests, check:count]",
+             std::to_string(r.check_failures) + ", " + counts_text(r.checks_failed));
+        for (const auto& [target, checks] : r.target_checks_failed)
+            out << "  " << target << "  " << counts_text(checks) << "\n";
+    }
     out << "Error Set:\n";
     for (const auto& [text, n] : r.errors)
         out << text << ": " << n << "\n";

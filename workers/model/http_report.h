@@ -28,6 +28,11 @@ struct HttpReport {
     std::map<std::string, uint64_t> errors;
     uint64_t late_sends = 0;
     uint64_t dropped = 0;  // due in the open model and never sent
+    // Requests whose response failed a check (counted as errors too), and failures per check
+    // over all targets and per target.
+    uint64_t check_failures = 0;
+    std::map<std::string, uint64_t> checks_failed;
+    std::map<std::string, std::map<std::string, uint64_t>> target_checks_failed;
 
     double bytes_in_mean() const { return requests ? double(bytes_in) / double(requests) : 0; }
     double bytes_out_mean() const { return requests ? double(bytes_out) / double(requests) : 0; }
@@ -39,10 +44,11 @@ HttpReport http_report(const PhaseTotals& totals);
 
 // {"requests", "rate", "throughput", "duration_s", "attack_s", "wait_s", "latency_us": {...},
 //  "bytes_in": {"total", "mean"}, "bytes_out": {...}, "success", "error_rate",
-//  "status_codes": {"200": n}, "errors": {"timeout": n}, "late_sends", "dropped"}
+//  "status_codes": {"200": n}, "errors": {"timeout": n}, "late_sends", "dropped",
+//  "check_failures", "checks_failed": {"body_contains": n}}
 nlohmann::json to_json(const HttpReport& report);
-// The overall report plus "kind", "status", "error", "seed", "phases": [the same per phase,
-// with "phase"].
+// The overall report plus "ops" (per target, with its "check_failures" and "checks_failed"),
+// "kind", "status", "error", "seed", "phases": [the same per phase, with "phase"].
 nlohmann::json http_report_json(const RunSummary& summary);
 
 // The report's text, vegeta's layout ("Requests      [total, rate, throughput]  ...").

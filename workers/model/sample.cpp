@@ -10,6 +10,9 @@ void OpSample::merge(const OpSample& other) {
     errors += other.errors;
     latency.merge(other.latency);
     service.merge(other.service);
+    check_failures += other.check_failures;
+    for (const auto& [check, n] : other.checks_failed)
+        checks_failed[check] += n;
 }
 
 void IntervalSample::merge(const IntervalSample& other) {
@@ -53,6 +56,21 @@ uint64_t IntervalSample::total_errors() const {
     for (const auto& [name, op] : ops)
         n += op.errors;
     return n;
+}
+
+uint64_t IntervalSample::total_check_failures() const {
+    uint64_t n = 0;
+    for (const auto& [name, op] : ops)
+        n += op.check_failures;
+    return n;
+}
+
+std::map<std::string, uint64_t> IntervalSample::checks_failed() const {
+    std::map<std::string, uint64_t> all;
+    for (const auto& [name, op] : ops)
+        for (const auto& [check, n] : op.checks_failed)
+            all[check] += n;
+    return all;
 }
 
 Histogram IntervalSample::latency() const {

@@ -19,6 +19,10 @@ struct OpSample {
     // Open model: µs from the actual send (empty in the closed model, where it is `latency`).
     // Beside `latency`, it shows the queueing the generator itself added.
     Histogram service;
+    // HTTP: requests whose response failed one or more of the target's checks (counted in
+    // `errors` too), and the failures per check ("status", "body_contains", ...).
+    uint64_t check_failures = 0;
+    std::map<std::string, uint64_t> checks_failed;
 
     void merge(const OpSample& other);
 };
@@ -70,7 +74,9 @@ struct IntervalSample {
 
     uint64_t total_ops() const;
     uint64_t total_errors() const;
-    Histogram latency() const;  // every op merged
+    uint64_t total_check_failures() const;
+    std::map<std::string, uint64_t> checks_failed() const;  // per check, every op summed
+    Histogram latency() const;                              // every op merged
     Histogram service() const;  // every op's service time merged; empty in the closed model
     double seconds() const { return double(interval_ms) / 1000.0; }
     double hit_rate() const;  // 0..1, 0 when there were no gets

@@ -128,6 +128,8 @@ SpecResult resolve_references(const RunSpec& spec, const Environment& env) {
                     value = resolve(value, path, env, result.errors);
             }
             targets[i].body = resolve(targets[i].body, base + "body", env, result.errors);
+            targets[i].body_template =
+                resolve(targets[i].body_template, base + "body_template", env, result.errors);
         }
     }
     if (result.errors.empty()) result.spec = std::move(resolved);

@@ -29,7 +29,8 @@ std::string compact(double v) {
 }
 
 Unit unit_of(const std::string& key) {
-    if (key == "error_rate" || key.rfind("min_", 0) == 0) return Unit::fraction;
+    if (key == "error_rate" || key == "check_failure_rate" || key.rfind("min_", 0) == 0)
+        return Unit::fraction;
     if (key == "max_full_gcs") return Unit::count;
     return Unit::ms;
 }
@@ -50,6 +51,7 @@ std::string name_of(const std::string& key, double limit) {
     const Unit unit = unit_of(key);
     const std::string l = value_text(limit, unit);
     if (key == "error_rate") return "error rate ≤ " + l;
+    if (key == "check_failure_rate") return "check failures ≤ " + l;
     if (key == "min_success") return "success ≥ " + l;
     if (key == "min_hit_rate") return "hit rate ≥ " + l;
     if (key == "min_throughput_ratio") return "throughput ≥ " + l + " of planned";
@@ -98,6 +100,11 @@ void check_scope(const SloSpec& slo, RunKind kind, const IntervalSample& t, bool
     if (slo.error_rate)
         add(out, "error_rate", scope, due ? std::optional(double(failed) / double(due)) : none,
             *slo.error_rate, false);
+    // Over the requests answered: a request never sent or never answered was never checked.
+    if (slo.check_failure_rate && kind == RunKind::http)
+        add(out, "check_failure_rate", scope,
+            ops ? std::optional(double(t.total_check_failures()) / double(ops)) : none,
+            *slo.check_failure_rate, false);
     if (slo.min_success)
         add(out, "min_success", scope,
             due ? std::optional(double(due - failed) / double(due)) : none, *slo.min_success, true);

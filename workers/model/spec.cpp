@@ -134,6 +134,19 @@ nlohmann::json cache_json(const CacheSpec& c) {
             {"timeout_ms", c.timeout_ms}};
 }
 
+nlohmann::json expect_json(const HttpExpect& e) {
+    nlohmann::json j = nlohmann::json::object();
+    if (!e.status.empty()) j["status"] = e.status;
+    if (e.body_contains) j["body_contains"] = *e.body_contains;
+    if (e.body_regex) j["body_regex"] = *e.body_regex;
+    if (e.json_path) {
+        j["json"] = {{"path", *e.json_path}};
+        if (e.json_equals) j["json"]["equals"] = nlohmann::json::parse(*e.json_equals);
+    }
+    if (e.max_bytes) j["max_bytes"] = *e.max_bytes;
+    return j;
+}
+
 nlohmann::json http_json(const HttpSpec& h) {
     nlohmann::json targets = nlohmann::json::array();
     for (const auto& t : h.targets) {
@@ -145,7 +158,10 @@ nlohmann::json http_json(const HttpSpec& h) {
         }
         if (!t.body.empty()) j["body"] = t.body;
         if (!t.body_file.empty()) j["body_file"] = t.body_file;
+        if (!t.body_template.empty()) j["body_template"] = t.body_template;
+        if (!t.content_type.empty()) j["content_type"] = t.content_type;
         if (t.weight != 1) j["weight"] = t.weight;
+        if (t.expect) j["expect"] = expect_json(*t.expect);
         targets.push_back(j);
     }
     return {{"targets", targets},
@@ -195,6 +211,7 @@ nlohmann::json slo_json(const SloSpec& slo) {
     nlohmann::json j = {{"window_s", slo.window_s}, {"abort", slo.abort}};
     if (!slo.latency_ms.empty()) j["latency_ms"] = slo.latency_ms;
     if (slo.error_rate) j["error_rate"] = *slo.error_rate;
+    if (slo.check_failure_rate) j["check_failure_rate"] = *slo.check_failure_rate;
     if (slo.min_success) j["min_success"] = *slo.min_success;
     if (slo.min_hit_rate) j["min_hit_rate"] = *slo.min_hit_rate;
     if (slo.min_throughput_ratio) j["min_throughput_ratio"] = *slo.min_throughput_ratio;

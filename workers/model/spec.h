@@ -76,13 +76,31 @@ struct CacheSpec {
     int timeout_ms = 1000;
 };
 
+// What a response must satisfy to count as a success, beside arriving whole. Each check is
+// counted apart when it fails; `status`, when given, replaces the default 200..399.
+struct HttpExpect {
+    std::vector<int> status;
+    std::optional<std::string> body_contains;
+    std::optional<std::string> body_regex;   // ECMAScript syntax, searched anywhere in the body
+    std::optional<std::string> json_path;    // "$.a.b[0]": the body is JSON with a value there
+    std::optional<std::string> json_equals;  // ...equal to this JSON text (compact dump)
+    std::optional<uint64_t> max_bytes;       // the body is at most this long
+
+    bool operator==(const HttpExpect&) const = default;
+};
+
+// `url` (its path and query), header values and `body_template` may hold templates
+// (model/template_syntax.h); `body` and `body_file` are sent as they are.
 struct HttpTarget {
     std::string method = "GET";
     std::string url;
     std::vector<std::pair<std::string, std::string>> headers;
     std::string body;
     std::string body_file;
-    uint32_t weight = 1;  // its share of the requests: weight / the targets' sum
+    std::string body_template;
+    std::string content_type;  // sent as Content-Type when not empty
+    uint32_t weight = 1;       // its share of the requests: weight / the targets' sum
+    std::optional<HttpExpect> expect;
 };
 
 struct HttpSpec {
@@ -123,6 +141,7 @@ enum class AgentLoss { carry_on, stop };
 struct SloSpec {
     std::map<std::string, double> latency_ms;    // "p50", "p90", "p99", "p999", "max" → ms
     std::optional<double> error_rate;            // most errors / ops, 0..1
+    std::optional<double> check_failure_rate;    // http: most failed-check requests / requests
     std::optional<double> min_success;           // least successful / ops, 0..1
     std::optional<double> min_hit_rate;          // cache runs: least hits / gets
     std::optional<double> min_throughput_ratio;  // open model: least achieved / planned
