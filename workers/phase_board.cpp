@@ -67,9 +67,11 @@ void OpPacer::reset(const PhasePlan& plan, int worker) noexcept {
     open_ = plan.phase.open() || timed_;
     phase_ = plan.phase;
     schedule_ = OpenSchedule(plan.phase);
-    // Open model: the run's ops interleave over agents first, then over this one's workers.
-    const auto shares = open_ ? uint64_t(std::max(1, plan.shares)) : 1;
-    next_ = (open_ ? uint64_t(plan.share) : 0) + shares * uint64_t(worker);
+    // Open model and replays: the run's ops interleave over agents first, then over this
+    // one's workers, so each op of the schedule (or line of the file) is sent once.
+    const bool shared = open_ || replay_;
+    const auto shares = shared ? uint64_t(std::max(1, plan.shares)) : 1;
+    next_ = (shared ? uint64_t(plan.share) : 0) + shares * uint64_t(worker);
     stride_ = shares * n;
     uint64_t ops = plan.phase.ops;
     if (replay_) ops = ops ? std::min<uint64_t>(ops, replay_->size()) : replay_->size();

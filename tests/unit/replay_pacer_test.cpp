@@ -78,5 +78,23 @@ TEST(ReplayPacer, AtMaxSpeedTheConnectionsGoAtTheirOwnPace) {
     EXPECT_TRUE(c.pacer[0].exhausted());
 }
 
+// Agent 1 of 2, one connection: the file's lines 1 and 3, agent 0 sending 0 and 2.
+TEST(ReplayPacer, AgentsShareTheFile) {
+    const auto file = ReplayFile::parse("get a\nget b\nget c\nget d\n", "f").file;
+    PhasePlan plan;
+    plan.phase = closed();
+    plan.connections = 1;
+    plan.share = 1;
+    plan.shares = 2;
+    OpPacer pacer;
+    pacer.replay(file.get(), 0);
+    pacer.reset(plan, 0);
+    EXPECT_EQ(pacer.index(), 1u);
+    pacer.advance();
+    EXPECT_EQ(pacer.index(), 3u);
+    pacer.advance();
+    EXPECT_TRUE(pacer.exhausted());
+}
+
 }  // namespace
 }  // namespace perflab
