@@ -12,6 +12,10 @@ TickLine::TickLine(const RunSpec& spec) : kind_(spec.kind) {
             !(c.workload == CacheWorkload::ratio && c.get_ratio == 0);
     sets_ = c.workload != CacheWorkload::get_only &&
             !(c.workload == CacheWorkload::ratio && c.set_ratio == 0);
+    // A replay sends what its file holds, whatever the workload says.
+    if (c.replay) gets_ = sets_ = true;
+    mgets_ = gets_ && c.multiget > 1;
+    gets_ = gets_ && !mgets_;
 }
 
 std::string TickLine::rate(const char* label, const std::string& key, uint64_t count, double secs) {
@@ -43,6 +47,7 @@ std::string TickLine::next(const IntervalSample& s) {
     if (kind_ == RunKind::cache) {
         if (s.hits + s.misses > 0) line += " hit:" + format_fixed(s.hit_rate() * 100, 2) + "%";
         if (gets_) line += rate("get/s", "get", count("get"), secs);
+        if (mgets_) line += rate("mget/s", "mget", count("mget"), secs);
         if (sets_) line += rate("set/s", "set", count("set"), secs);
     } else {
         line += rate("req/s", "", s.total_ops(), secs);

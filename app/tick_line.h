@@ -29,6 +29,7 @@ class TickLine {
     RunKind kind_;
     bool gets_ = true;
     bool sets_ = true;
+    bool mgets_ = false;  // gets go in batches: mget/s in place of get/s
     int phase_ = -1;
     bool drain_ = false;
     int64_t phase_ms_ = 0;

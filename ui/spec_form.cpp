@@ -210,6 +210,7 @@ QGroupBox* SpecForm::setupCacheGroup() {
     addChoice(form, tr("Workload"), "cache.workload", names<CacheWorkload, 4>());
     addNumber(form, tr("Get ratio"), "cache.get_ratio", QStringLiteral("10"));
     addNumber(form, tr("Set ratio"), "cache.set_ratio", QStringLiteral("1"));
+    addNumber(form, tr("Multi-get"), "cache.multiget", tr("keys per get; 1: one at a time"));
     addNumber(form, tr("Keys"), "cache.keys.count", QStringLiteral("1000000"));
     auto* prefix =
         add(form, tr("Key prefix"), "cache.keys.prefix", Type::text, new QLineEdit(this));
@@ -223,6 +224,10 @@ QGroupBox* SpecForm::setupCacheGroup() {
     addNumber(form, tr("Value max (B)"), "cache.value_size.max", QStringLiteral("10240"));
     addChoice(form, tr("Value bytes"), "cache.value_size.bytes",
               {QStringLiteral("compressible"), QStringLiteral("random")});
+    auto* replay =
+        add(form, tr("Replay file"), "cache.replay.file", Type::text, new QLineEdit(this));
+    replay->setPlaceholderText(tr("lines of [TIMESTAMP] get KEY / set KEY SIZE"));
+    addNumber(form, tr("Replay speed"), "cache.replay.speed", tr("1: as recorded; 2; max"));
     addNumber(form, tr("TTL (s)"), "cache.ttl_s", tr("0: never expires"));
     add(form, tr("Prefill"), "cache.prefill", Type::flag, new QCheckBox(this));
     addChoice(form, tr("Driver"), "cache.driver", names<CacheDriver, 2>());

@@ -63,14 +63,18 @@ bool PhaseBoard::drained(int phase, int parties) const noexcept {
 void OpPacer::reset(const PhasePlan& plan, int worker) noexcept {
     const auto n = uint64_t(std::max(1, plan.connections));
     active_ = uint64_t(worker) < n;
-    open_ = plan.phase.open();
+    timed_ = replay_ && replay_->timed() && speed_ > 0;
+    open_ = plan.phase.open() || timed_;
     phase_ = plan.phase;
     schedule_ = OpenSchedule(plan.phase);
-    // Open model: the run's ops interleave over agents first, then over this one's workers.
-    const auto shares = open_ ? uint64_t(std::max(1, plan.shares)) : 1;
-    next_ = (open_ ? uint64_t(plan.share) : 0) + shares * uint64_t(worker);
+    // Open model and replays: the run's ops interleave over agents first, then over this
+    // one's workers, so each op of the schedule (or line of the file) is sent once.
+    const bool shared = open_ || replay_;
+    const auto shares = shared ? uint64_t(std::max(1, plan.shares)) : 1;
+    next_ = (shared ? uint64_t(plan.share) : 0) + shares * uint64_t(worker);
     stride_ = shares * n;
-    const uint64_t ops = plan.phase.ops;
+    uint64_t ops = plan.phase.ops;
+    if (replay_) ops = ops ? std::min<uint64_t>(ops, replay_->size()) : replay_->size();
     budget_ = !ops ? UINT64_MAX : ops > next_ ? (ops - 1 - next_) / stride_ + 1 : 0;
     done_ = 0;
     start_ = plan.start;
@@ -91,7 +95,7 @@ uint64_t OpPacer::drop_due(Clock::time_point now) noexcept {
 
 Clock::time_point OpPacer::due() const noexcept {
     if (!open_) return Clock::time_point::min();
-    const double s = schedule_.due_s(next_);
+    const double s = timed_ ? replay_->offset_s(next_) / speed_ : schedule_.due_s(next_);
     if (!std::isfinite(s)) return Clock::time_point::max();
     const auto t =
         start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine.h"
+#include "model/replay_file.h"
 #include "model/schedule.h"
 
 namespace perflab {
@@ -47,6 +48,12 @@ class PhaseBoard {
 // the phase's ops k, k+n, k+2n...).
 class OpPacer {
   public:
+    // Every phase replays `file` (kept alive by the spec): its ops bound each phase's count,
+    // and with timestamps and a speed (> 0) they set when each op is due.
+    void replay(const ReplayFile* file, double speed) noexcept {
+        replay_ = file;
+        speed_ = speed;
+    }
     void reset(const PhasePlan& plan, int worker) noexcept;
 
     bool active() const noexcept { return active_; }
@@ -63,6 +70,8 @@ class OpPacer {
     // a stop drops; the pacer is left with nothing owed before `now`.
     uint64_t drop_due(Clock::time_point now) noexcept;
     Clock::time_point due() const noexcept;
+    // The phase's op this worker sends next (in a replay, its line among the file's ops).
+    uint64_t index() const noexcept { return next_; }
     void advance() noexcept {
         ++done_;
         next_ += stride_;
@@ -79,6 +88,9 @@ class OpPacer {
     Clock::time_point end_{};
     Phase phase_;
     OpenSchedule schedule_{Phase{}};
+    const ReplayFile* replay_ = nullptr;
+    double speed_ = 0;
+    bool timed_ = false;  // a replay at its file's times
 };
 
 }  // namespace perflab

@@ -43,6 +43,8 @@ bool never_answered(const IntervalSample& t) {
 RunController::RunController(RunSpec spec, std::unique_ptr<LoadEngine> engine)
     : spec_(std::move(spec)),
       plan_(run_plan(spec_)),
+      phases_(plan_.phases.begin(),
+              plan_.phases.begin() + std::ptrdiff_t(spec_.search ? 0 : spec_.phases.size())),
       engine_(std::move(engine)),
       summary_(spec_.kind),
       reported_(plan_.phases.size(), -1),
@@ -313,7 +315,7 @@ int RunController::run_phases() {
     const int phases = int(spec_.phases.size());
     int begun = -1;
     int slot = 0;
-    assign(0, spec_.phases.front(), 0);
+    assign(0, phases_.front(), 0);
     while (stop_requests_.load() == 0) {
         begun = slot;
         const int index = reported_[size_t(slot)];
@@ -330,7 +332,7 @@ int RunController::run_phases() {
             phase_start = std::max(phase_start, Clock::now());
         }
         draining_ = just_ended;
-        if (!exit->continued) assign(slot + 1, spec_.phases[size_t(index) + 1], index + 1);
+        if (!exit->continued) assign(slot + 1, phases_[size_t(index) + 1], index + 1);
         ++slot;
     }
     return begun;

@@ -102,6 +102,8 @@ class RunController {
 
     RunSpec spec_;  // as given: what observers see and the store keeps
     RunSpec plan_;  // the phases run: the spec's, or a search's allotted up front
+    // The spec's phases as run_plan bounds them (a replay's end with its file).
+    std::vector<Phase> phases_;
     std::unique_ptr<LoadEngine> engine_;
     std::vector<RunObserver*> observers_;
     SummaryBuilder summary_;

@@ -39,6 +39,31 @@ TEST(CliRun, InvalidSpecExits2NamingTheField) {
     EXPECT_NE(r.err.find("cache.value_size: min 20480 > max 10240"), std::string::npos) << r.err;
 }
 
+TEST(CliRun, BadReplayFileExits2NamingTheFieldAndLine) {
+    TempDir dir;
+    dir.write("ops.txt", "get a\n# a comment\nset b many\n");
+    dir.write(
+        "replay.json",
+        json{{"kind", "cache"},
+             {"phases", {{{"duration_s", 1}, {"concurrency", 1}}}},
+             {"cache", {{"servers", {"127.0.0.1:1"}}, {"replay", {{"file", dir.file("ops.txt")}}}}}}
+            .dump());
+    auto r = run({PERFLAB_BINARY, "run", dir.file("replay.json"), "--no-store"});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("cache.replay.file: " + dir.file("ops.txt") + " line 3: size \"many\""),
+              std::string::npos)
+        << r.err;
+    dir.write("missing.json",
+              json{{"kind", "cache"},
+                   {"phases", {{{"duration_s", 1}, {"concurrency", 1}}}},
+                   {"cache",
+                    {{"servers", {"127.0.0.1:1"}}, {"replay", {{"file", dir.file("none.txt")}}}}}}
+                  .dump());
+    r = run({PERFLAB_BINARY, "run", dir.file("missing.json"), "--no-store"});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("cache.replay.file: cannot read"), std::string::npos) << r.err;
+}
+
 TEST(CliRun, MissingFileAndBadOptionsExit2) {
     auto r = run({PERFLAB_BINARY, "run", "/nonexistent/spec.json", "--no-store"});
     EXPECT_EQ(r.code, 2);

@@ -4,6 +4,7 @@
 // takes.
 #include "spec_form.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -30,6 +31,7 @@ class SpecFormTest : public QObject {
     void invalidPhaseCellIsMarked();
     void savedSpecIsWhatRunTakes();
     void savedHostBecomesAProbe();
+    void multigetAndReplayRoundTrip();
     void validationIsInViewWithoutScrolling();
 
   private:
@@ -76,6 +78,10 @@ void SpecFormTest::invalidFieldBlocksStart_data() {
                                          << "nohost";
     QTest::newRow("value min above max") << "cache.value_size.min"
                                          << "999999999";
+    QTest::newRow("multiget with cache-aside") << "cache.multiget"
+                                               << "8";
+    QTest::newRow("replay file missing") << "cache.replay.file"
+                                         << "/nonexistent/ops.txt";
 }
 
 void SpecFormTest::invalidFieldBlocksStart() {
@@ -126,6 +132,36 @@ void SpecFormTest::savedSpecIsWhatRunTakes() {
     SpecForm reopened;
     QVERIFY2(reopened.loadFile(path, &error), qPrintable(error));
     QVERIFY(reopened.isValid());
+}
+
+void SpecFormTest::multigetAndReplayRoundTrip() {
+    QTemporaryDir dir;
+    const QString ops = dir.filePath(QStringLiteral("ops.txt"));
+    QFile file(ops);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("get a\nset b 10\n");
+    file.close();
+    SpecForm form;
+    loadHot(form);
+    form.findChild<QComboBox*>(QStringLiteral("cache.workload"))
+        ->setCurrentText(QStringLiteral("get-only"));
+    form.findChild<QLineEdit*>(QStringLiteral("cache.multiget"))->setText(QStringLiteral("16"));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(form.spec()->cache->multiget, 16u);
+    form.findChild<QLineEdit*>(QStringLiteral("cache.multiget"))->setText(QString());
+    form.findChild<QLineEdit*>(QStringLiteral("cache.replay.file"))->setText(ops);
+    form.findChild<QLineEdit*>(QStringLiteral("cache.replay.speed"))
+        ->setText(QStringLiteral("max"));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(form.spec()->cache->replay->speed, 0.0);
+    const QString path = dir.filePath(QStringLiteral("spec.json"));
+    QString error;
+    QVERIFY2(form.saveFile(path, &error), qPrintable(error));
+    SpecForm reopened;
+    QVERIFY2(reopened.loadFile(path, &error), qPrintable(error));
+    QCOMPARE(reopened.findChild<QLineEdit*>(QStringLiteral("cache.replay.file"))->text(), ops);
+    QCOMPARE(reopened.findChild<QLineEdit*>(QStringLiteral("cache.replay.speed"))->text(),
+             QStringLiteral("max"));
 }
 
 void SpecFormTest::savedHostBecomesAProbe() {

@@ -87,6 +87,44 @@ TEST(MemcacheCodec, ParsesMetaRepliesSplitAnywhere) {
     }
 }
 
+std::string encoded_batch(CacheProtocol p) {
+    OutBuffer out(8);
+    encode_mget_begin(out, p);
+    for (const char* key : {"k:1", "k:2", "k:3"})
+        encode_mget_key(out, p, key);
+    encode_mget_end(out, p);
+    return {out.data(), out.size()};
+}
+
+TEST(MemcacheCodec, EncodesMultiGets) {
+    EXPECT_EQ(encoded_batch(CacheProtocol::text), "get k:1 k:2 k:3\r\n");
+    EXPECT_EQ(encoded_batch(CacheProtocol::meta), "mg k:1 v\r\nmg k:2 v\r\nmg k:3 v\r\nmn\r\n");
+}
+
+TEST(MemcacheCodec, ParsesMultiValueRepliesSplitAnywhere) {
+    const std::string text = "VALUE k:1 0 3000\r\n" + kValue +
+                             "\r\nVALUE k:3 0 2\r\nab\r\nVALUE k:4 0 1\r\nc\r\nEND\r\n";
+    const std::string meta = "VA 3000\r\n" + kValue + "\r\nEN\r\nVA 2\r\nab\r\nMN\r\n";
+    for (size_t chunk : {size_t(1), size_t(5), size_t(100), text.size()}) {
+        const auto t = parse(text, chunk);
+        ASSERT_TRUE(t.ok) << "chunk " << chunk;
+        ASSERT_EQ(t.replies.size(), 3u) << "chunk " << chunk;
+        EXPECT_EQ(t.replies[0].kind, ReplyKind::value);
+        EXPECT_EQ(t.replies[0].value_bytes, 3000u);
+        EXPECT_EQ(t.replies[1].kind, ReplyKind::value);
+        EXPECT_EQ(t.replies[1].value_bytes, 2u);
+        EXPECT_EQ(t.replies[2].kind, ReplyKind::hit);
+        EXPECT_EQ(t.replies[2].value_bytes, 1u);
+        const auto m = parse(meta, chunk);
+        ASSERT_TRUE(m.ok) << "chunk " << chunk;
+        ASSERT_EQ(m.replies.size(), 4u) << "chunk " << chunk;
+        EXPECT_EQ(m.replies[0].kind, ReplyKind::hit);
+        EXPECT_EQ(m.replies[1].kind, ReplyKind::miss);
+        EXPECT_EQ(m.replies[2].kind, ReplyKind::hit);
+        EXPECT_EQ(m.replies[3].kind, ReplyKind::end);
+    }
+}
+
 TEST(MemcacheCodec, RejectsWhatIsNotMemcached) {
     EXPECT_FALSE(parse("HTTP/1.1 200 OK\r\n", 4).ok);
     EXPECT_FALSE(parse("VALUE k 0 notanumber\r\n", 64).ok);

@@ -68,15 +68,21 @@ class AsyncConnection::Link {
     // Queues a request; it goes out with the next write, or once a connecting link is up.
     void send(const Pending& p, std::string_view key, std::string_view value,
               Clock::time_point now) {
-        if (count_ == 0 && state_ == State::up) since_ = now;
         if (p.op == CacheOp::get)
             encode_get(back_, owner_.worker_.cache().protocol, key);
         else
             encode_set(back_, owner_.worker_.cache().protocol, key, value,
                        owner_.worker_.cache().ttl_s);
+        enqueue(p, now);
+    }
+
+    // Queues a request already encoded into out().
+    void enqueue(const Pending& p, Clock::time_point now) {
+        if (count_ == 0 && state_ == State::up) since_ = now;
         ring_[(head_ + count_) % ring_.size()] = p;
         ++count_;
     }
+    OutBuffer& out() noexcept { return back_; }
 
     // Writes what was queued, unless a write is already under way (its end calls this again).
     // The socket is non-blocking: most batches go out in one send, without a completion
@@ -106,6 +112,7 @@ class AsyncConnection::Link {
         for (size_t i = 0; i < count_; ++i)
             f(ring_[(head_ + i) % ring_.size()]);
     }
+    Pending* front() noexcept { return count_ ? &ring_[head_] : nullptr; }
     bool pop(Pending& out, Clock::time_point now) noexcept {
         if (count_ == 0) return false;
         since_ = now;
@@ -209,6 +216,7 @@ class AsyncConnection::Link {
     uint64_t generation_ = 0;
     int failures_ = 0;
     bool settled_ = false;       // its first connect ended
+    uint32_t batch_keys_ = 0;    // keys of the batch being spread over the links
     Clock::time_point since_{};  // last progress: connect started, first send, last reply
 
     friend class AsyncConnection;
@@ -219,7 +227,13 @@ AsyncConnection::AsyncConnection(AsyncWorker& worker, int index)
       index_(index),
       pipeline_(std::max(1, worker.cache().pipeline)),
       due_timer_(worker.io()),
-      mix_(worker.cache()) {
+      mix_(worker.cache()),
+      replay_(worker.cache().replay ? worker.cache().replay->ops.get() : nullptr),
+      multiget_(worker.cache().multiget),
+      batches_(multiget_ > 1 ? size_t(pipeline_) : 0) {
+    for (int i = 0; i < int(batches_.size()); ++i)
+        free_batches_.push_back(i);
+    if (replay_) pacer_.replay(replay_, worker.cache().replay->speed);
     const size_t out = std::min(
         kMaxInitialOut, size_t(pipeline_) * (worker.cache().value_size.max + kRequestOverhead));
     for (const auto& server : worker.servers())
@@ -280,13 +294,23 @@ void AsyncConnection::abandon(CacheError kind) {
 void AsyncConnection::fail_pending(Link& link, CacheError kind, Clock::time_point now) {
     link.for_each_pending([&](const Pending& p) {
         if (p.prefill()) return;
+        if (p.op == CacheOp::mget) {
+            Batch& b = batches_[size_t(p.batch)];
+            b.failed = true;
+            b.kind = kind;
+            if (--b.parts > 0) return;
+            free_batches_.push_back(p.batch);
+        }
         worker_.stats(p.phase).write([&](CacheStats& s) {
             s.fail(p.op, kind, micros(now - p.from), p.service_us(now));
             s.times.replied(now);
         });
     });
+    // A batch ends with its last part: a link holds one part of a batch at most, so a slot
+    // with no parts left is one this link's failure ended.
     link.for_each_pending([&](const Pending& p) {
-        if (!p.prefill()) worker_.op_ended(p.phase);
+        if (!p.prefill() && (p.op != CacheOp::mget || batches_[size_t(p.batch)].parts == 0))
+            worker_.op_ended(p.phase);
     });
     inflight_ -= int(link.in_flight());
     link.head_ = link.count_ = 0;
@@ -325,8 +349,17 @@ bool AsyncConnection::next_op(Pending& p, Clock::time_point now) {
         p.from = due;
         p.paced = true;
     }
-    p.op = mix_.next();
-    p.key = worker_.keys().draw();
+    if (replay_) {
+        p.key = pacer_.index();
+        p.op = replay_->is_set(p.key) ? CacheOp::set : CacheOp::get;
+        p.value_bytes = replay_->value_bytes(p.key);
+    } else {
+        p.op = mix_.next();
+        if (p.op == CacheOp::get && multiget_ > 1)
+            p.op = CacheOp::mget;
+        else
+            p.key = worker_.keys().draw();
+    }
     pacer_.advance();
     return true;
 }
@@ -345,7 +378,18 @@ void AsyncConnection::pump() {
         } else if (!next_op(p, now)) {
             break;
         }
-        const auto key = worker_.keys().format(p.key);
+        if (p.op == CacheOp::mget) {
+            if (!send_batch(p, now)) {
+                fail_unsent(p, now);
+                if (!pacer_.open()) break;
+                continue;
+            }
+            worker_.op_started(p.phase);
+            ++sent;
+            late += paced && now - p.from > kLate;
+            continue;
+        }
+        const auto key = replay_ ? replay_->key(p.key) : worker_.keys().format(p.key);
         Link& link = *links_[worker_.picker().pick(key)];
         if (link.state() == Link::State::down) {
             fail_unsent(p, now);
@@ -355,7 +399,7 @@ void AsyncConnection::pump() {
         }
         std::string_view value;
         if (p.op == CacheOp::set) {
-            value = worker_.values().next();
+            value = replay_ ? worker_.values().sized(p.value_bytes) : worker_.values().next();
             p.value_bytes = uint32_t(value.size());
         }
         p.sent = now;
@@ -376,6 +420,36 @@ void AsyncConnection::pump() {
     for (auto& link : links_)
         link->flush();
     check_finished();
+}
+
+// Spreads a batch's keys over the links of their servers, one request on each. False, the
+// batch unsent, when a link is down: a batch waits for no server.
+bool AsyncConnection::send_batch(Pending p, Clock::time_point now) {
+    for (const auto& link : links_)
+        if (link->state() == Link::State::down) return false;
+    const auto protocol = worker_.cache().protocol;
+    for (auto& link : links_)
+        link->batch_keys_ = 0;
+    for (uint32_t i = 0; i < multiget_; ++i) {
+        const auto key = worker_.keys().next();
+        Link& link = *links_[worker_.picker().pick(key)];
+        if (link.batch_keys_++ == 0) encode_mget_begin(link.out(), protocol);
+        encode_mget_key(link.out(), protocol, key);
+    }
+    // Batches in flight never outnumber the pipeline's places, as each holds one at least.
+    p.batch = free_batches_.back();
+    free_batches_.pop_back();
+    Batch& batch = batches_[size_t(p.batch)] = Batch{};
+    p.sent = now;
+    for (auto& link : links_) {
+        if (link->batch_keys_ == 0) continue;
+        encode_mget_end(link->out(), protocol);
+        p.keys = uint16_t(link->batch_keys_);
+        link->enqueue(p, now);
+        ++batch.parts;
+        ++inflight_;
+    }
+    return true;
 }
 
 void AsyncConnection::fail_unsent(const Pending& p, Clock::time_point now) {
@@ -405,22 +479,71 @@ ReplyParser::Result AsyncConnection::on_replies(Link& link, std::string_view dat
     worker_.stats(0).write([&](CacheStats& even) {
         worker_.stats(1).write([&](CacheStats& odd) {
             result = link.parser().feed(data, [&](const Reply& reply) {
-                Pending p;
-                if (!link.pop(p, done)) {
+                Pending* front = link.front();
+                if (!front || (reply.kind == ReplyKind::value && front->op != CacheOp::mget)) {
                     unexpected = true;
                     return;
                 }
+                if (front->op == CacheOp::mget && !absorb(reply, *front)) return;
+                Pending p;
+                link.pop(p, done);
                 --inflight_;
                 if (p.prefill()) return on_prefill_reply(reply);
                 CacheStats& s = (p.phase & 1) ? odd : even;
-                on_reply(reply, p, done, s);
                 s.times.replied(done);
+                if (p.op != CacheOp::mget)
+                    on_reply(reply, p, done, s);
+                else if (!on_batch_part(reply, p, done, s))
+                    return;
                 worker_.op_ended(p.phase);
             });
         });
     });
     if (unexpected) result.ok = false;
     return result;
+}
+
+// A reply within a batch's request is counted into it; true when the reply ends the request
+// (text: the last value, or END; meta: MN).
+bool AsyncConnection::absorb(const Reply& r, Pending& p) const noexcept {
+    const bool meta = worker_.cache().protocol == CacheProtocol::meta;
+    if (r.kind == ReplyKind::value || (meta && r.kind == ReplyKind::hit)) {
+        ++p.values;
+        p.value_bytes += r.value_bytes;
+        return false;
+    }
+    if (!meta || r.kind == ReplyKind::end) return true;
+    p.failed = p.failed || r.kind != ReplyKind::miss;
+    return false;
+}
+
+// Counts a batch's keys on one link as hits and misses; true when it was the batch's last
+// part, whose time is the batch's latency.
+bool AsyncConnection::on_batch_part(const Reply& r, const Pending& p, Clock::time_point done,
+                                    CacheStats& s) {
+    uint32_t values = p.values;
+    uint64_t bytes = p.value_bytes;
+    bool failed = p.failed;
+    if (r.kind == ReplyKind::hit) {
+        ++values;
+        bytes += r.value_bytes;
+    } else if (r.kind != ReplyKind::miss && r.kind != ReplyKind::end) {
+        failed = true;
+    }
+    s.hits += values;
+    s.bytes_in += bytes;
+    // A key whose reply was an error is neither hit nor miss.
+    if (!failed) s.misses += p.keys - values;
+    Batch& batch = batches_[size_t(p.batch)];
+    batch.failed = batch.failed || failed;
+    if (--batch.parts > 0) return false;
+    free_batches_.push_back(p.batch);
+    const int64_t latency = micros(done - p.from);
+    if (batch.failed)
+        s.fail(CacheOp::mget, batch.kind, latency, p.service_us(done));
+    else
+        s.record(CacheOp::mget, latency, p.service_us(done));
+    return true;
 }
 
 void AsyncConnection::on_prefill_reply(const Reply& r) {
@@ -448,7 +571,8 @@ void AsyncConnection::on_reply(const Reply& r, const Pending& p, Clock::time_poi
         s.bytes_in += r.value_bytes;
     } else {
         ++s.misses;
-        if (worker_.cache().workload == CacheWorkload::cache_aside && mode_ == Mode::phase)
+        if (worker_.cache().workload == CacheWorkload::cache_aside && mode_ == Mode::phase &&
+            !replay_)
             follow_ups_.push_back(p.key);
     }
 }

@@ -12,6 +12,7 @@
 #include "cache_stats.h"
 #include "engine.h"
 #include "memcache_codec.h"
+#include "model/replay_file.h"
 #include "op_mix.h"
 #include "phase_board.h"
 
@@ -52,6 +53,11 @@ class AsyncConnection {
         Clock::time_point from{};
         Clock::time_point sent{};
         bool paced = false;  // open model: `from` is the intended time, so service time counts
+        // mget: this link's share of the batch (keys), what came back so far, and its slot.
+        bool failed = false;
+        uint16_t keys = 0;
+        uint16_t values = 0;
+        int batch = -1;
         bool prefill() const noexcept { return phase < 0; }
         int64_t service_us(Clock::time_point done) const noexcept {
             return paced ? micros(done - sent) : -1;
@@ -61,6 +67,12 @@ class AsyncConnection {
 
   private:
     enum class Mode { idle, prefill, phase, closing };
+    // A multi-get in flight: one request on each link its keys hash to.
+    struct Batch {
+        int parts = 0;  // requests not answered yet
+        bool failed = false;
+        CacheError kind = CacheError::server;
+    };
 
     void pump();
     void end_phase(Clock::time_point now);
@@ -69,6 +81,9 @@ class AsyncConnection {
     void on_link_up(Link& link, Clock::time_point now);
     ReplyParser::Result on_replies(Link& link, std::string_view data);
     void on_reply(const Reply& r, const Pending& p, Clock::time_point done, CacheStats& s);
+    bool send_batch(Pending p, Clock::time_point now);
+    bool absorb(const Reply& r, Pending& p) const noexcept;
+    bool on_batch_part(const Reply& r, const Pending& p, Clock::time_point done, CacheStats& s);
     void on_prefill_reply(const Reply& r);
     void fail_pending(Link& link, CacheError kind, Clock::time_point now);
     void on_link_down(Link& link, CacheError kind);
@@ -91,6 +106,11 @@ class AsyncConnection {
     bool closed_ = false;
     int inflight_ = 0;
     OpMix mix_;
+    const ReplayFile* replay_;  // null: keys and ops from the key space and the workload
+    const uint32_t multiget_;
+    // Slots for batches in flight: at most one per pipeline place, allotted up front.
+    std::vector<Batch> batches_;
+    std::vector<int> free_batches_;
     std::vector<uint64_t> follow_ups_;  // cache-aside: keys to set after their miss
     uint64_t prefill_next_ = 0;
     uint64_t prefill_stride_ = 1;

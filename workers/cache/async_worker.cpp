@@ -23,7 +23,8 @@ AsyncWorker::AsyncWorker(const CacheSpec& cache,
       close_deadline_(io_),
       watchdog_(io_),
       keys_(cache.keys, stream_seed(seed, uint64_t(thread_index), Stream::keys)),
-      values_(cache.value_size, stream_seed(seed, uint64_t(thread_index), Stream::values)),
+      values_(cache.value_size, stream_seed(seed, uint64_t(thread_index), Stream::values),
+              replay_value_bytes(cache)),
       picker_(cache) {
     for (const int index : connections)
         connections_.push_back(std::make_unique<AsyncConnection>(*this, index));

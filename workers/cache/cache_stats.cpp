@@ -4,7 +4,7 @@
 namespace perflab {
 
 namespace {
-constexpr const char* kOpNames[] = {"get", "set"};
+constexpr const char* kOpNames[] = {"get", "set", "mget"};
 constexpr const char* kErrorNames[] = {"timeout", "connection", "server", "cancelled"};
 }  // namespace
 
@@ -21,8 +21,10 @@ void CacheStats::reset() noexcept {
 }
 
 void CacheStats::add_to(IntervalSample& sample, Clock::time_point origin) const {
-    for (size_t op = 0; op < 2; ++op) {
-        // Both ops always appear, so a get-only run still reports "set": 0.
+    for (size_t op = 0; op < count.size(); ++op) {
+        // get and set always appear, so a get-only run still reports "set": 0; mget only in
+        // the runs that batch their gets.
+        if (op == size_t(CacheOp::mget) && count[op] == 0) continue;
         auto& out = sample.ops[kOpNames[op]];
         out.count += count[op];
         out.errors += errors[op];

@@ -10,17 +10,18 @@
 
 namespace perflab {
 
-enum class CacheOp { get, set };
+// mget: one request for cache.multiget keys, timed as one; its keys count as hits and misses.
+enum class CacheOp { get, set, mget };
 // `cancelled`: in flight when a stop stopped waiting for it.
 enum class CacheError { timeout, connection, server, cancelled };
 
 // One worker's counts for one tick: plain fields, written by that worker alone (inside a
 // DoubleBuffer), merged into the IntervalSample by the collector.
 struct CacheStats {
-    std::array<uint64_t, 2> count{};
-    std::array<uint64_t, 2> errors{};
-    std::array<Histogram, 2> latency;
-    std::array<Histogram, 2> service;  // open model only
+    std::array<uint64_t, 3> count{};
+    std::array<uint64_t, 3> errors{};
+    std::array<Histogram, 3> latency;
+    std::array<Histogram, 3> service;  // open model only
     std::array<uint64_t, 4> error_kinds{};
     uint64_t hits = 0;
     uint64_t misses = 0;

@@ -4,6 +4,7 @@
 #include <libmemcached/memcached.h>
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <thread>
 
@@ -20,6 +21,7 @@ namespace {
 
 constexpr auto kLate = std::chrono::milliseconds(1);
 constexpr auto kMaxBackoff = std::chrono::milliseconds(100);
+constexpr size_t kKeyRoom = 256;  // a memcached key is at most 250 bytes
 
 CacheError classify(memcached_return_t rc) {
     switch (rc) {
@@ -82,10 +84,16 @@ class LibmemcachedEngine::Worker {
           unreached_(unreached),
           mc_(connect(cache_)),
           keys_(cache_.keys, stream_seed(*spec.seed, uint64_t(index), Stream::keys)),
-          values_(cache_.value_size, stream_seed(*spec.seed, uint64_t(index), Stream::values)),
-          mix_(cache_) {
+          values_(cache_.value_size, stream_seed(*spec.seed, uint64_t(index), Stream::values),
+                  replay_value_bytes(cache_)),
+          mix_(cache_),
+          replay_(cache_.replay ? cache_.replay->ops.get() : nullptr),
+          batch_keys_(cache_.multiget > 1 ? size_t(cache_.multiget) * kKeyRoom : 0),
+          batch_key_at_(cache_.multiget > 1 ? cache_.multiget : 0),
+          batch_key_len_(batch_key_at_.size()) {
         if (!memcached_result_create(mc_.get(), &result_))
             throw std::runtime_error("libmemcached: cannot create a result");
+        if (replay_) pacer_.replay(replay_, cache_.replay->speed);
     }
 
     ~Worker() {
@@ -104,7 +112,7 @@ class LibmemcachedEngine::Worker {
     uint64_t prefill(uint64_t stride, const std::atomic<bool>& cancel) {
         uint64_t stored = 0;
         for (uint64_t k = uint64_t(index_); k < cache_.keys.count && !cancel.load(); k += stride)
-            stored += set(keys_.format(k)) == MEMCACHED_SUCCESS;
+            stored += set(keys_.format(k), values_.next()) == MEMCACHED_SUCCESS;
         return stored;
     }
 
@@ -160,11 +168,18 @@ class LibmemcachedEngine::Worker {
     DoubleBuffer<CacheStats>& stats(int phase) { return stats_[size_t(phase) & 1]; }
 
     bool operate(Clock::time_point due, int phase) {
-        const auto key = keys_.next();
+        const uint64_t at = pacer_.index();
+        const CacheOp op =
+            replay_ ? (replay_->is_set(at) ? CacheOp::set : CacheOp::get) : mix_.next();
+        if (op == CacheOp::get && cache_.multiget > 1) return timed_mget(due, phase);
+        const auto key = replay_ ? replay_->key(at) : keys_.next();
         const auto started = Clock::now();
         const auto from = pacer_.open() ? due : started;
         const bool late = pacer_.open() && started - due > kLate;
-        if (mix_.next() == CacheOp::set) return timed_set(key, from, late, phase, pacer_.open());
+        if (op == CacheOp::set) {
+            const auto value = replay_ ? values_.sized(replay_->value_bytes(at)) : values_.next();
+            return timed_set(key, value, from, late, phase, pacer_.open());
+        }
         const auto rc = get(key);
         const auto done = Clock::now();
         const bool hit = rc == MEMCACHED_SUCCESS;
@@ -185,15 +200,16 @@ class LibmemcachedEngine::Worker {
                 s.fail(CacheOp::get, classify(rc), micros(done - from), service);
             }
         });
-        if (miss && cache_.workload == CacheWorkload::cache_aside)
-            return timed_set(key, done, false, phase, false);
+        if (miss && cache_.workload == CacheWorkload::cache_aside && !replay_)
+            return timed_set(key, values_.next(), done, false, phase, false);
         return hit || miss || classify(rc) != CacheError::connection;
     }
 
     // paced: `from` is an intended time, so the set's service time is counted too.
-    bool timed_set(std::string_view key, Clock::time_point from, bool late, int phase, bool paced) {
+    bool timed_set(std::string_view key, std::string_view value, Clock::time_point from, bool late,
+                   int phase, bool paced) {
         const auto started = Clock::now();
-        const auto rc = set(key);
+        const auto rc = set(key, value);
         const auto done = Clock::now();
         if (rc != MEMCACHED_SUCCESS && classify(rc) == CacheError::connection) note_unreached(rc);
         const int64_t service = paced ? micros(done - started) : -1;
@@ -221,8 +237,51 @@ class LibmemcachedEngine::Worker {
         });
     }
 
-    memcached_return_t set(std::string_view key) {
-        const auto value = values_.next();
+    // One memcached_mget for cache.multiget keys, timed as one op; each key a hit or a miss.
+    bool timed_mget(Clock::time_point due, int phase) {
+        const uint32_t n = cache_.multiget;
+        for (uint32_t i = 0; i < n; ++i) {
+            const auto key = keys_.next();
+            char* at = batch_keys_.data() + size_t(i) * kKeyRoom;
+            std::memcpy(at, key.data(), key.size());
+            batch_key_at_[i] = at;
+            batch_key_len_[i] = key.size();
+        }
+        const auto started = Clock::now();
+        const auto from = pacer_.open() ? due : started;
+        const bool late = pacer_.open() && started - due > kLate;
+        uint64_t hits = 0, bytes = 0;
+        auto rc = memcached_mget(mc_.get(), batch_key_at_.data(), batch_key_len_.data(), n);
+        if (rc == MEMCACHED_SUCCESS) {
+            memcached_return_t fetch_rc = MEMCACHED_SUCCESS;
+            while (memcached_fetch_result(mc_.get(), &result_, &fetch_rc) != nullptr) {
+                ++hits;
+                bytes += memcached_result_length(&result_);
+            }
+            if (fetch_rc != MEMCACHED_END && fetch_rc != MEMCACHED_NOTFOUND) rc = fetch_rc;
+        }
+        const auto done = Clock::now();
+        const bool ok = rc == MEMCACHED_SUCCESS;
+        if (!ok && classify(rc) == CacheError::connection) note_unreached(rc);
+        const int64_t service = pacer_.open() ? micros(done - started) : -1;
+        stats(phase).write([&](CacheStats& s) {
+            ++s.sent;
+            s.late += late;
+            s.times.sent(started);
+            s.times.replied(done);
+            s.hits += hits;
+            s.bytes_in += bytes;
+            if (ok) {
+                s.record(CacheOp::mget, micros(done - from), service);
+                s.misses += n - hits;
+            } else {
+                s.fail(CacheOp::mget, classify(rc), micros(done - from), service);
+            }
+        });
+        return ok || classify(rc) != CacheError::connection;
+    }
+
+    memcached_return_t set(std::string_view key, std::string_view value) {
         last_value_size_ = value.size();
         return memcached_set(mc_.get(), key.data(), key.size(), value.data(), value.size(),
                              time_t(cache_.ttl_s), 0);
@@ -256,6 +315,11 @@ class LibmemcachedEngine::Worker {
     OpPacer pacer_;
     DoubleBuffer<CacheStats> stats_[2];
     OpMix mix_;
+    const ReplayFile* replay_;  // null: keys and ops from the key space and the workload
+    // A multi-get's keys, each in a slot of its own, allotted once.
+    std::vector<char> batch_keys_;
+    std::vector<const char*> batch_key_at_;
+    std::vector<size_t> batch_key_len_;
     size_t last_value_size_ = 0;
     size_t last_value_in_ = 0;
     int failures_ = 0;

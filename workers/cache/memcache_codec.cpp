@@ -88,23 +88,52 @@ void encode_set(OutBuffer& out, CacheProtocol protocol, std::string_view key,
     out.append("\r\n");
 }
 
+void encode_mget_begin(OutBuffer& out, CacheProtocol protocol) {
+    if (protocol != CacheProtocol::meta) out.append("get");
+}
+
+void encode_mget_key(OutBuffer& out, CacheProtocol protocol, std::string_view key) {
+    if (protocol == CacheProtocol::meta) {
+        out.append("mg ");
+        out.append(key);
+        out.append(" v\r\n");
+    } else {
+        out.append(" ");
+        out.append(key);
+    }
+}
+
+void encode_mget_end(OutBuffer& out, CacheProtocol protocol) {
+    out.append(protocol == CacheProtocol::meta ? "mn\r\n" : "\r\n");
+}
+
+bool ReplyParser::start_value(std::string_view line, bool text) noexcept {
+    if (!to_u32(token(line, text ? 3 : 1), value_bytes_)) return false;
+    skip_ = uint64_t(value_bytes_) + 2;
+    end_after_value_ = text;
+    value_pending_ = text;
+    return true;
+}
+
 ReplyParser::Line ReplyParser::parse_line(std::string_view line, Reply& out) noexcept {
     if (value_pending_) {
-        // Text protocol: "END" closes the reply of a get that found its value.
+        // Text protocol: "END" closes the reply of a get that found its value; another VALUE
+        // means a multi-key get, and the value before was one of several.
         value_pending_ = false;
-        if (line != "END") return Line::bad;
-        out = {ReplyKind::hit, value_bytes_};
-        return Line::reply;
+        if (line == "END") {
+            out = {ReplyKind::hit, value_bytes_};
+            return Line::reply;
+        }
+        if (!starts_with(line, "VALUE ")) return Line::bad;
+        out = {ReplyKind::value, value_bytes_};
+        return start_value(line, true) ? Line::reply : Line::bad;
     }
     const bool text_value = starts_with(line, "VALUE ");
-    if (text_value || starts_with(line, "VA ")) {
-        if (!to_u32(token(line, text_value ? 3 : 1), value_bytes_)) return Line::bad;
-        skip_ = uint64_t(value_bytes_) + 2;
-        end_after_value_ = text_value;
-        value_pending_ = text_value;
-        return Line::value;
-    }
-    if (line == "END" || line == "EN") {
+    if (text_value || starts_with(line, "VA "))
+        return start_value(line, text_value) ? Line::value : Line::bad;
+    if (line == "MN") {
+        out = {ReplyKind::end, 0};
+    } else if (line == "END" || line == "EN") {
         out = {ReplyKind::miss, 0};
     } else if (line == "STORED" || starts_with(line, "HD")) {
         out = {ReplyKind::stored, 0};

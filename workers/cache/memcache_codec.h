@@ -36,7 +36,15 @@ void encode_get(OutBuffer& out, CacheProtocol protocol, std::string_view key);
 void encode_set(OutBuffer& out, CacheProtocol protocol, std::string_view key,
                 std::string_view value, uint32_t ttl_s);
 
-enum class ReplyKind { hit, miss, stored, not_stored, error };
+// One request for several keys (memtier's and libmemcached's multi-get): text
+// "get k1 k2 ...\r\n"; meta an "mg KEY v" per key, then "mn", whose "MN" marks the end.
+void encode_mget_begin(OutBuffer& out, CacheProtocol protocol);
+void encode_mget_key(OutBuffer& out, CacheProtocol protocol, std::string_view key);
+void encode_mget_end(OutBuffer& out, CacheProtocol protocol);
+
+// A text get's reply is its values, then END: the last value (or the END alone) comes as
+// hit (miss), each value before it as `value`. `end` is the meta "MN".
+enum class ReplyKind { hit, miss, stored, not_stored, error, value, end };
 
 struct Reply {
     ReplyKind kind = ReplyKind::error;
@@ -61,6 +69,7 @@ class ReplyParser {
   private:
     enum class Line { reply, value, bad };
     Line parse_line(std::string_view line, Reply& out) noexcept;
+    bool start_value(std::string_view line, bool text) noexcept;
 
     uint64_t skip_ = 0;           // value bytes (and their "\r\n") still to pass over
     bool value_pending_ = false;  // a value was skipped: its reply ends at the next line (text)

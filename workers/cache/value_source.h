@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/replay_file.h"
 #include "model/spec.h"
 #include "rng.h"
 
@@ -17,8 +18,9 @@ namespace perflab {
 // when a value was wanted. The buffer is a repeating text (compressible) or random bytes.
 class ValueSource {
   public:
-    ValueSource(const ValueSize& size, uint64_t seed)
-        : size_(size), rng_(seed), buffer_(size.max, 'v') {
+    // at_least: the largest value sized() is asked for, if above size.max.
+    ValueSource(const ValueSize& size, uint64_t seed, uint32_t at_least = 0)
+        : size_(size), rng_(seed), buffer_(std::max(size.max, at_least), 'v') {
         for (size_t i = 0; i < buffer_.size(); ++i)
             buffer_[i] = size.random_bytes ? char(rng_.next()) : char('a' + i % 26);
         uint64_t total = 0;
@@ -37,11 +39,18 @@ class ValueSource {
         return {buffer_.data(), n};
     }
 
+    std::string_view sized(uint32_t bytes) const noexcept { return {buffer_.data(), bytes}; }
+
   private:
     ValueSize size_;
     Rng rng_;
     std::string buffer_;
     std::vector<uint64_t> cumulative_;  // running sums of the weights
 };
+
+// The largest value a replay sets, which a ValueSource must hold.
+inline uint32_t replay_value_bytes(const CacheSpec& cache) {
+    return cache.replay && cache.replay->ops ? cache.replay->ops->max_value_bytes() : 0;
+}
 
 }  // namespace perflab

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "replay_file.h"
+
 namespace perflab {
 
 const char* to_string(RunKind k) {
@@ -37,6 +39,10 @@ const char* to_string(AgentLoss l) {
 CacheDriver effective_driver(const CacheSpec& cache) {
     if (cache.driver) return *cache.driver;
     return cache.protocol == CacheProtocol::binary ? CacheDriver::libmemcached : CacheDriver::async;
+}
+
+bool CacheReplay::timed() const {
+    return speed > 0 && ops && ops->timed();
 }
 
 double Phase::rate_at(double t_s) const {
@@ -104,34 +110,44 @@ nlohmann::json cache_json(const CacheSpec& c) {
     nlohmann::json servers = nlohmann::json::array();
     for (const auto& s : c.servers)
         servers.push_back(s.text());
-    return {{"servers", servers},
-            {"protocol", to_string(c.protocol)},
-            {"workload", to_string(c.workload)},
-            {"get_ratio", c.get_ratio},
-            {"set_ratio", c.set_ratio},
-            {"keys",
-             [&] {
-                 nlohmann::json keys = {{"count", c.keys.count},
-                                        {"prefix", c.keys.prefix},
-                                        {"distribution", to_string(c.keys.distribution)},
-                                        {"zipf_s", c.keys.zipf_s}};
-                 if (c.keys.mean) keys["mean"] = *c.keys.mean;
-                 if (c.keys.stddev) keys["stddev"] = *c.keys.stddev;
-                 return keys;
-             }()},
-            {"value_size",
-             [&] {
-                 nlohmann::json size = {{"min", c.value_size.min}, {"max", c.value_size.max}};
-                 if (!c.value_size.weighted.empty()) size = {{"weights", c.value_size.weighted}};
-                 size["bytes"] = c.value_size.random_bytes ? "random" : "compressible";
-                 return size;
-             }()},
-            {"ttl_s", c.ttl_s},
-            {"prefill", c.prefill},
-            {"driver", to_string(effective_driver(c))},
-            {"threads", c.threads},
-            {"pipeline", c.pipeline},
-            {"timeout_ms", c.timeout_ms}};
+    nlohmann::json j = {
+        {"servers", servers},
+        {"protocol", to_string(c.protocol)},
+        {"workload", to_string(c.workload)},
+        {"get_ratio", c.get_ratio},
+        {"set_ratio", c.set_ratio},
+        {"keys",
+         [&] {
+             nlohmann::json keys = {{"count", c.keys.count},
+                                    {"prefix", c.keys.prefix},
+                                    {"distribution", to_string(c.keys.distribution)},
+                                    {"zipf_s", c.keys.zipf_s}};
+             if (c.keys.mean) keys["mean"] = *c.keys.mean;
+             if (c.keys.stddev) keys["stddev"] = *c.keys.stddev;
+             return keys;
+         }()},
+        {"value_size",
+         [&] {
+             nlohmann::json size = {{"min", c.value_size.min}, {"max", c.value_size.max}};
+             if (!c.value_size.weighted.empty()) size = {{"weights", c.value_size.weighted}};
+             size["bytes"] = c.value_size.random_bytes ? "random" : "compressible";
+             return size;
+         }()},
+        {"ttl_s", c.ttl_s},
+        {"prefill", c.prefill},
+        {"driver", to_string(effective_driver(c))},
+        {"threads", c.threads},
+        {"pipeline", c.pipeline},
+        {"timeout_ms", c.timeout_ms}};
+    if (c.multiget > 1) j["multiget"] = c.multiget;
+    if (c.replay) {
+        j["replay"] = {{"file", c.replay->file}};
+        if (c.replay->speed > 0)
+            j["replay"]["speed"] = c.replay->speed;
+        else
+            j["replay"]["speed"] = "max";
+    }
+    return j;
 }
 
 nlohmann::json expect_json(const HttpExpect& e) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -53,6 +54,21 @@ struct ValueSize {
     bool random_bytes = false;  // random bytes rather than a repeating, compressible text
 };
 
+class ReplayFile;
+
+// Recorded operations replayed in place of the workload, key space and value sizes. Each
+// phase replays the file from its start: connection k of n sends ops k, k + n, ...
+struct CacheReplay {
+    std::string file;
+    // 0 ("max"): as fast as the phase allows (its rate, or its connections' pace); otherwise,
+    // in a file with timestamps, each op at its own time divided by speed.
+    double speed = 1;
+    // Loaded once by parse_spec and read by every thread of the run.
+    std::shared_ptr<const ReplayFile> ops;
+
+    bool timed() const;  // the file's timestamps set the schedule
+};
+
 struct Endpoint {
     std::string host;
     uint16_t port = 0;
@@ -74,6 +90,9 @@ struct CacheSpec {
     int threads = 0;   // async driver: worker threads (0: one per core)
     int pipeline = 1;  // async driver: requests in flight per connection
     int timeout_ms = 1000;
+    // Keys per get: above 1, each get of the workload is one request for this many keys.
+    uint32_t multiget = 1;
+    std::optional<CacheReplay> replay;
 };
 
 // What a response must satisfy to count as a success, beside arriving whole. Each check is

@@ -6,6 +6,7 @@
 
 #include "json_path.h"
 #include "json_reader.h"
+#include "replay_file.h"
 #include "secrets.h"
 #include "spec.h"
 #include "template_syntax.h"
@@ -19,6 +20,8 @@ constexpr uint32_t kMaxValueBytes = 1 << 20;  // memcached's default item size l
 constexpr size_t kMaxKeyBytes = 250;          // memcached's key length limit
 constexpr uint64_t kMaxPrefillKeys = 100'000'000;
 constexpr size_t kMaxPrefixBytes = kMaxKeyBytes - 20;  // room for a 64-bit key number
+constexpr int64_t kMaxMultiget = 1024;
+constexpr double kMaxReplaySpeed = 1e6;
 
 std::string index_path(const std::string& base, size_t i) {
     return base + "[" + std::to_string(i) + "]";
@@ -98,12 +101,56 @@ void parse_weighted_sizes(const nlohmann::json& w, JsonReader& r, ValueSize& siz
     size = parsed;
 }
 
+// "replay": {"file": "ops.txt", "speed": 2 | "max"}: the file is read here, once, so a bad
+// line is a spec error naming it.
+CacheReplay parse_replay(const nlohmann::json& json, std::vector<SpecError>& errors) {
+    JsonReader r(json, "cache.replay", errors);
+    CacheReplay replay;
+    if (!r.is_object()) return replay;
+    r.allow_only({"file", "speed"});
+    if (const auto* v = r.child("speed")) {
+        if (v->is_string() && v->get<std::string>() == "max")
+            replay.speed = 0;
+        else if (v->is_number() && v->get<double>() > 0 && v->get<double>() <= kMaxReplaySpeed)
+            replay.speed = v->get<double>();
+        else
+            r.error("cache.replay.speed",
+                    "expected a factor > 0 (2: twice as fast as recorded) or \"max\", got " +
+                        v->dump());
+    }
+    if (auto v = r.string("file")) {
+        replay.file = *v;
+        auto loaded = ReplayFile::load(*v);
+        if (loaded.file)
+            replay.ops = std::move(loaded.file);
+        else
+            r.error("cache.replay.file", loaded.error);
+    } else if (!r.has("file")) {
+        r.error("cache.replay.file", "required");
+    }
+    return replay;
+}
+
+// What multiget and replay cannot be combined with, within the cache section.
+void check_cache_combinations(const CacheSpec& c, JsonReader& r) {
+    if (c.multiget > 1) {
+        if (c.workload == CacheWorkload::cache_aside || c.workload == CacheWorkload::set_only)
+            r.error("cache.multiget",
+                    "batches of gets need \"workload\": \"get-only\" or \"ratio\" (cache-aside "
+                    "sets each missed key, which a batch does not tell)");
+        if (c.replay) r.error("cache.multiget", "a replay sends its file's operations one by one");
+    }
+    if (c.replay && c.prefill)
+        r.error("cache.prefill", "a replay's keys come from its file, not from the key space");
+}
+
 CacheSpec parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors) {
     JsonReader r(json, "cache", errors);
     CacheSpec c;
     if (!r.is_object()) return c;
     r.allow_only({"servers", "protocol", "workload", "get_ratio", "set_ratio", "keys", "value_size",
-                  "ttl_s", "prefill", "driver", "threads", "pipeline", "timeout_ms"});
+                  "ttl_s", "prefill", "driver", "threads", "pipeline", "timeout_ms", "multiget",
+                  "replay"});
     if (const auto* s = r.child("servers")) {
         if (!s->is_array() || s->empty()) {
             r.error("cache.servers", "expected a non-empty array of \"host:port\"");
@@ -190,6 +237,9 @@ CacheSpec parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors
         r.error("cache.pipeline", "pipelining needs the async driver, which speaks text and meta");
     if (c.protocol == CacheProtocol::binary && c.driver == CacheDriver::async)
         r.error("cache.protocol", "\"binary\" needs \"driver\": \"libmemcached\"");
+    if (auto v = r.integer("multiget", 1, kMaxMultiget)) c.multiget = uint32_t(*v);
+    if (const auto* v = r.child("replay")) c.replay = parse_replay(*v, errors);
+    check_cache_combinations(c, r);
     return c;
 }
 
@@ -271,6 +321,20 @@ HttpExpect parse_expect(const nlohmann::json& json, const std::string& path,
     }
     if (auto v = r.count("max_bytes", 0, UINT64_MAX)) e.max_bytes = *v;
     return e;
+}
+
+// A timed replay sends at its file's times: its phases give connections, not a rate.
+void check_replay_phases(const RunSpec& s, std::vector<SpecError>& errors) {
+    if (!s.cache || !s.cache->replay || !s.cache->replay->timed()) return;
+    if (s.search)
+        errors.push_back({"cache.replay.speed",
+                          "a search sets the rate: replay a file with timestamps at \"max\""});
+    for (size_t i = 0; i < s.phases.size(); ++i)
+        if (s.phases[i].open())
+            errors.push_back(
+                {index_path("phases", i) + ".rate",
+                 "a replay with timestamps sends at the file's times: give the phase "
+                 "\"concurrency\" (its connections), or replay at \"speed\": \"max\""});
 }
 
 HttpTarget parse_target(const nlohmann::json& json, const std::string& path,
@@ -605,6 +669,7 @@ SpecResult parse_spec(const nlohmann::json& json) {
             s.phases.push_back(parse_phase((*phases)[i], index_path("phases", i), errors));
 
     if (const auto* c = r.child("cache")) s.cache = parse_cache(*c, errors);
+    check_replay_phases(s, errors);
     if (const auto* h = r.child("http")) s.http = parse_http(*h, errors);
     if (r.has("kind")) {
         if (s.kind == RunKind::cache && !s.cache) r.error("cache", "required for a cache run");
