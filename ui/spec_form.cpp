@@ -73,6 +73,7 @@ SpecForm::SpecForm(QWidget* parent) : QWidget(parent) {
     right->addWidget(setupCacheGroup());
     right->addWidget(setupHttpGroup());
     right->addWidget(setupProbesGroup(), 1);
+    right->addWidget(setupAgentsGroup());
     columns->addLayout(left, 1);
     columns->addLayout(right, 1);
     outer->addLayout(columns, 1);
@@ -271,13 +272,52 @@ QGroupBox* SpecForm::setupProbesGroup() {
     return box;
 }
 
+// Load from other machines: without a row, this machine sends all of it.
+QGroupBox* SpecForm::setupAgentsGroup() {
+    auto* box = new QGroupBox(tr("Agents (load from other machines)"), this);
+    auto* layout = new QVBoxLayout(box);
+    agents_ = make_agent_table(this);
+    agents_->setObjectName(QStringLiteral("agents"));
+    connect(agents_, &RowTable::changed, this, &SpecForm::validate);
+    layout->addWidget(agents_);
+    auto* row = new QHBoxLayout;
+    savedAgents_ = new QPushButton(tr("Add a saved host"), box);
+    savedAgents_->setObjectName(QStringLiteral("savedAgents"));
+    savedAgents_->setToolTip(tr("An SSH host saved in the Hosts tab, as an agent"));
+    savedAgents_->setMenu(new QMenu(savedAgents_));
+    savedAgents_->setEnabled(false);
+    row->addWidget(savedAgents_);
+    stopOnAgentLoss_ = new QCheckBox(tr("Stop the run when an agent is lost"), box);
+    stopOnAgentLoss_->setObjectName(QStringLiteral("stopOnAgentLoss"));
+    connect(stopOnAgentLoss_, &QCheckBox::toggled, this, &SpecForm::validate);
+    row->addWidget(stopOnAgentLoss_);
+    row->addStretch(1);
+    layout->addLayout(row);
+    return box;
+}
+
 void SpecForm::setSavedHosts(const std::vector<ProbeSpec>& hosts) {
     QMenu* menu = savedHosts_->menu();
     menu->clear();
-    for (const ProbeSpec& probe : hosts)
+    QMenu* agents = savedAgents_->menu();
+    agents->clear();
+    for (const ProbeSpec& probe : hosts) {
         menu->addAction(QString::fromStdString(probe.target), this,
                         [this, probe] { addProbe(probe); });
+        agents->addAction(QString::fromStdString(probe.target), this,
+                          [this, probe] { addAgent(probe); });
+    }
     savedHosts_->setEnabled(!hosts.empty());
+    savedAgents_->setEnabled(!hosts.empty());
+}
+
+void SpecForm::addAgent(const ProbeSpec& host) {
+    nlohmann::json agents = agents_->toJson();
+    nlohmann::json a = {{"host", host.target}};
+    if (!host.key.empty()) a["key"] = host.key;
+    agents.push_back(std::move(a));
+    agents_->setJson(agents);
+    validate();
 }
 
 void SpecForm::addProbe(const ProbeSpec& probe) {
@@ -344,6 +384,10 @@ nlohmann::json SpecForm::json() const {
         j["search"] = nlohmann::json::object();  // so its required fields are named
     if (kind == "http") j["http"]["targets"] = targets_->toJson();
     if (const auto probes = probes_->toJson(); !probes.empty()) j["probes"] = probes;
+    if (const auto agents = agents_->toJson(); !agents.empty()) {
+        j["agents"] = agents;
+        if (stopOnAgentLoss_->isChecked()) j["on_agent_loss"] = "stop";
+    }
     return j;
 }
 
@@ -356,6 +400,8 @@ void SpecForm::setJson(const nlohmann::json& spec) {
     targets_->setJson(j.contains("http") ? j["http"].value("targets", nlohmann::json::array())
                                          : nlohmann::json::array());
     probes_->setJson(j.value("probes", nlohmann::json::array()));
+    agents_->setJson(j.value("agents", nlohmann::json::array()));
+    stopOnAgentLoss_->setChecked(j.value("on_agent_loss", "") == "stop");
     searchMode_->setChecked(j.contains("search"));
     filling_ = false;
     updateMode();
@@ -381,7 +427,7 @@ void SpecForm::clearErrors() {
         w->setStyleSheet(QString());
         w->setToolTip(QString());
     }
-    for (RowTable* t : {phases_, targets_, probes_})
+    for (RowTable* t : {phases_, targets_, probes_, agents_})
         t->clearErrors();
 }
 
@@ -400,6 +446,8 @@ void SpecForm::showErrors(const std::vector<SpecError>& errors) {
             targets_->markError(row, rest, message);
         else if (table_path(e.path, "probes", &row, &rest))
             probes_->markError(row, rest, message);
+        else if (table_path(e.path, "agents", &row, &rest))
+            agents_->markError(row, rest, message);
         else if (QWidget* w = fields_.find(e.path)) {
             w->setStyleSheet(QString::fromLatin1(kErrorStyle));
             w->setToolTip(message);
@@ -415,6 +463,7 @@ QWidget* SpecForm::errorWidget(const SpecError& e) const {
     if (table_path(e.path, "phases", &row, &rest)) return phases_;
     if (table_path(e.path, "http.targets", &row, &rest)) return targets_;
     if (table_path(e.path, "probes", &row, &rest)) return probes_;
+    if (table_path(e.path, "agents", &row, &rest)) return agents_;
     return fields_.find(e.path);
 }
 

@@ -55,6 +55,7 @@ class SpecForm : public QWidget {
     // The saved SSH hosts the probes group offers to add (from the Hosts view).
     void setSavedHosts(const std::vector<ProbeSpec>& hosts);
     void addProbe(const ProbeSpec& probe);
+    void addAgent(const ProbeSpec& host);
     QPushButton* savedHostsButton() const { return savedHosts_; }
 
   public slots:
@@ -73,6 +74,7 @@ class SpecForm : public QWidget {
     QGroupBox* setupCacheGroup();
     QGroupBox* setupHttpGroup();
     QGroupBox* setupProbesGroup();
+    QGroupBox* setupAgentsGroup();
     QGroupBox* setupObjectivesGroup();
     void updateMode();
     QLabel* setupErrors();
@@ -104,6 +106,9 @@ class SpecForm : public QWidget {
     RowTable* targets_ = nullptr;
     RowTable* probes_ = nullptr;
     QPushButton* savedHosts_ = nullptr;
+    RowTable* agents_ = nullptr;
+    QPushButton* savedAgents_ = nullptr;
+    QCheckBox* stopOnAgentLoss_ = nullptr;
     PhasePreview* preview_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     QLabel* errors_ = nullptr;

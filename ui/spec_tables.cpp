@@ -125,4 +125,27 @@ RowTable* make_probe_table(QWidget* parent) {
     return new RowTable(std::move(columns), probe_json, probe_cells, parent);
 }
 
+// "local" in the host column is this machine sending its share too ({"local": true}).
+RowTable* make_agent_table(QWidget* parent) {
+    std::vector<RowTable::Column> columns = {
+        {QObject::tr("host"), "host", QObject::tr("user@host:port, or local for this machine")},
+        {QObject::tr("key file"), "key", QObject::tr("SSH private key; empty: ssh-agent")},
+        {QObject::tr("perflab"), "perflab",
+         QObject::tr("the agent program on that host; empty: perflab on its PATH")}};
+    auto to_json = [](const QStringList& c) {
+        if (c[0].trimmed() == QLatin1String("local")) return nlohmann::json{{"local", true}};
+        nlohmann::json j = {{"host", c[0].toStdString()}};
+        if (!c[1].isEmpty()) j["key"] = c[1].toStdString();
+        if (!c[2].isEmpty()) j["perflab"] = c[2].toStdString();
+        return j;
+    };
+    auto from_json = [](const nlohmann::json& o) {
+        if (o.value("local", false)) return QStringList{QStringLiteral("local"), {}, {}};
+        const QString program = field(o, "perflab");
+        return QStringList{field(o, "host"), field(o, "key"),
+                           program == QLatin1String("perflab") ? QString() : program};
+    };
+    return new RowTable(std::move(columns), to_json, from_json, parent);
+}
+
 }  // namespace perflab

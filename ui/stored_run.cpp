@@ -8,7 +8,7 @@ namespace perflab {
 namespace {
 
 RunSpec stored_spec(const RunReport& report) {
-    if (SpecResult parsed = parse_spec(report.spec)) return *parsed.spec;
+    if (SpecResult parsed = parse_stored_spec(report.spec)) return *parsed.spec;
     RunSpec spec;
     spec.name = report.info.name;
     spec.kind = report.info.kind == "http" ? RunKind::http : RunKind::cache;

@@ -31,6 +31,11 @@ std::unique_ptr<LoadEngine> make_engine(const RunSpec& stored) {
         throw std::runtime_error(text);
     }
     const RunSpec spec = run_plan(*resolved.spec);
+    // A stored spec is parsed without its replay file (parse_stored_spec): it shows a run, it
+    // does not start one.
+    if (spec.cache && spec.cache->replay && !spec.cache->replay->ops)
+        throw std::runtime_error("cache.replay.file: " + spec.cache->replay->file +
+                                 " was not read");
     if (spec.kind == RunKind::cache) {
         if (effective_driver(*spec.cache) == CacheDriver::libmemcached)
             return std::make_unique<LibmemcachedEngine>(spec);

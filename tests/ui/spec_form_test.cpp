@@ -31,6 +31,7 @@ class SpecFormTest : public QObject {
     void invalidPhaseCellIsMarked();
     void savedSpecIsWhatRunTakes();
     void savedHostBecomesAProbe();
+    void agentsRoundTripAndSavedHostBecomesAnAgent();
     void multigetAndReplayRoundTrip();
     void validationIsInViewWithoutScrolling();
 
@@ -185,6 +186,47 @@ void SpecFormTest::savedHostBecomesAProbe() {
     QCOMPARE(added.target, host.target);
     QCOMPARE(added.key, host.key);
     QVERIFY(added.per_core);
+}
+
+// The agents table keeps a spec's agents (a local one, a program path, stop on loss), and a
+// saved host is added as an agent.
+void SpecFormTest::agentsRoundTripAndSavedHostBecomesAnAgent() {
+    SpecForm form;
+    loadHot(form);
+    nlohmann::json j = form.json();
+    j["agents"] = {{{"host", "load@10.0.0.7:22"}, {"key", "/keys/a"}, {"perflab", "/opt/perflab"}},
+                   {{"local", true}}};
+    j["on_agent_loss"] = "stop";
+    form.setJson(j);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    const RunSpec& spec = *form.spec();
+    QCOMPARE(spec.agents.size(), size_t(2));
+    QCOMPARE(spec.agents[0].host, std::string("load@10.0.0.7:22"));
+    QCOMPARE(spec.agents[0].key, std::string("/keys/a"));
+    QCOMPARE(spec.agents[0].program, std::string("/opt/perflab"));
+    QVERIFY(spec.agents[1].local);
+    QCOMPARE(spec.on_agent_loss, AgentLoss::stop);
+
+    ProbeSpec host;
+    host.type = ProbeSpec::Type::ssh;
+    host.target = "gen@127.0.0.1:2222";
+    host.key = "/keys/id_ed25519";
+    form.setSavedHosts({host});
+    auto* button = form.findChild<QPushButton*>(QStringLiteral("savedAgents"));
+    QVERIFY(button && button->isEnabled());
+    button->menu()->actions().at(0)->trigger();
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(form.spec()->agents.size(), size_t(3));
+    QCOMPARE(form.spec()->agents[2].host, host.target);
+    QCOMPARE(form.spec()->agents[2].key, host.key);
+    QCOMPARE(form.spec()->agents[2].program, std::string("perflab"));
+    // Without agents the loss rule is not written: it would be an error.
+    nlohmann::json none = form.json();
+    none.erase("agents");
+    form.setJson(none);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QVERIFY(!form.json().contains("on_agent_loss"));
+    QVERIFY(form.spec()->agents.empty());
 }
 
 // At 1024×700 a spec wrong in its last table (a probe's target) shows its message at the

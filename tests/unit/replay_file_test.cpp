@@ -130,6 +130,16 @@ TEST_F(ReplaySpec, LoadsTheFileOnceAndRoundTrips) {
     EXPECT_EQ(to_json(*max.spec)["cache"]["replay"]["speed"], "max");
 }
 
+// A stored run whose replay file is gone still shows: its spec parses without the file.
+TEST_F(ReplaySpec, StoredSpecParsesWithoutItsFile) {
+    const json j = spec({{"replay", {{"file", (dir_ / "gone.txt").string()}, {"speed", 2}}}});
+    EXPECT_FALSE(parse_spec(j));
+    const auto stored = parse_stored_spec(j);
+    ASSERT_TRUE(stored) << stored.error_text();
+    EXPECT_FALSE(stored.spec->cache->replay->ops);
+    EXPECT_EQ(to_json(*stored.spec)["cache"]["replay"], j["cache"]["replay"]);
+}
+
 TEST_F(ReplaySpec, EachPhaseEndsWithTheFile) {
     const auto path = write("ops.txt", "get a\nget b\nget c\n");
     const auto parsed =

@@ -220,6 +220,9 @@ struct SpecResult {
 };
 
 SpecResult parse_spec(const nlohmann::json& json);
+// A run's spec as the store kept it: its data files (a replay file) are not read, so a stored
+// run is shown whatever became of them; running it again reads them (parse_spec).
+SpecResult parse_stored_spec(const nlohmann::json& json);
 SpecResult parse_spec_text(const std::string& text);
 SpecResult load_spec_file(const std::string& path);
 

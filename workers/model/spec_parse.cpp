@@ -102,8 +102,9 @@ void parse_weighted_sizes(const nlohmann::json& w, JsonReader& r, ValueSize& siz
 }
 
 // "replay": {"file": "ops.txt", "speed": 2 | "max"}: the file is read here, once, so a bad
-// line is a spec error naming it.
-CacheReplay parse_replay(const nlohmann::json& json, std::vector<SpecError>& errors) {
+// line is a spec error naming it (unless read_file is false: a stored spec).
+CacheReplay parse_replay(const nlohmann::json& json, std::vector<SpecError>& errors,
+                         bool read_file) {
     JsonReader r(json, "cache.replay", errors);
     CacheReplay replay;
     if (!r.is_object()) return replay;
@@ -120,6 +121,7 @@ CacheReplay parse_replay(const nlohmann::json& json, std::vector<SpecError>& err
     }
     if (auto v = r.string("file")) {
         replay.file = *v;
+        if (!read_file) return replay;
         auto loaded = ReplayFile::load(*v);
         if (loaded.file)
             replay.ops = std::move(loaded.file);
@@ -144,7 +146,7 @@ void check_cache_combinations(const CacheSpec& c, JsonReader& r) {
         r.error("cache.prefill", "a replay's keys come from its file, not from the key space");
 }
 
-CacheSpec parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors) {
+CacheSpec parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors, bool read_files) {
     JsonReader r(json, "cache", errors);
     CacheSpec c;
     if (!r.is_object()) return c;
@@ -238,7 +240,7 @@ CacheSpec parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors
     if (c.protocol == CacheProtocol::binary && c.driver == CacheDriver::async)
         r.error("cache.protocol", "\"binary\" needs \"driver\": \"libmemcached\"");
     if (auto v = r.integer("multiget", 1, kMaxMultiget)) c.multiget = uint32_t(*v);
-    if (const auto* v = r.child("replay")) c.replay = parse_replay(*v, errors);
+    if (const auto* v = r.child("replay")) c.replay = parse_replay(*v, errors, read_files);
     check_cache_combinations(c, r);
     return c;
 }
@@ -632,7 +634,9 @@ std::string SpecResult::error_text() const {
     return out;
 }
 
-SpecResult parse_spec(const nlohmann::json& json) {
+namespace {
+
+SpecResult parse_spec_as(const nlohmann::json& json, bool read_files) {
     SpecResult result;
     auto& errors = result.errors;
     JsonReader r(json, "", errors);
@@ -668,7 +672,7 @@ SpecResult parse_spec(const nlohmann::json& json) {
         for (size_t i = 0; i < phases->size(); ++i)
             s.phases.push_back(parse_phase((*phases)[i], index_path("phases", i), errors));
 
-    if (const auto* c = r.child("cache")) s.cache = parse_cache(*c, errors);
+    if (const auto* c = r.child("cache")) s.cache = parse_cache(*c, errors, read_files);
     check_replay_phases(s, errors);
     if (const auto* h = r.child("http")) s.http = parse_http(*h, errors);
     if (r.has("kind")) {
@@ -693,6 +697,16 @@ SpecResult parse_spec(const nlohmann::json& json) {
     if (s.name.empty()) s.name = std::string(to_string(s.kind)) + " run";
     if (errors.empty()) result.spec = std::move(s);
     return result;
+}
+
+}  // namespace
+
+SpecResult parse_spec(const nlohmann::json& json) {
+    return parse_spec_as(json, true);
+}
+
+SpecResult parse_stored_spec(const nlohmann::json& json) {
+    return parse_spec_as(json, false);
 }
 
 SpecResult parse_spec_text(const std::string& text) {
