@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollArea>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -23,6 +24,7 @@
 #include "phase_preview.h"
 #include "row_table.h"
 #include "spec_tables.h"
+#include "target_details.h"
 
 namespace perflab {
 
@@ -244,6 +246,10 @@ QGroupBox* SpecForm::setupHttpGroup() {
     targets_->setObjectName(QStringLiteral("http.targets"));
     connect(targets_, &RowTable::changed, this, &SpecForm::validate);
     form->addRow(tr("Targets"), targets_);
+    targetDetails_ = new TargetDetails(this);
+    connect(targetDetails_, &TargetDetails::changed, this, &SpecForm::storeTargetDetails);
+    connect(targets_->table(), &QTableWidget::currentCellChanged, this, &SpecForm::showTarget);
+    form->addRow(tr("Selected target"), targetDetails_);
     addNumber(form, tr("Threads"), "http.threads", QStringLiteral("2"));
     addNumber(form, tr("Max connections"), "http.max_connections", QStringLiteral("10000"));
     addNumber(form, tr("Timeout (ms)"), "http.timeout_ms", QStringLiteral("30000"));
@@ -357,6 +363,7 @@ void SpecForm::setJson(const nlohmann::json& spec) {
                                          : nlohmann::json::array());
     probes_->setJson(j.value("probes", nlohmann::json::array()));
     searchMode_->setChecked(j.contains("search"));
+    showTarget();
     filling_ = false;
     updateMode();
     updateKind();
@@ -383,6 +390,7 @@ void SpecForm::clearErrors() {
     }
     for (RowTable* t : {phases_, targets_, probes_})
         t->clearErrors();
+    targetDetails_->clearErrors();
 }
 
 void SpecForm::showErrors(const std::vector<SpecError>& errors) {
@@ -405,8 +413,46 @@ void SpecForm::showErrors(const std::vector<SpecError>& errors) {
             w->setToolTip(message);
         }
     }
+    showTargetErrors();
     errors_->setText(lines.join(QLatin1Char('\n')));
     errors_->setVisible(!lines.isEmpty());
+}
+
+int SpecForm::selectedTarget() const {
+    if (targets_->rowCount() == 0) return -1;
+    return std::max(targets_->table()->currentRow(), 0);
+}
+
+void SpecForm::showTarget() {
+    const int row = selectedTarget();
+    targetDetails_->setEnabled(row >= 0);
+    const QTableWidgetItem* item =
+        row >= 0 ? targets_->table()->item(row, kTargetDetailsColumn) : nullptr;
+    const QString text = item ? item->text() : QString();
+    targetDetails_->setJson(text.isEmpty() ? nlohmann::json::object()
+                                           : nlohmann::json::parse(text.toStdString()));
+    targetDetails_->clearErrors();
+    showTargetErrors();
+}
+
+void SpecForm::storeTargetDetails() {
+    const int row = selectedTarget();
+    if (row < 0) return;
+    const nlohmann::json details = targetDetails_->json();
+    // Through the table, so adding, removing and loading targets carry the details along.
+    targets_->table()
+        ->item(row, kTargetDetailsColumn)
+        ->setText(details.empty() ? QString() : QString::fromStdString(details.dump()));
+}
+
+void SpecForm::showTargetErrors() {
+    const int selected = selectedTarget();
+    for (const SpecError& e : errorList_) {
+        int row = 0;
+        std::string rest;
+        if (table_path(e.path, "http.targets", &row, &rest) && row == selected)
+            targetDetails_->markError(rest, target_error(row, rest, e.message));
+    }
 }
 
 QWidget* SpecForm::errorWidget(const SpecError& e) const {

@@ -33,8 +33,35 @@ class SpecFormTest : public QObject {
     void savedHostBecomesAProbe();
     void multigetAndReplayRoundTrip();
     void validationIsInViewWithoutScrolling();
+    void targetWeightsBodiesAndChecksRoundTrip();
+    void badExpectStatusIsMarked();
 
   private:
+    // Two targets using every key the targets table and the target details edit.
+    static nlohmann::json httpSpec() {
+        const nlohmann::json expect = {{"status", {200, 201}},
+                                       {"body_contains", "ok"},
+                                       {"body_regex", "^\\{"},
+                                       {"json", {{"path", "$.ok"}, {"equals", true}}},
+                                       {"max_bytes", 4096}};
+        const nlohmann::json post = {
+            {"method", "POST"},
+            {"url", "http://127.0.0.1:8080/items/{{seq}}?u={{uniform 1 1000000}}"},
+            {"weight", 3},
+            {"body_template", "{\"id\": {{seq}}}"},
+            {"content_type", "application/json"},
+            {"expect", expect}};
+        const nlohmann::json get = {
+            {"method", "GET"},
+            {"url", "http://127.0.0.1:8080/health"},
+            {"expect", {{"json", {{"path", "$.state"}, {"equals", "true"}}}}}};
+        return {{"kind", "http"},
+                {"phases", {{{"duration_s", 10}, {"concurrency", 2}}}},
+                {"http", {{"targets", {post, get}}}}};
+    }
+    static QTableWidget* targetTable(SpecForm& form) {
+        return form.findChild<RowTable*>(QStringLiteral("http.targets"))->table();
+    }
     static void loadHot(SpecForm& form) {
         QString error;
         QVERIFY2(form.loadTemplate(QStringLiteral(":/specs/cache-aside-hot.json"), &error),
@@ -218,6 +245,67 @@ void SpecFormTest::validationIsInViewWithoutScrolling() {
     QVERIFY(probes);
     QTRY_VERIFY(!probes->visibleRegion().isEmpty());
     QVERIFY(!form->startButton()->visibleRegion().isEmpty());
+}
+
+// Form → spec JSON → form gives the same JSON; the details show the selected target's keys
+// and edit that target alone.
+void SpecFormTest::targetWeightsBodiesAndChecksRoundTrip() {
+    const nlohmann::json spec = httpSpec();
+    const SpecResult parsed = parse_spec(spec);
+    QVERIFY2(parsed, parsed.error_text().c_str());
+    const std::string expected = to_json(*parsed.spec)["http"]["targets"].dump();
+    SpecForm form;
+    form.setJson(spec);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(QString::fromStdString(form.json()["http"]["targets"].dump()),
+             QString::fromStdString(expected));
+    QCOMPARE(form.spec()->http->targets[0].weight, 3u);
+    SpecForm reopened;
+    reopened.setJson(form.json());
+    QCOMPARE(QString::fromStdString(reopened.json()["http"]["targets"].dump()),
+             QString::fromStdString(expected));
+
+    QCOMPARE(targetTable(form)->item(0, 2)->text(), QStringLiteral("3"));
+    QCOMPARE(form.findChild<QLineEdit*>(QStringLiteral("target.expect.status"))->text(),
+             QStringLiteral("200, 201"));
+    targetTable(form)->setCurrentCell(1, 0);
+    auto* equals = form.findChild<QLineEdit*>(QStringLiteral("target.expect.json.equals"));
+    QCOMPARE(equals->text(), QStringLiteral("\"true\""));  // the text, not the boolean
+    form.findChild<QLineEdit*>(QStringLiteral("target.expect.status"))
+        ->setText(QStringLiteral("204"));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(form.spec()->http->targets[1].expect->status, std::vector<int>{204});
+    QCOMPARE(form.spec()->http->targets[0].expect->status, (std::vector<int>{200, 201}));
+    QCOMPARE(form.spec()->http->targets[1].expect->json_equals,
+             std::optional<std::string>("\"true\""));
+}
+
+// The details mark the field with the message, its target counted from 1 as the table shows.
+void SpecFormTest::badExpectStatusIsMarked() {
+    SpecForm form;
+    form.setJson(httpSpec());
+    targetTable(form)->setCurrentCell(1, 0);
+    auto* status = form.findChild<QLineEdit*>(QStringLiteral("target.expect.status"));
+    status->setText(QStringLiteral("200, 700"));
+    QVERIFY(!form.isValid());
+    QVERIFY(!form.startButton()->isEnabled());
+    QVERIFY2(form.errorText().contains(QStringLiteral("http.targets[1].expect.status")),
+             qPrintable(form.errorText()));
+    QVERIFY(!status->styleSheet().isEmpty());
+    QVERIFY2(status->toolTip().startsWith(QStringLiteral("target 2, expect.status: ")),
+             qPrintable(status->toolTip()));
+    auto* label = form.findChild<QLabel*>(QStringLiteral("targetErrors"));
+    QCOMPARE(label->text(), status->toolTip());
+    QVERIFY(targetTable(form)->item(1, 1)->background() != QBrush());
+    QVERIFY(targetTable(form)->item(0, 1)->background() == QBrush());
+    // Another target's fields are not marked with it.
+    targetTable(form)->setCurrentCell(0, 0);
+    QVERIFY(status->styleSheet().isEmpty());
+    targetTable(form)->setCurrentCell(1, 0);
+    QVERIFY(!status->styleSheet().isEmpty());
+    status->setText(QStringLiteral("200"));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QVERIFY(status->toolTip().isEmpty());
 }
 
 int run_spec_form_test(int argc, char** argv) {
