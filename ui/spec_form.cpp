@@ -22,6 +22,7 @@
 
 #include "model/secrets.h"
 #include "phase_preview.h"
+#include "request_preview.h"
 #include "row_table.h"
 #include "spec_tables.h"
 #include "target_details.h"
@@ -144,6 +145,7 @@ QGroupBox* SpecForm::setupRunGroup() {
     kind_ = addChoice(form, tr("Kind"), "kind", names<RunKind, 2>());
     connect(kind_, &QComboBox::currentTextChanged, this, &SpecForm::updateKind);
     addNumber(form, tr("Tick (ms)"), "tick_ms", QStringLiteral("1000"));
+    addNumber(form, tr("Seed"), "seed", tr("empty: drawn when the run starts"));
     auto* tags = add(form, tr("Tags"), "tags", Type::list, new QLineEdit(this));
     tags->setPlaceholderText(tr("comma separated"));
     auto* notes = add(form, tr("Notes"), "notes", Type::text, new QPlainTextEdit(this));
@@ -250,6 +252,8 @@ QGroupBox* SpecForm::setupHttpGroup() {
     connect(targetDetails_, &TargetDetails::changed, this, &SpecForm::storeTargetDetails);
     connect(targets_->table(), &QTableWidget::currentCellChanged, this, &SpecForm::showTarget);
     form->addRow(tr("Selected target"), targetDetails_);
+    requestPreview_ = new RequestPreview(this);
+    form->addRow(tr("Its first requests"), requestPreview_);
     addNumber(form, tr("Threads"), "http.threads", QStringLiteral("2"));
     addNumber(form, tr("Max connections"), "http.max_connections", QStringLiteral("10000"));
     addNumber(form, tr("Timeout (ms)"), "http.timeout_ms", QStringLiteral("30000"));
@@ -379,6 +383,7 @@ void SpecForm::validate() {
     const bool was = spec_.has_value();
     spec_ = std::move(result.spec);
     showErrors(result.errors);
+    updateRequestPreview(j);
     start_->setEnabled(spec_.has_value());
     if (was != spec_.has_value()) emit validityChanged(spec_.has_value());
 }
@@ -433,6 +438,7 @@ void SpecForm::showTarget() {
                                            : nlohmann::json::parse(text.toStdString()));
     targetDetails_->clearErrors();
     showTargetErrors();
+    if (!filling_ && start_) updateRequestPreview(json());
 }
 
 void SpecForm::storeTargetDetails() {
@@ -453,6 +459,12 @@ void SpecForm::showTargetErrors() {
         if (table_path(e.path, "http.targets", &row, &rest) && row == selected)
             targetDetails_->markError(rest, target_error(row, rest, e.message));
     }
+}
+
+void SpecForm::updateRequestPreview(const nlohmann::json& spec) {
+    const auto seed = spec.value("seed", nlohmann::json());
+    requestPreview_->preview(spec.value("http", nlohmann::json::object()), selectedTarget(),
+                             seed.is_number_integer() && seed >= 0 ? seed.get<uint64_t>() : 0);
 }
 
 QWidget* SpecForm::errorWidget(const SpecError& e) const {

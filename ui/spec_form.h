@@ -21,6 +21,7 @@ class QShowEvent;
 namespace perflab {
 
 class PhasePreview;
+class RequestPreview;
 class RowTable;
 class TargetDetails;
 
@@ -99,6 +100,7 @@ class SpecForm : public QWidget {
     void showTarget();
     void storeTargetDetails();
     void showTargetErrors();
+    void updateRequestPreview(const nlohmann::json& spec);
 
     JsonFields fields_;
     QComboBox* kind_ = nullptr;
@@ -110,6 +112,7 @@ class SpecForm : public QWidget {
     RowTable* phases_ = nullptr;
     RowTable* targets_ = nullptr;
     TargetDetails* targetDetails_ = nullptr;
+    RequestPreview* requestPreview_ = nullptr;
     RowTable* probes_ = nullptr;
     QPushButton* savedHosts_ = nullptr;
     PhasePreview* preview_ = nullptr;

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -34,6 +35,8 @@ class SpecFormTest : public QObject {
     void multigetAndReplayRoundTrip();
     void validationIsInViewWithoutScrolling();
     void targetWeightsBodiesAndChecksRoundTrip();
+    void previewRendersThreeRequests();
+    void badTemplateShowsItsErrorInThePreview();
     void badExpectStatusIsMarked();
 
   private:
@@ -61,6 +64,9 @@ class SpecFormTest : public QObject {
     }
     static QTableWidget* targetTable(SpecForm& form) {
         return form.findChild<RowTable*>(QStringLiteral("http.targets"))->table();
+    }
+    static QString previewText(SpecForm& form) {
+        return form.findChild<QPlainTextEdit*>(QStringLiteral("requestPreview"))->toPlainText();
     }
     static void loadHot(SpecForm& form) {
         QString error;
@@ -278,6 +284,47 @@ void SpecFormTest::targetWeightsBodiesAndChecksRoundTrip() {
     QCOMPARE(form.spec()->http->targets[0].expect->status, (std::vector<int>{200, 201}));
     QCOMPARE(form.spec()->http->targets[1].expect->json_equals,
              std::optional<std::string>("\"true\""));
+}
+
+// Request numbers of one target count 0, 1, 2; the random parts follow the run's seed.
+void SpecFormTest::previewRendersThreeRequests() {
+    nlohmann::json spec = httpSpec();
+    spec["seed"] = 7;
+    SpecForm form;
+    form.setJson(spec);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    const QString text = previewText(form);
+    for (int seq = 0; seq < 3; ++seq) {
+        QVERIFY2(text.contains(QStringLiteral("POST /items/%1?u=").arg(seq)), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("{\"id\": %1}").arg(seq)), qPrintable(text));
+    }
+    QVERIFY(!text.contains(QStringLiteral("/items/3")));
+    QVERIFY(text.contains(QStringLiteral("Content-Type: application/json")));
+    form.findChild<QLineEdit*>(QStringLiteral("seed"))->setText(QStringLiteral("8"));
+    QVERIFY(previewText(form) != text);
+    form.findChild<QLineEdit*>(QStringLiteral("seed"))->setText(QStringLiteral("7"));
+    QCOMPARE(previewText(form), text);
+    targetTable(form)->setCurrentCell(1, 0);
+    QVERIFY2(previewText(form).contains(QStringLiteral("GET /health HTTP/1.1")),
+             qPrintable(previewText(form)));
+}
+
+void SpecFormTest::badTemplateShowsItsErrorInThePreview() {
+    SpecForm form;
+    form.setJson(httpSpec());
+    auto* body = form.findChild<QPlainTextEdit*>(QStringLiteral("target.body_template"));
+    QVERIFY(body);
+    body->setPlainText(QStringLiteral("{{nope}}"));
+    QVERIFY(!form.isValid());
+    const QString prefix = QStringLiteral("http.targets[0].body_template: ");
+    const QStringList lines = form.errorText().split(QLatin1Char('\n'));
+    const auto line = std::find_if(lines.begin(), lines.end(),
+                                   [&](const QString& l) { return l.startsWith(prefix); });
+    QVERIFY2(line != lines.end(), qPrintable(form.errorText()));
+    const QString message = line->mid(prefix.size());
+    QCOMPARE(previewText(form), QStringLiteral("target 1, body_template: ") + message);
+    QVERIFY(!body->styleSheet().isEmpty());
+    QCOMPARE(body->toolTip(), previewText(form));
 }
 
 // The details mark the field with the message, its target counted from 1 as the table shows.
