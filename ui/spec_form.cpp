@@ -431,6 +431,9 @@ int SpecForm::selectedTarget() const {
 void SpecForm::showTarget() {
     const int row = selectedTarget();
     targetDetails_->setEnabled(row >= 0);
+    if (auto* label = qobject_cast<QLabel*>(
+            static_cast<QFormLayout*>(http_->layout())->labelForField(targetDetails_)))
+        label->setText(row >= 0 ? tr("Target %1").arg(row + 1) : tr("Selected target"));
     const QTableWidgetItem* item =
         row >= 0 ? targets_->table()->item(row, kTargetDetailsColumn) : nullptr;
     const QString text = item ? item->text() : QString();

@@ -129,6 +129,7 @@ RowTable* make_target_table(QWidget* parent) {
     };
     auto* table = new RowTable(std::move(columns), to_json, from_json, parent);
     table->table()->setColumnHidden(kTargetDetailsColumn, true);
+    table->table()->setColumnWidth(2, 60);  // a small number; the URL needs the room
     return table;
 }
 
