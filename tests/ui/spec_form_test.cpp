@@ -38,6 +38,8 @@ class SpecFormTest : public QObject {
     void previewRendersThreeRequests();
     void badTemplateShowsItsErrorInThePreview();
     void badExpectStatusIsMarked();
+    void previewReadsCsvRowsInOrder();
+    void badWeightCellIsMarked();
 
   private:
     // Two targets using every key the targets table and the target details edit.
@@ -353,6 +355,47 @@ void SpecFormTest::badExpectStatusIsMarked() {
     status->setText(QStringLiteral("200"));
     QVERIFY2(form.isValid(), qPrintable(form.errorText()));
     QVERIFY(status->toolTip().isEmpty());
+}
+
+// {{csv FILE COLUMN}}: the file loaded as the engine loads it, one row per request in order.
+void SpecFormTest::previewReadsCsvRowsInOrder() {
+    QTemporaryDir dir;
+    const QString users = dir.filePath(QStringLiteral("users.csv"));
+    QFile file(users);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("name,id\nann,1\nbob,2\ncyd,3\ndee,4\n");
+    file.close();
+    nlohmann::json spec = httpSpec();
+    spec["http"]["targets"][1]["url"] =
+        "http://127.0.0.1:8080/u/{{csv " + users.toStdString() + " name}}";
+    SpecForm form;
+    form.setJson(spec);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    targetTable(form)->setCurrentCell(1, 0);
+    const QString text = previewText(form);
+    const auto at = [&](const char* path) { return text.indexOf(QLatin1String(path)); };
+    QVERIFY2(at("GET /u/ann ") >= 0 && at("GET /u/ann ") < at("GET /u/bob ") &&
+                 at("GET /u/bob ") < at("GET /u/cyd "),
+             qPrintable(text));
+    QVERIFY(!text.contains(QStringLiteral("/u/dee")));
+    QVERIFY(file.remove());
+    targetTable(form)->item(1, 0)->setText(QStringLiteral("HEAD"));  // an edit re-renders
+    QVERIFY2(previewText(form).startsWith(QStringLiteral("target 2, url: cannot read CSV file")),
+             qPrintable(previewText(form)));
+}
+
+void SpecFormTest::badWeightCellIsMarked() {
+    SpecForm form;
+    form.setJson(httpSpec());
+    targetTable(form)->item(1, 2)->setText(QStringLiteral("0"));
+    QVERIFY(!form.isValid());
+    QVERIFY2(form.errorText().contains(QStringLiteral("http.targets[1].weight")),
+             qPrintable(form.errorText()));
+    QVERIFY(targetTable(form)->item(1, 2)->background() != QBrush());
+    QVERIFY(targetTable(form)->item(1, 1)->background() == QBrush());
+    targetTable(form)->item(1, 2)->setText(QStringLiteral("5"));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(form.spec()->http->targets[1].weight, 5u);
 }
 
 int run_spec_form_test(int argc, char** argv) {
