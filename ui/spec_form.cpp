@@ -16,13 +16,16 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollArea>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "model/secrets.h"
 #include "phase_preview.h"
+#include "request_preview.h"
 #include "row_table.h"
 #include "spec_tables.h"
+#include "target_details.h"
 
 namespace perflab {
 
@@ -143,6 +146,7 @@ QGroupBox* SpecForm::setupRunGroup() {
     kind_ = addChoice(form, tr("Kind"), "kind", names<RunKind, 2>());
     connect(kind_, &QComboBox::currentTextChanged, this, &SpecForm::updateKind);
     addNumber(form, tr("Tick (ms)"), "tick_ms", QStringLiteral("1000"));
+    addNumber(form, tr("Seed"), "seed", tr("empty: drawn when the run starts"));
     auto* tags = add(form, tr("Tags"), "tags", Type::list, new QLineEdit(this));
     tags->setPlaceholderText(tr("comma separated"));
     auto* notes = add(form, tr("Notes"), "notes", Type::text, new QPlainTextEdit(this));
@@ -245,6 +249,12 @@ QGroupBox* SpecForm::setupHttpGroup() {
     targets_->setObjectName(QStringLiteral("http.targets"));
     connect(targets_, &RowTable::changed, this, &SpecForm::validate);
     form->addRow(tr("Targets"), targets_);
+    targetDetails_ = new TargetDetails(this);
+    connect(targetDetails_, &TargetDetails::changed, this, &SpecForm::storeTargetDetails);
+    connect(targets_->table(), &QTableWidget::currentCellChanged, this, &SpecForm::showTarget);
+    form->addRow(tr("Selected target"), targetDetails_);
+    requestPreview_ = new RequestPreview(this);
+    form->addRow(tr("Its first requests"), requestPreview_);
     addNumber(form, tr("Threads"), "http.threads", QStringLiteral("2"));
     addNumber(form, tr("Max connections"), "http.max_connections", QStringLiteral("10000"));
     addNumber(form, tr("Timeout (ms)"), "http.timeout_ms", QStringLiteral("30000"));
@@ -403,6 +413,7 @@ void SpecForm::setJson(const nlohmann::json& spec) {
     agents_->setJson(j.value("agents", nlohmann::json::array()));
     stopOnAgentLoss_->setChecked(j.value("on_agent_loss", "") == "stop");
     searchMode_->setChecked(j.contains("search"));
+    showTarget();
     filling_ = false;
     updateMode();
     updateKind();
@@ -418,6 +429,7 @@ void SpecForm::validate() {
     const bool was = spec_.has_value();
     spec_ = std::move(result.spec);
     showErrors(result.errors);
+    updateRequestPreview(j);
     start_->setEnabled(spec_.has_value());
     if (was != spec_.has_value()) emit validityChanged(spec_.has_value());
 }
@@ -429,6 +441,7 @@ void SpecForm::clearErrors() {
     }
     for (RowTable* t : {phases_, targets_, probes_, agents_})
         t->clearErrors();
+    targetDetails_->clearErrors();
 }
 
 void SpecForm::showErrors(const std::vector<SpecError>& errors) {
@@ -453,8 +466,56 @@ void SpecForm::showErrors(const std::vector<SpecError>& errors) {
             w->setToolTip(message);
         }
     }
+    showTargetErrors();
     errors_->setText(lines.join(QLatin1Char('\n')));
     errors_->setVisible(!lines.isEmpty());
+}
+
+int SpecForm::selectedTarget() const {
+    if (targets_->rowCount() == 0) return -1;
+    return std::max(targets_->table()->currentRow(), 0);
+}
+
+void SpecForm::showTarget() {
+    const int row = selectedTarget();
+    targetDetails_->setEnabled(row >= 0);
+    if (auto* label = qobject_cast<QLabel*>(
+            static_cast<QFormLayout*>(http_->layout())->labelForField(targetDetails_)))
+        label->setText(row >= 0 ? tr("Target %1").arg(row + 1) : tr("Selected target"));
+    const QTableWidgetItem* item =
+        row >= 0 ? targets_->table()->item(row, kTargetDetailsColumn) : nullptr;
+    const QString text = item ? item->text() : QString();
+    targetDetails_->setJson(text.isEmpty() ? nlohmann::json::object()
+                                           : nlohmann::json::parse(text.toStdString()));
+    targetDetails_->clearErrors();
+    showTargetErrors();
+    if (!filling_ && start_) updateRequestPreview(json());
+}
+
+void SpecForm::storeTargetDetails() {
+    const int row = selectedTarget();
+    if (row < 0) return;
+    const nlohmann::json details = targetDetails_->json();
+    // Through the table, so adding, removing and loading targets carry the details along.
+    targets_->table()
+        ->item(row, kTargetDetailsColumn)
+        ->setText(details.empty() ? QString() : QString::fromStdString(details.dump()));
+}
+
+void SpecForm::showTargetErrors() {
+    const int selected = selectedTarget();
+    for (const SpecError& e : errorList_) {
+        int row = 0;
+        std::string rest;
+        if (table_path(e.path, "http.targets", &row, &rest) && row == selected)
+            targetDetails_->markError(rest, target_error(row, rest, e.message));
+    }
+}
+
+void SpecForm::updateRequestPreview(const nlohmann::json& spec) {
+    const auto seed = spec.value("seed", nlohmann::json());
+    requestPreview_->preview(spec.value("http", nlohmann::json::object()), selectedTarget(),
+                             seed.is_number_integer() && seed >= 0 ? seed.get<uint64_t>() : 0);
 }
 
 QWidget* SpecForm::errorWidget(const SpecError& e) const {

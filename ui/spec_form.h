@@ -21,7 +21,9 @@ class QShowEvent;
 namespace perflab {
 
 class PhasePreview;
+class RequestPreview;
 class RowTable;
+class TargetDetails;
 
 // Sets up a run: every spec field of cache and HTTP runs, the phases with a preview, the
 // probes. The form's JSON goes through parse_spec on every edit: the fields it names are
@@ -94,6 +96,13 @@ class SpecForm : public QWidget {
     QWidget* errorWidget(const SpecError& error) const;
     void revealFirstError();
     void revealIfShown();
+    // The target the details and the request preview are about: the table's current row,
+    // else the first; -1 when there is none.
+    int selectedTarget() const;
+    void showTarget();
+    void storeTargetDetails();
+    void showTargetErrors();
+    void updateRequestPreview(const nlohmann::json& spec);
 
     JsonFields fields_;
     QComboBox* kind_ = nullptr;
@@ -104,6 +113,8 @@ class SpecForm : public QWidget {
     QWidget* searchFields_ = nullptr;
     RowTable* phases_ = nullptr;
     RowTable* targets_ = nullptr;
+    TargetDetails* targetDetails_ = nullptr;
+    RequestPreview* requestPreview_ = nullptr;
     RowTable* probes_ = nullptr;
     QPushButton* savedHosts_ = nullptr;
     RowTable* agents_ = nullptr;

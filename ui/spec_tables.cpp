@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "spec_tables.h"
 
+#include <QTableWidget>
+
 #include "json_fields.h"
 #include "row_table.h"
 
@@ -97,22 +99,38 @@ RowTable* make_target_table(QWidget* parent) {
     std::vector<RowTable::Column> columns = {
         {QObject::tr("method"), "method", QStringLiteral("GET")},
         {QObject::tr("URL"), "url", QStringLiteral("http://127.0.0.1:8080/")},
+        {QObject::tr("weight"), "weight", QObject::tr("share of the requests; empty: 1")},
         {QObject::tr("headers"), "headers", QObject::tr("Name: value; Name2: value")},
         {QObject::tr("body"), "body", QObject::tr("request body")},
-        {QObject::tr("body file"), "body_file", QObject::tr("file with the request body")}};
+        {QObject::tr("body file"), "body_file", QObject::tr("file with the request body")},
+        {QObject::tr("details"), "details", {}}};
     auto to_json = [](const QStringList& c) {
         nlohmann::json j = {{"url", c[1].toStdString()}};
         if (!c[0].isEmpty()) j["method"] = c[0].toStdString();
-        if (!c[2].isEmpty()) j["headers"] = headers_json(c[2]);
-        if (!c[3].isEmpty()) j["body"] = c[3].toStdString();
-        if (!c[4].isEmpty()) j["body_file"] = c[4].toStdString();
+        if (!c[2].isEmpty()) j["weight"] = JsonFields::scalar(c[2]);
+        if (!c[3].isEmpty()) j["headers"] = headers_json(c[3]);
+        if (!c[4].isEmpty()) j["body"] = c[4].toStdString();
+        if (!c[5].isEmpty()) j["body_file"] = c[5].toStdString();
+        if (!c[kTargetDetailsColumn].isEmpty())
+            j.update(nlohmann::json::parse(c[kTargetDetailsColumn].toStdString()));
         return j;
     };
     auto from_json = [](const nlohmann::json& o) {
-        return QStringList{field(o, "method"), field(o, "url"), headers_text(o), field(o, "body"),
-                           field(o, "body_file")};
+        nlohmann::json details = nlohmann::json::object();
+        for (const char* key : {"body_template", "content_type", "expect"})
+            if (o.contains(key)) details[key] = o[key];
+        return QStringList{field(o, "method"),
+                           field(o, "url"),
+                           field(o, "weight"),
+                           headers_text(o),
+                           field(o, "body"),
+                           field(o, "body_file"),
+                           details.empty() ? QString() : QString::fromStdString(details.dump())};
     };
-    return new RowTable(std::move(columns), to_json, from_json, parent);
+    auto* table = new RowTable(std::move(columns), to_json, from_json, parent);
+    table->table()->setColumnHidden(kTargetDetailsColumn, true);
+    table->table()->setColumnWidth(2, 60);  // a small number; the URL needs the room
+    return table;
 }
 
 RowTable* make_probe_table(QWidget* parent) {

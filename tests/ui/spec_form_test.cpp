@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -34,8 +35,42 @@ class SpecFormTest : public QObject {
     void agentsRoundTripAndSavedHostBecomesAnAgent();
     void multigetAndReplayRoundTrip();
     void validationIsInViewWithoutScrolling();
+    void targetWeightsBodiesAndChecksRoundTrip();
+    void previewRendersThreeRequests();
+    void badTemplateShowsItsErrorInThePreview();
+    void badExpectStatusIsMarked();
+    void previewReadsCsvRowsInOrder();
+    void badWeightCellIsMarked();
 
   private:
+    // Two targets using every key the targets table and the target details edit.
+    static nlohmann::json httpSpec() {
+        const nlohmann::json expect = {{"status", {200, 201}},
+                                       {"body_contains", "ok"},
+                                       {"body_regex", "^\\{"},
+                                       {"json", {{"path", "$.ok"}, {"equals", true}}},
+                                       {"max_bytes", 4096}};
+        const nlohmann::json post = {
+            {"method", "POST"},
+            {"url", "http://127.0.0.1:8080/items/{{seq}}?u={{uniform 1 1000000}}"},
+            {"weight", 3},
+            {"body_template", "{\"id\": {{seq}}}"},
+            {"content_type", "application/json"},
+            {"expect", expect}};
+        const nlohmann::json get = {
+            {"method", "GET"},
+            {"url", "http://127.0.0.1:8080/health"},
+            {"expect", {{"json", {{"path", "$.state"}, {"equals", "true"}}}}}};
+        return {{"kind", "http"},
+                {"phases", {{{"duration_s", 10}, {"concurrency", 2}}}},
+                {"http", {{"targets", {post, get}}}}};
+    }
+    static QTableWidget* targetTable(SpecForm& form) {
+        return form.findChild<RowTable*>(QStringLiteral("http.targets"))->table();
+    }
+    static QString previewText(SpecForm& form) {
+        return form.findChild<QPlainTextEdit*>(QStringLiteral("requestPreview"))->toPlainText();
+    }
     static void loadHot(SpecForm& form) {
         QString error;
         QVERIFY2(form.loadTemplate(QStringLiteral(":/specs/cache-aside-hot.json"), &error),
@@ -260,6 +295,149 @@ void SpecFormTest::validationIsInViewWithoutScrolling() {
     QVERIFY(probes);
     QTRY_VERIFY(!probes->visibleRegion().isEmpty());
     QVERIFY(!form->startButton()->visibleRegion().isEmpty());
+}
+
+// Form → spec JSON → form gives the same JSON; the details show the selected target's keys
+// and edit that target alone.
+void SpecFormTest::targetWeightsBodiesAndChecksRoundTrip() {
+    const nlohmann::json spec = httpSpec();
+    const SpecResult parsed = parse_spec(spec);
+    QVERIFY2(parsed, parsed.error_text().c_str());
+    const std::string expected = to_json(*parsed.spec)["http"]["targets"].dump();
+    SpecForm form;
+    form.setJson(spec);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(QString::fromStdString(form.json()["http"]["targets"].dump()),
+             QString::fromStdString(expected));
+    QCOMPARE(form.spec()->http->targets[0].weight, 3u);
+    SpecForm reopened;
+    reopened.setJson(form.json());
+    QCOMPARE(QString::fromStdString(reopened.json()["http"]["targets"].dump()),
+             QString::fromStdString(expected));
+
+    QCOMPARE(targetTable(form)->item(0, 2)->text(), QStringLiteral("3"));
+    QCOMPARE(form.findChild<QLineEdit*>(QStringLiteral("target.expect.status"))->text(),
+             QStringLiteral("200, 201"));
+    targetTable(form)->setCurrentCell(1, 0);
+    auto* equals = form.findChild<QLineEdit*>(QStringLiteral("target.expect.json.equals"));
+    QCOMPARE(equals->text(), QStringLiteral("\"true\""));  // the text, not the boolean
+    form.findChild<QLineEdit*>(QStringLiteral("target.expect.status"))
+        ->setText(QStringLiteral("204"));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(form.spec()->http->targets[1].expect->status, std::vector<int>{204});
+    QCOMPARE(form.spec()->http->targets[0].expect->status, (std::vector<int>{200, 201}));
+    QCOMPARE(form.spec()->http->targets[1].expect->json_equals,
+             std::optional<std::string>("\"true\""));
+}
+
+// Request numbers of one target count 0, 1, 2; the random parts follow the run's seed.
+void SpecFormTest::previewRendersThreeRequests() {
+    nlohmann::json spec = httpSpec();
+    spec["seed"] = 7;
+    SpecForm form;
+    form.setJson(spec);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    const QString text = previewText(form);
+    for (int seq = 0; seq < 3; ++seq) {
+        QVERIFY2(text.contains(QStringLiteral("POST /items/%1?u=").arg(seq)), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("{\"id\": %1}").arg(seq)), qPrintable(text));
+    }
+    QVERIFY(!text.contains(QStringLiteral("/items/3")));
+    QVERIFY(text.contains(QStringLiteral("Content-Type: application/json")));
+    form.findChild<QLineEdit*>(QStringLiteral("seed"))->setText(QStringLiteral("8"));
+    QVERIFY(previewText(form) != text);
+    form.findChild<QLineEdit*>(QStringLiteral("seed"))->setText(QStringLiteral("7"));
+    QCOMPARE(previewText(form), text);
+    targetTable(form)->setCurrentCell(1, 0);
+    QVERIFY2(previewText(form).contains(QStringLiteral("GET /health HTTP/1.1")),
+             qPrintable(previewText(form)));
+}
+
+void SpecFormTest::badTemplateShowsItsErrorInThePreview() {
+    SpecForm form;
+    form.setJson(httpSpec());
+    auto* body = form.findChild<QPlainTextEdit*>(QStringLiteral("target.body_template"));
+    QVERIFY(body);
+    body->setPlainText(QStringLiteral("{{nope}}"));
+    QVERIFY(!form.isValid());
+    const QString prefix = QStringLiteral("http.targets[0].body_template: ");
+    const QStringList lines = form.errorText().split(QLatin1Char('\n'));
+    const auto line = std::find_if(lines.begin(), lines.end(),
+                                   [&](const QString& l) { return l.startsWith(prefix); });
+    QVERIFY2(line != lines.end(), qPrintable(form.errorText()));
+    const QString message = line->mid(prefix.size());
+    QCOMPARE(previewText(form), QStringLiteral("target 1, body_template: ") + message);
+    QVERIFY(!body->styleSheet().isEmpty());
+    QCOMPARE(body->toolTip(), previewText(form));
+}
+
+// The details mark the field with the message, its target counted from 1 as the table shows.
+void SpecFormTest::badExpectStatusIsMarked() {
+    SpecForm form;
+    form.setJson(httpSpec());
+    targetTable(form)->setCurrentCell(1, 0);
+    auto* status = form.findChild<QLineEdit*>(QStringLiteral("target.expect.status"));
+    status->setText(QStringLiteral("200, 700"));
+    QVERIFY(!form.isValid());
+    QVERIFY(!form.startButton()->isEnabled());
+    QVERIFY2(form.errorText().contains(QStringLiteral("http.targets[1].expect.status")),
+             qPrintable(form.errorText()));
+    QVERIFY(!status->styleSheet().isEmpty());
+    QVERIFY2(status->toolTip().startsWith(QStringLiteral("target 2, expect.status: ")),
+             qPrintable(status->toolTip()));
+    auto* label = form.findChild<QLabel*>(QStringLiteral("targetErrors"));
+    QCOMPARE(label->text(), status->toolTip());
+    QVERIFY(targetTable(form)->item(1, 1)->background() != QBrush());
+    QVERIFY(targetTable(form)->item(0, 1)->background() == QBrush());
+    // Another target's fields are not marked with it.
+    targetTable(form)->setCurrentCell(0, 0);
+    QVERIFY(status->styleSheet().isEmpty());
+    targetTable(form)->setCurrentCell(1, 0);
+    QVERIFY(!status->styleSheet().isEmpty());
+    status->setText(QStringLiteral("200"));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QVERIFY(status->toolTip().isEmpty());
+}
+
+// {{csv FILE COLUMN}}: the file loaded as the engine loads it, one row per request in order.
+void SpecFormTest::previewReadsCsvRowsInOrder() {
+    QTemporaryDir dir;
+    const QString users = dir.filePath(QStringLiteral("users.csv"));
+    QFile file(users);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("name,id\nann,1\nbob,2\ncyd,3\ndee,4\n");
+    file.close();
+    nlohmann::json spec = httpSpec();
+    spec["http"]["targets"][1]["url"] =
+        "http://127.0.0.1:8080/u/{{csv " + users.toStdString() + " name}}";
+    SpecForm form;
+    form.setJson(spec);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    targetTable(form)->setCurrentCell(1, 0);
+    const QString text = previewText(form);
+    const auto at = [&](const char* path) { return text.indexOf(QLatin1String(path)); };
+    QVERIFY2(at("GET /u/ann ") >= 0 && at("GET /u/ann ") < at("GET /u/bob ") &&
+                 at("GET /u/bob ") < at("GET /u/cyd "),
+             qPrintable(text));
+    QVERIFY(!text.contains(QStringLiteral("/u/dee")));
+    QVERIFY(file.remove());
+    targetTable(form)->item(1, 0)->setText(QStringLiteral("HEAD"));  // an edit re-renders
+    QVERIFY2(previewText(form).startsWith(QStringLiteral("target 2, url: cannot read CSV file")),
+             qPrintable(previewText(form)));
+}
+
+void SpecFormTest::badWeightCellIsMarked() {
+    SpecForm form;
+    form.setJson(httpSpec());
+    targetTable(form)->item(1, 2)->setText(QStringLiteral("0"));
+    QVERIFY(!form.isValid());
+    QVERIFY2(form.errorText().contains(QStringLiteral("http.targets[1].weight")),
+             qPrintable(form.errorText()));
+    QVERIFY(targetTable(form)->item(1, 2)->background() != QBrush());
+    QVERIFY(targetTable(form)->item(1, 1)->background() == QBrush());
+    targetTable(form)->item(1, 2)->setText(QStringLiteral("5"));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(form.spec()->http->targets[1].weight, 5u);
 }
 
 int run_spec_form_test(int argc, char** argv) {
