@@ -52,6 +52,27 @@ class AreaGraph : public QCPGraph {
     }
 };
 
+// The stack's height is a size hint, not a minimum size: QWidget::setMinimumHeight resizes at
+// once, and the scroll area then resizes again for its new scroll bar, each time reallocating
+// the paint buffers and replotting the whole stack. A hint leaves one resize, the scroll area's.
+class StackPlot : public QCustomPlot {
+  public:
+    using QCustomPlot::QCustomPlot;
+    int stackHeight() const { return height_; }
+    void setStackHeight(int height) {
+        if (height == height_) return;
+        height_ = height;
+        updateGeometry();
+    }
+    QSize minimumSizeHint() const override {
+        const QSize layout = QCustomPlot::minimumSizeHint();
+        return {layout.width(), std::max(layout.height(), height_)};
+    }
+
+  private:
+    int height_ = 0;
+};
+
 QColor opaqueTint(const QColor& color) {
     constexpr double kShare = 0.45;  // of the colour, the rest white
     const auto mix = [](int c) { return int(kShare * c + (1 - kShare) * 255); };
@@ -68,7 +89,7 @@ QString valueText(double v) {
 TimeChart::TimeChart(QWidget* parent)
     : QWidget(parent),
       scroll_(new QScrollArea(this)),
-      plot_(new QCustomPlot(this)),
+      plot_(new StackPlot(this)),
       margins_(new QCPMarginGroup(plot_)) {
     setupPlot();
 }
@@ -511,11 +532,12 @@ void TimeChart::scheduleRedraw() {
 // probe panels that come with a first sample (eight for a host and a memcached) grow it once
 // here, not once each: that was 8 full replots, a 170 ms stall of the first tick.
 void TimeChart::redraw() {
-    const QSize before = plot_->size();
-    if (plot_->minimumHeight() != plotHeight_) plot_->setMinimumHeight(plotHeight_);
+    auto* stack = static_cast<StackPlot*>(plot_);
+    const bool grows = plotHeight_ > stack->height() && plotHeight_ != stack->stackHeight();
+    stack->setStackHeight(plotHeight_);
     if (!isVisible()) return;  // stays stale until shown
     stale_ = false;
-    if (plot_->size() != before) return;  // the resize replotted it
+    if (grows) return;  // the scroll area's resize replots it
     plot_->replot(QCustomPlot::rpQueuedRefresh);
 }
 
