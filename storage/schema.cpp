@@ -200,9 +200,8 @@ CREATE TABLE run_agents (
 ) WITHOUT ROWID;
 )sql";
 
-constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4, kVersion5,
-                                  kVersion6, kVersion7, kVersion8, kVersion9, kVersion10,
-                                  kVersion11};
+constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4,  kVersion5, kVersion6,
+                                  kVersion7, kVersion8, kVersion9, kVersion10, kVersion11};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

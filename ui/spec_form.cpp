@@ -53,6 +53,16 @@ bool table_path(const std::string& path, const std::string& prefix, int* row, st
     return true;
 }
 
+// "Add a saved host": a menu of the Hosts tab's SSH hosts, which setSavedHosts fills.
+QPushButton* saved_hosts_button(QWidget* parent, const QString& name, const QString& tip) {
+    auto* button = new QPushButton(QObject::tr("Add a saved host"), parent);
+    button->setObjectName(name);
+    button->setToolTip(tip);
+    button->setMenu(new QMenu(button));
+    button->setEnabled(false);
+    return button;
+}
+
 }  // namespace
 
 // The fields scroll; the validator's messages above them and Start below them stay in view,
@@ -273,11 +283,8 @@ QGroupBox* SpecForm::setupProbesGroup() {
     probes_->setObjectName(QStringLiteral("probes"));
     connect(probes_, &RowTable::changed, this, &SpecForm::validate);
     layout->addWidget(probes_);
-    savedHosts_ = new QPushButton(tr("Add a saved host"), box);
-    savedHosts_->setObjectName(QStringLiteral("savedHosts"));
-    savedHosts_->setToolTip(tr("The SSH hosts saved in the Hosts tab"));
-    savedHosts_->setMenu(new QMenu(savedHosts_));
-    savedHosts_->setEnabled(false);
+    savedHosts_ = saved_hosts_button(box, QStringLiteral("savedHosts"),
+                                     tr("The SSH hosts saved in the Hosts tab"));
     layout->addWidget(savedHosts_, 0, Qt::AlignLeft);
     return box;
 }
@@ -291,11 +298,8 @@ QGroupBox* SpecForm::setupAgentsGroup() {
     connect(agents_, &RowTable::changed, this, &SpecForm::validate);
     layout->addWidget(agents_);
     auto* row = new QHBoxLayout;
-    savedAgents_ = new QPushButton(tr("Add a saved host"), box);
-    savedAgents_->setObjectName(QStringLiteral("savedAgents"));
-    savedAgents_->setToolTip(tr("An SSH host saved in the Hosts tab, as an agent"));
-    savedAgents_->setMenu(new QMenu(savedAgents_));
-    savedAgents_->setEnabled(false);
+    savedAgents_ = saved_hosts_button(box, QStringLiteral("savedAgents"),
+                                      tr("An SSH host saved in the Hosts tab, as an agent"));
     row->addWidget(savedAgents_);
     stopOnAgentLoss_ = new QCheckBox(tr("Stop the run when an agent is lost"), box);
     stopOnAgentLoss_->setObjectName(QStringLiteral("stopOnAgentLoss"));

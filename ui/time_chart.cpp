@@ -12,66 +12,15 @@
 #include <algorithm>
 
 #include "chart_export.h"
+#include "chart_plots.h"
 #include "graph_values.h"
 
 namespace perflab {
 
 namespace {
 
-constexpr int kMaxMarkers = 300;  // full GCs can come every second; keep the plot light
-constexpr int kStripPoints = 32;
+constexpr int kMaxMarkers = 300;   // full GCs can come every second; keep the plot light
 constexpr int kLegendColumns = 5;  // then the legend takes another line
-
-// Qt's rasterizer keeps a sorted list of cells per scanline, so one polygon whose noisy top
-// edge crosses a scanline hundreds of times fills in time quadratic in its points: three CPU
-// areas of an hour's points took 110 ms a redraw. Strips of a few dozen points keep every
-// scanline's list short. The fill is not antialiased so that neighbouring strips meet without
-// a seam; the line drawn over it is.
-class AreaGraph : public QCPGraph {
-  public:
-    using QCPGraph::QCPGraph;
-
-  protected:
-    void drawFill(QCPPainter* painter, QVector<QPointF>* lines) const override {
-        if (lines->size() < 2 || brush().style() == Qt::NoBrush) return;
-        applyFillAntialiasingHint(painter);
-        painter->setPen(Qt::NoPen);
-        painter->setBrush(brush());
-        const double base = getFillBasePoint(lines->front()).y();
-        QPolygonF strip;
-        strip.reserve(kStripPoints + 3);
-        for (qsizetype first = 0; first + 1 < lines->size(); first += kStripPoints) {
-            const qsizetype last = std::min(first + kStripPoints, lines->size() - 1);
-            strip.clear();
-            for (qsizetype i = first; i <= last; ++i)
-                strip.push_back((*lines)[i]);
-            strip.push_back(QPointF(strip.back().x(), base));
-            strip.push_back(QPointF(strip.front().x(), base));
-            painter->drawPolygon(strip);
-        }
-    }
-};
-
-// The stack's height is a size hint, not a minimum size: QWidget::setMinimumHeight resizes at
-// once, and the scroll area then resizes again for its new scroll bar, each time reallocating
-// the paint buffers and replotting the whole stack. A hint leaves one resize, the scroll area's.
-class StackPlot : public QCustomPlot {
-  public:
-    using QCustomPlot::QCustomPlot;
-    int stackHeight() const { return height_; }
-    void setStackHeight(int height) {
-        if (height == height_) return;
-        height_ = height;
-        updateGeometry();
-    }
-    QSize minimumSizeHint() const override {
-        const QSize layout = QCustomPlot::minimumSizeHint();
-        return {layout.width(), std::max(layout.height(), height_)};
-    }
-
-  private:
-    int height_ = 0;
-};
 
 QColor opaqueTint(const QColor& color) {
     constexpr double kShare = 0.45;  // of the colour, the rest white

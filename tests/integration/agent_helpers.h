@@ -6,9 +6,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "base64.h"
+#include "model/histogram.h"
 #include "process.h"
 #include "sshd_server.h"
 
@@ -46,6 +50,30 @@ class Controller {
   private:
     TempDir dir_;
 };
+
+// The agents' own latency histograms (`run --json`'s "agents"), merged here.
+inline Histogram agents_latency_merged(const nlohmann::json& run) {
+    Histogram merged;
+    for (const auto& agent : run["agents"])
+        for (const auto& [name, op] : agent["ops"].items())
+            merged.merge(*Histogram::decode(*base64_decode(op["latency_hdr"].get<std::string>())));
+    return merged;
+}
+
+// Each whole tick's get/s + set/s as the console printed them. The phase's whole ticks come
+// before the agents' totals; a drain after them holds the replies that came after the
+// phase's last tick.
+inline std::vector<double> whole_tick_rates(const std::string& console) {
+    const std::regex tick("^[0-9:]{8} hit:[0-9.]+% get/s:([0-9]+) .* set/s:([0-9]+) ");
+    std::istringstream lines(console);
+    std::vector<double> rates;
+    for (std::string line;
+         std::getline(lines, line) && line.find(" ops, get ") == std::string::npos;) {
+        std::smatch m;
+        if (std::regex_search(line, m, tick)) rates.push_back(std::stod(m[1]) + std::stod(m[2]));
+    }
+    return rates;
+}
 
 inline bool no_agent_left() {
     return run({"pgrep", "-f", std::string(PERFLAB_BINARY) + " agent"}).code == 1;

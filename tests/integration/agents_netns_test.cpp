@@ -5,12 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include <regex>
-#include <sstream>
 #include <string>
 
 #include "agent_helpers.h"
-#include "base64.h"
 #include "memcached_server.h"
 #include "model/histogram.h"
 #include "net_namespace.h"
@@ -23,12 +20,14 @@ namespace {
 
 using nlohmann::json;
 using test::agent;
+using test::agents_latency_merged;
 using test::Controller;
 using test::MemcachedServer;
 using test::NetNamespace;
 using test::NginxServer;
 using test::no_agent_left;
 using test::SshdServer;
+using test::whole_tick_rates;
 
 // Two agent hosts; the servers under test listen on the first pair's near address, which the
 // second namespace reaches through this host too.
@@ -37,6 +36,10 @@ struct TwoHosts {
     SshdServer a{&net_a}, b{&net_b};
     Controller controller{{&a, &b}};
     std::string server_address() const { return net_a.host_address(); }
+    // A memcached listening on server_address() too, as the agents reach it.
+    std::string endpoint(const MemcachedServer& server) const {
+        return server_address() + ":" + std::to_string(server.port());
+    }
     json agents() const { return {agent(a), agent(b)}; }
 };
 
@@ -59,7 +62,7 @@ uint64_t sum_counts(const json& ops) {
 TEST(AgentsNetns, CacheCountsEqualMemcachedStatsAndTheAgentsSum) {
     TwoHosts hosts;
     MemcachedServer server(64, {"-l", hosts.server_address()});
-    const std::string endpoint = hosts.server_address() + ":" + std::to_string(server.port());
+    const std::string endpoint = hosts.endpoint(server);
     const auto before = test::cache_counters(server);
     const auto r = hosts.controller.run(
         cache_spec(endpoint, hosts.agents(), {{{"duration_s", 2}, {"concurrency", 4}}}),
@@ -120,7 +123,7 @@ TEST(AgentsNetns, HttpRequestsEqualNginxsLog) {
 TEST(AgentsNetns, OpenModelHoldsTheRateEveryTick) {
     TwoHosts hosts;
     MemcachedServer server(64, {"-l", hosts.server_address()});
-    const std::string endpoint = hosts.server_address() + ":" + std::to_string(server.port());
+    const std::string endpoint = hosts.endpoint(server);
     const auto before = test::cache_counters(server);
     const auto r = hosts.controller.run(
         cache_spec(endpoint, hosts.agents(),
@@ -132,25 +135,13 @@ TEST(AgentsNetns, OpenModelHoldsTheRateEveryTick) {
     const uint64_t counted = sum_counts(j["ops"]);
     EXPECT_EQ(counted, (after.cmd_get - before.cmd_get) + (after.cmd_set - before.cmd_set));
     EXPECT_EQ(counted + j["dropped"].get<uint64_t>(), 16000u);
-    Histogram by_hand;
-    for (const auto& a : j["agents"])
-        for (const auto& [name, op] : a["ops"].items())
-            by_hand.merge(*Histogram::decode(*base64_decode(op["latency_hdr"].get<std::string>())));
+    const Histogram by_hand = agents_latency_merged(j);
     EXPECT_EQ(by_hand.count(), counted);
     EXPECT_EQ(json(by_hand.percentile(99)), j["latency_us"]["p99"]) << j.dump();
-    const std::regex tick("^[0-9:]{8} hit:[0-9.]+% get/s:([0-9]+) .* set/s:([0-9]+) ");
-    std::istringstream lines(r.err);
-    int ticks = 0;
-    // The phase's whole ticks come before the agents' totals; a drain after them holds the
-    // replies that came after the phase's last tick.
-    for (std::string line;
-         std::getline(lines, line) && line.find(" ops, get ") == std::string::npos;) {
-        std::smatch m;
-        if (!std::regex_search(line, m, tick)) continue;
-        ++ticks;
-        EXPECT_NEAR(std::stod(m[1]) + std::stod(m[2]), 4000, 40) << line << "\n" << r.err;
-    }
-    EXPECT_EQ(ticks, 4) << r.err;
+    const std::vector<double> rates = whole_tick_rates(r.err);
+    for (const double rate : rates)
+        EXPECT_NEAR(rate, 4000, 40) << r.err;
+    EXPECT_EQ(rates.size(), 4u) << r.err;
 }
 
 // One host's sshd dies mid-run: the run goes on with the other agent and says so, and the
@@ -158,7 +149,7 @@ TEST(AgentsNetns, OpenModelHoldsTheRateEveryTick) {
 TEST(AgentsNetns, KilledSshdLeavesTheRunGoingAndNoAgentBehind) {
     TwoHosts hosts;
     MemcachedServer server(64, {"-l", hosts.server_address()});
-    const std::string endpoint = hosts.server_address() + ":" + std::to_string(server.port());
+    const std::string endpoint = hosts.endpoint(server);
     const auto spec =
         cache_spec(endpoint, hosts.agents(), {{{"duration_s", 4}, {"concurrency", 4}}});
     const auto& dir = hosts.controller.dir();

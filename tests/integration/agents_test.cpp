@@ -5,13 +5,10 @@
 #include <signal.h>
 
 #include <nlohmann/json.hpp>
-#include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "agent_helpers.h"
-#include "base64.h"
 #include "memcached_server.h"
 #include "model/histogram.h"
 #include "process.h"
@@ -22,11 +19,13 @@ namespace {
 
 using nlohmann::json;
 using test::agent;
+using test::agents_latency_merged;
 using test::Controller;
 using test::MemcachedServer;
 using test::no_agent_left;
 using test::SshdServer;
 using test::TempDir;
+using test::whole_tick_rates;
 
 json cache_spec(const MemcachedServer& server, json agents, double duration_s = 2) {
     return {{"name", "agents"},
@@ -135,26 +134,14 @@ TEST(Agents, OpenModelSendsEveryPlannedOpOnce) {
     EXPECT_EQ(served + j["dropped"].get<uint64_t>(), 800u);  // 400/s for 2 s
     EXPECT_LE(j["dropped"].get<uint64_t>(), 8u);
     // The merged p99 is that of the agents' histograms merged here.
-    Histogram by_hand;
-    for (const auto& agent : j["agents"])
-        for (const auto& [name, op] : agent["ops"].items())
-            by_hand.merge(*Histogram::decode(*base64_decode(op["latency_hdr"].get<std::string>())));
+    const Histogram by_hand = agents_latency_merged(j);
     EXPECT_EQ(by_hand.count(), counted);
     EXPECT_EQ(json(by_hand.percentile(99)), j["latency_us"]["p99"]) << j.dump();
     // Every whole tick holds the rate: 200 ops a 500 ms tick.
-    const std::regex tick("^[0-9:]{8} hit:[0-9.]+% get/s:([0-9]+) .* set/s:([0-9]+) ");
-    std::istringstream lines(r.err);
-    int ticks = 0;
-    // The phase's whole ticks come before the agents' totals; a drain after them holds the
-    // replies that came after the phase's last tick.
-    for (std::string line;
-         std::getline(lines, line) && line.find(" ops, get ") == std::string::npos;) {
-        std::smatch m;
-        if (!std::regex_search(line, m, tick)) continue;
-        ++ticks;
-        EXPECT_NEAR(std::stod(m[1]) + std::stod(m[2]), 400, 20) << line << "\n" << r.err;
-    }
-    EXPECT_EQ(ticks, 4) << r.err;
+    const std::vector<double> rates = whole_tick_rates(r.err);
+    for (const double rate : rates)
+        EXPECT_NEAR(rate, 400, 20) << r.err;
+    EXPECT_EQ(rates.size(), 4u) << r.err;
 }
 
 TEST(Agents, WrongProgramPathStopsTheRunNamingTheHost) {

@@ -29,20 +29,6 @@ std::string random_token() {
     return "tok" + std::to_string(rng()) + std::to_string(rng());
 }
 
-// Sets an environment variable for the perflab processes the test starts, and only for it.
-class ScopedEnv {
-  public:
-    ScopedEnv(const char* name, const std::string& value) : name_(name) {
-        setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnv() { unsetenv(name_); }
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
-
-  private:
-    const char* name_;
-};
-
 class HttpSecrets : public ::testing::Test {
   protected:
     Output perflab(std::vector<std::string> args) const {

@@ -25,19 +25,6 @@ const std::string kUsers = std::string(PERFLAB_SOURCE_DIR) + "/tests/fixtures/ht
 const std::vector<std::string> kNames = {"ada", "brian", "carla", "dmitri"};
 const std::vector<std::string> kCities = {"London", "New York", "Lima", "Kyiv"};
 
-class ScopedEnv {
-  public:
-    ScopedEnv(const char* name, const std::string& value) : name_(name) {
-        setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnv() { unsetenv(name_); }
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
-
-  private:
-    const char* name_;
-};
-
 int64_t now_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::system_clock::now().time_since_epoch())

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -61,6 +62,20 @@ bool wait_until(Condition condition, std::chrono::milliseconds timeout = std::ch
 }
 
 // A fresh directory under /tmp, removed with its contents when destroyed.
+// Sets an environment variable for the processes the test starts, and only for the guard's life.
+class ScopedEnv {
+  public:
+    ScopedEnv(const char* name, const std::string& value) : name_(name) {
+        setenv(name, value.c_str(), 1);
+    }
+    ~ScopedEnv() { unsetenv(name_); }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+  private:
+    const char* name_;
+};
+
 class TempDir {
   public:
     TempDir();
