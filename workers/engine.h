@@ -67,6 +67,9 @@ class LoadEngine {
     virtual bool wants_stop() const { return false; }
     // Each agent's figures, once the last phase drained: empty unless agents sent the load.
     virtual std::vector<AgentTotals> agent_totals() const { return {}; }
+    // How long before a search step begins its rate must be known: the time an order takes
+    // to reach the agents.
+    virtual Clock::duration step_lead() const { return {}; }
 };
 
 // Engines the spec selects, given the spec with its ${NAME} references resolved (secrets.h);

@@ -232,6 +232,10 @@ std::optional<RunController::Exit> RunController::run_phase(int slot, Clock::tim
     // out first, the last sample of the phase before after it.
     engine_->begin_phase(plan);
     emit_cut();
+    // A step ordered ahead (agents) begins later: the time until then is no phase's.
+    while (Clock::now() < phase_start && !wait_until(phase_start)) {
+    }
+    if (Clock::now() >= phase_start) last_sample_ = std::max(last_sample_, phase_start);
     phase_start_ = phase_start;
     if (slo_) slo_->phase_began(index, ms_since_start(phase_start));
     if (!continuation)
@@ -341,6 +345,7 @@ int RunController::run_phases() {
 // Steps run back to back on the same connections. A step's rate is known only once the
 // step before is judged, so the next one starts when the last reply of that one came: a
 // server still working off an overloaded step's queue would fail the next step for it.
+// Agents learn each rate from their controller: a step starts once the order can reach them.
 int RunController::run_search() {
     const SearchSpec& s = *spec_.search;
     search_.emplace(s);
@@ -355,24 +360,34 @@ int RunController::run_search() {
         index = 1;
     }
     int begun = index - 1;
+    const int first = index;
     for (; !search_->done() && stop_requests_.load() == 0 && index < int(plan_.phases.size());
          ++index) {
-        assign(index, search_step(s, search_->rate()), index);
+        double rate = search_->rate();
+        if (follow_ && index > first) {
+            const auto order = follow_(index);
+            if (!order) break;
+            rate = order->rate;
+            phase_start = order->start;
+        }
+        assign(index, search_step(s, rate), index);
         begun = index;
         const auto ended = run_phase(index, phase_start, PhaseEnd::judged);
         if (!ended) break;
-        const PhaseTotals step = summary_.phase(index);
-        search_->record(judge_step(*spec_.slo, spec_.kind, index, plan_.phases[size_t(index)].rate,
-                                   step, slo_->full_gcs(index))
-                            .passed);
-        if (search_->done()) break;
+        if (!follow_) {
+            search_->record(judge_step(*spec_.slo, spec_.kind, index,
+                                       plan_.phases[size_t(index)].rate, summary_.phase(index),
+                                       slo_->full_gcs(index))
+                                .passed);
+            if (search_->done()) break;
+        }
         if (draining_) {
             emit_cut();
             await_drain();
             if (draining_) break;  // stopped while waiting
         }
         draining_ = Draining{index, ended->at};
-        phase_start = std::max(ended->at, Clock::now());
+        phase_start = std::max(ended->at, Clock::now()) + engine_->step_lead();
     }
     return begun;
 }
@@ -440,9 +455,9 @@ RunSummary RunController::run() {
     summary.prefill_sets = engine_->prefill_sets();
     summary.seed = spec_.seed;
     summary.agents = engine_->agent_totals();
-    if (search_)
-        summary.search = search_result(summary);
-    else if (slo_ && summary.status != RunStatus::failed)
+    if (search_) {
+        if (!follow_) summary.search = search_result(summary);
+    } else if (slo_ && summary.status != RunStatus::failed)
         summary.slo = slo_->verdict(summary);
     for (auto* o : observers_)
         o->on_end(summary);

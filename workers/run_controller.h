@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -53,6 +54,18 @@ class RunController {
     // With an slo in the spec: where the probes' samples go so full GCs are counted; null
     // otherwise.
     RunObserver* slo_probe_observer() { return slo_.get(); }
+
+    // A search step's rate and when it begins, on this process's clock.
+    struct StepOrder {
+        double rate = 0;
+        Clock::time_point start{};
+    };
+    // Called once the step before `phase` ended (its replies in); waits for the order of
+    // `phase`, nullopt once the search is over.
+    using StepSource = std::function<std::optional<StepOrder>(int phase)>;
+    // Before run(): an agent's search follows its controller's, which judges the merged
+    // figures: each step after the first runs as `source` orders, and this run judges none.
+    void follow_search(StepSource source) { follow_ = std::move(source); }
 
   private:
     // A slot that ended, and when.
@@ -115,6 +128,7 @@ class RunController {
     std::optional<Draining> cut_;
     std::unique_ptr<SloWatch> slo_;
     std::optional<RateSearch> search_;
+    StepSource follow_;
     std::vector<int> reported_;    // per slot: the phase it is reported as
     std::vector<bool> continued_;  // per slot: the rest of its phase went to the next
     int changes_left_;

@@ -75,6 +75,14 @@ inline std::vector<double> whole_tick_rates(const std::string& console) {
     return rates;
 }
 
+// The counts of `run --json`'s ops summed: an agent's requests, gets and sets.
+inline uint64_t sum_counts(const nlohmann::json& ops) {
+    uint64_t n = 0;
+    for (const auto& [name, op] : ops.items())
+        n += op["count"].get<uint64_t>();
+    return n;
+}
+
 inline bool no_agent_left() {
     return run({"pgrep", "-f", std::string(PERFLAB_BINARY) + " agent"}).code == 1;
 }

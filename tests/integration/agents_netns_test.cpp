@@ -27,6 +27,7 @@ using test::NetNamespace;
 using test::NginxServer;
 using test::no_agent_left;
 using test::SshdServer;
+using test::sum_counts;
 using test::whole_tick_rates;
 
 // Two agent hosts; the servers under test listen on the first pair's near address, which the
@@ -50,13 +51,6 @@ json cache_spec(const std::string& server, json agents, json phases, int tick_ms
             {"phases", std::move(phases)},
             {"cache", {{"servers", {server}}, {"workload", "ratio"}}},
             {"agents", std::move(agents)}};
-}
-
-uint64_t sum_counts(const json& ops) {
-    uint64_t n = 0;
-    for (const auto& [name, op] : ops.items())
-        n += op["count"].get<uint64_t>();
-    return n;
 }
 
 TEST(AgentsNetns, CacheCountsEqualMemcachedStatsAndTheAgentsSum) {

@@ -106,6 +106,7 @@ void AgentLink::assign(const RunSpec& share, int k, int n, Clock::time_point sta
     } catch (const SshError& e) {
         throw std::runtime_error(fail(e.what()));
     }
+    clock_ = clock;
     reader_ = std::thread([this] { read_records(); });
 }
 
@@ -113,15 +114,30 @@ void AgentLink::request_stop() {
     stop_wanted_.store(true);
 }
 
+void AgentLink::order_step(int phase, double rate, Clock::time_point start) {
+    std::lock_guard lock(mutex_);
+    outbox_.push_back(record_line({{"type", "step"},
+                                   {"phase", phase},
+                                   {"rate", rate},
+                                   {"start_ns", ns_of(start) + clock_.offset_ns}}));
+}
+
 void AgentLink::read_records() {
     bool stop_sent = false;
     try {
         while (!quit_.load()) {
+            std::vector<std::string> out;
+            {
+                std::lock_guard lock(mutex_);
+                out.swap(outbox_);
+            }
+            for (const auto& line : out)
+                channel_->write(line);
             if (stop_wanted_.load() && !stop_sent) {
                 channel_->write(record_line({{"type", "stop"}}));
                 stop_sent = true;
             }
-            if (!channel_->read(buffer_, 100)) break;
+            if (!channel_->read(buffer_, kPollMs)) break;
             for (auto end = buffer_.find('\n'); end != std::string::npos;
                  end = buffer_.find('\n')) {
                 handle(buffer_.substr(0, end));
@@ -151,6 +167,8 @@ void AgentLink::handle(const std::string& line) {
         state_.tick_bytes += line.size() + 1;
     } else if (type == "phase_end") {
         state_.phase_ended = std::max(state_.phase_ended, record.value("phase", -1));
+    } else if (type == "step_end") {
+        state_.step_ended = std::max(state_.step_ended, record.value("phase", -1));
     } else if (type == "end") {
         state_.ended = true;
         if (record.value("status", "") == "failed") {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "engine.h"
 #include "hardware_profile.h"
@@ -43,6 +44,10 @@ class AgentLink {
     void assign(const RunSpec& share, int k, int n, Clock::time_point start, ClockOffset clock);
     // Safe from any thread: the agent stops sending, its ops in flight still count.
     void request_stop();
+    // Orders the agent's search step `phase` at `rate` from `start` on our clock. The reader's
+    // thread sends it within kPollMs: it alone uses the channel once the run started.
+    void order_step(int phase, double rate, Clock::time_point start);
+    static constexpr int kPollMs = 100;
     // Moves the agent's figures for `phase` that arrived since the last call into `out`.
     void take(IntervalSample& out, int phase);
     // Everything arrived and not taken yet, every phase merged; left in place.
@@ -52,6 +57,7 @@ class AgentLink {
         int last_phase = -1;      // of its latest tick
         int64_t last_t_ms = -1;   // its latest tick's end, on the run's clock
         int phase_ended = -1;     // its latest phase whose figures are complete
+        int step_ended = -1;      // its latest search step whose replies are in
         int connections = 0;      // in its latest tick
         double cpu_max = 0;       // the most CPU it used in a tick, % of its host's cores
         double cpu_last = -1;     // in its latest tick
@@ -87,6 +93,8 @@ class AgentLink {
     std::condition_variable changed_;
     State state_;
     std::map<int, IntervalSample> pending_;  // per phase
+    std::vector<std::string> outbox_;        // records for the reader's thread to send
+    ClockOffset clock_;
 };
 
 }  // namespace perflab

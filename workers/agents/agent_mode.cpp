@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "agent_protocol.h"
@@ -74,6 +77,38 @@ class TickSender : public RunObserver {
     std::chrono::microseconds last_cpu_ = cpu_time();
 };
 
+// The search steps the controller orders, for the run's thread to take in turn.
+class StepOrders {
+  public:
+    void add(int phase, RunController::StepOrder order) {
+        {
+            std::lock_guard lock(mutex_);
+            orders_[phase] = order;
+        }
+        changed_.notify_all();
+    }
+    void close() {
+        {
+            std::lock_guard lock(mutex_);
+            closed_ = true;
+        }
+        changed_.notify_all();
+    }
+    // Nullopt once the controller stopped the run: the search is over.
+    std::optional<RunController::StepOrder> next(int phase) {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return closed_ || orders_.count(phase) > 0; });
+        if (closed_) return std::nullopt;
+        return orders_[phase];
+    }
+
+  private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::map<int, RunController::StepOrder> orders_;
+    bool closed_ = false;
+};
+
 int64_t now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
         .count();
@@ -124,19 +159,36 @@ int run_agent(int in_fd, int out_fd) {
     RunController controller(spec, std::move(engine));
     TickSender ticks(out);
     controller.add_observer(&ticks);
+    StepOrders steps;
+    // The controller ends a step when every agent has: told here, as the agent's own end of
+    // the step (its replies in) comes before the next step begins.
+    if (spec.search)
+        controller.follow_search([&](int phase) {
+            out.send({{"type", "step_end"}, {"phase", phase - 1}});
+            return steps.next(phase);
+        });
     std::atomic<bool> done{false};
     // A stop record stops the run as Ctrl-C would; the input ending stops it at once.
     std::thread watch([&] {
         while (!done.load()) {
             const auto line = in.next(100);
             if (in.closed()) {
+                steps.close();
                 controller.request_stop();
                 controller.request_stop();
                 return;
             }
             if (!line) continue;
             const auto record = nlohmann::json::parse(*line, nullptr, false);
-            if (record.is_object() && record.value("type", "") == "stop") controller.request_stop();
+            const std::string type = record.is_object() ? record.value("type", "") : "";
+            if (type == "stop") {
+                steps.close();
+                controller.request_stop();
+            } else if (type == "step") {
+                const Clock::time_point start{
+                    std::chrono::nanoseconds(record.value("start_ns", int64_t(0)))};
+                steps.add(record.value("phase", -1), {record.value("rate", 0.0), start});
+            }
         }
     });
     const RunSummary summary = controller.run();

@@ -10,8 +10,10 @@ namespace perflab {
 
 // The controller and its agents speak JSON lines over the SSH channel, each record with
 // "v": kAgentProtocol and a "type". Agent → controller: hello {version, profile}, pong {t_ns},
-// tick {sample, cpu_pct}, phase_end {phase}, end {status, error}. Controller → agent: ping,
-// assign {spec, k, n, start_ns}, stop. Both sides must run the same PerfLab version.
+// tick {sample, cpu_pct}, phase_end {phase}, step_end {phase} (a search step's
+// replies are in), end {status, error}. Controller → agent: ping,
+// assign {spec, k, n, start_ns}, step {phase, rate, start_ns} (a search's next step), stop. Both
+// sides must run the same PerfLab version.
 inline constexpr int kAgentProtocol = 1;
 
 std::string agent_version();  // this build's PerfLab version

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine.h"
+#include "model/rate_search.h"
 
 namespace perflab {
 
@@ -20,7 +21,8 @@ RunSpec agent_share(const RunSpec& spec, int k, int n) {
     share.agents.clear();
     share.on_agent_loss = AgentLoss::carry_on;
     share.probes.clear();
-    share.slo.reset();
+    // A search's spec needs its slo, but its controller alone judges the steps.
+    if (!share.search) share.slo.reset();
     // Agents with one seed would send the same keys over their connections of the same index.
     if (share.seed) share.seed = *share.seed + uint64_t(k);
     for (size_t i = 0; i < share.phases.size(); ++i) {
@@ -29,6 +31,10 @@ RunSpec agent_share(const RunSpec& spec, int k, int n) {
         p.concurrency = std::max(1, int(split(uint64_t(connections), k, n)));
         // The open model's agents all follow the run's schedule, each sending its ops.
         if (!p.open() && p.ops > 0) p.ops = std::max<uint64_t>(1, split(p.ops, k, n));
+    }
+    if (share.search) {
+        const int connections = phase_connections(spec, search_step(*spec.search, 1));
+        share.search->concurrency = std::max(1, int(split(uint64_t(connections), k, n)));
     }
     share.share = k;
     share.shares = n;

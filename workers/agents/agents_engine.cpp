@@ -7,6 +7,7 @@
 
 #include "agent_share.h"
 #include "model/format.h"
+#include "model/rate_search.h"
 #include "start_at_engine.h"
 
 namespace perflab {
@@ -24,7 +25,7 @@ std::string ms_text(int64_t ns) {
 }
 
 bool finished_phase(const AgentLink::State& s, int phase) {
-    return s.ended || s.phase_ended >= phase || s.last_phase > phase;
+    return s.ended || s.phase_ended >= phase || s.step_ended >= phase || s.last_phase > phase;
 }
 
 bool drained_phase(const AgentLink::State& s, int phase) {
@@ -104,11 +105,27 @@ std::vector<HardwareProfile> AgentsEngine::agent_profiles() const {
     return out;
 }
 
+Clock::duration AgentsEngine::step_lead() const {
+    // Up to one poll before the reader sends the order, and its way over the channel.
+    return links_.empty() ? Clock::duration{} : std::chrono::milliseconds(2 * AgentLink::kPollMs);
+}
+
 void AgentsEngine::begin_phase(const PhasePlan& plan) {
     phase_ = plan.index;
+    // The first step's rate is the spec's: the agents begin it on their own, as they do the
+    // warm-up. The later ones wait for their order.
+    const bool ordered = spec_.search && plan.index > first_step_phase(*spec_.search);
+    if (ordered)
+        for (auto& link : links_)
+            link->order_step(plan.index, plan.phase.rate, plan.start);
     if (!local_) return;
     PhasePlan mine = plan;
-    mine.phase = local_share_.phases[size_t(plan.index)];
+    if (local_share_.search) {
+        mine.phase = search_step(*local_share_.search, plan.phase.rate);
+        mine.phase.duration_s = plan.phase.duration_s;  // a warm-up's
+    } else {
+        mine.phase = local_share_.phases[size_t(plan.index)];
+    }
     mine.connections = phase_connections(local_share_, mine.phase);
     mine.share = local_share_.share;
     mine.shares = local_share_.shares;
@@ -200,7 +217,9 @@ void AgentsEngine::stop() {
     const auto planned_end =
         start_ + std::chrono::duration_cast<Clock::duration>(
                      std::chrono::duration<double>(spec_.planned_duration_s()));
-    if (Clock::now() + std::chrono::milliseconds(spec_.tick_ms) < planned_end || wants_stop())
+    // A search's agents wait for a next step until told the search is over.
+    if (spec_.search || Clock::now() + std::chrono::milliseconds(spec_.tick_ms) < planned_end ||
+        wants_stop())
         for (auto& link : links_)
             link->request_stop();
     const int timeout_ms = spec_.http ? spec_.http->timeout_ms : spec_.cache->timeout_ms;

@@ -34,6 +34,7 @@ class AgentsEngine : public LoadEngine {
     bool wants_stop() const override;
     // Each agent's figures so far, in the spec's order; whole once the last phase drained.
     std::vector<AgentTotals> agent_totals() const override { return totals_; }
+    Clock::duration step_lead() const override;
     // The remote agents' machines, once start() connected them.
     std::vector<HardwareProfile> agent_profiles() const;
 

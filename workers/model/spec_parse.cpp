@@ -499,7 +499,10 @@ void parse_agents(const nlohmann::json& json, RunSpec& s, std::vector<SpecError>
         s.agents.push_back(parse_agent(json[i], index_path("agents", i), errors));
     if (std::count_if(s.agents.begin(), s.agents.end(), [](auto& a) { return a.local; }) > 1)
         errors.push_back({"agents", "at most one local agent"});
-    if (s.search) errors.push_back({"agents", "a search runs on this machine alone for now"});
+    if (s.search && s.search->concurrency > 0 && size_t(s.search->concurrency) < s.agents.size())
+        errors.push_back({"search.concurrency", "fewer connections than agents (" +
+                                                    std::to_string(s.agents.size()) +
+                                                    "): each agent needs one"});
     for (size_t i = 0; i < s.phases.size(); ++i) {
         const Phase& p = s.phases[i];
         if (!p.open() && p.concurrency > 0 && size_t(p.concurrency) < s.agents.size())
