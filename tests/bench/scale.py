@@ -188,7 +188,7 @@ def ticks(db, duration):
     end are in (with 10 000 connections, 10 000 of them): it is no tick and not counted."""
     with sqlite3.connect(db) as c:
         rows = c.execute("SELECT t_ms FROM samples WHERE phase = 0 AND t_ms <= ? ORDER BY seq",
-                         (int(duration * 1000),)).fetchall()
+                         (int(duration * 1000) + 50,)).fetchall()
     t = [0] + [r[0] for r in rows]
     gaps = [(b - a, b) for a, b in zip(t, t[1:])]
     return len(t) - 1, max(gaps) if gaps else (0, 0)
