@@ -101,7 +101,9 @@ bool LiveCharts::addSample(const IntervalSample& s) {
     // counts are in the phase's and the run's figures.
     if (isDrain(s)) return false;
     phase_ = s.phase;
-    ++ticks_;
+    // The probes' first samples came with the first tick: a panel still missing is a probe's
+    // that failed, and its room goes.
+    if (++ticks_ == 2) chart_->releaseReservedPanels();
     const double t = double(s.t_ms) / 1000.0;
     const double secs = s.seconds();
     for (const auto& [name, op] : s.ops)

@@ -46,9 +46,31 @@ bool ProbeCharts::loopbackTargets(const RunSpec& spec) {
     return false;
 }
 
+QStringList ProbeCharts::hostKinds() {
+    return {QObject::tr("Host CPU"), QObject::tr("Host load"), QObject::tr("Host memory"),
+            QObject::tr("Host network")};
+}
+
 void ProbeCharts::begin(const RunSpec& spec) {
     series_.clear();
     loopback_ = loopbackTargets(spec);
+    for (const auto& probe : spec.probes) {
+        QStringList kinds;
+        switch (probe.type) {
+            case ProbeSpec::Type::local:
+            case ProbeSpec::Type::ssh:
+                kinds = hostKinds();
+                break;
+            case ProbeSpec::Type::memcached:
+                kinds = QStringList(4, QObject::tr("memcached"));
+                break;
+            case ProbeSpec::Type::jvm:
+                kinds = QStringList(2, QObject::tr("JVM"));
+                break;
+        }
+        for (const QString& kind : kinds)
+            chart_->reservePanel(kind);
+    }
 }
 
 void ProbeCharts::add(const ProbeSample& s) {
@@ -70,10 +92,11 @@ int ProbeCharts::panel(const QString& axis, const QString& kind, const QString& 
 ProbeCharts::Series& ProbeCharts::hostSeries(const QString& source, bool loopback) {
     const QString key = QStringLiteral("host ") + source;
     if (auto it = series_.find(key); it != series_.end()) return *it;
-    const int cpu = panel(QObject::tr("CPU %"), QObject::tr("Host CPU"), source);
-    const int load = panel(QObject::tr("load"), QObject::tr("Host load"), source);
-    const int mem = panel(QObject::tr("memory B"), QObject::tr("Host memory"), source);
-    const int net = panel(QObject::tr("net B/s"), QObject::tr("Host network"), source);
+    const QStringList kinds = hostKinds();
+    const int cpu = panel(QObject::tr("CPU %"), kinds[0], source);
+    const int load = panel(QObject::tr("load"), kinds[1], source);
+    const int mem = panel(QObject::tr("memory B"), kinds[2], source);
+    const int net = panel(QObject::tr("net B/s"), kinds[3], source);
     // Stacked: each series carries the sum of itself and those below it, and the tallest is
     // drawn first so that each one below covers its own share.
     Series s{chart_->addArea(cpu, QObject::tr("+iowait"), QColor(255, 187, 120)),

@@ -3,6 +3,7 @@
 
 #include <QHash>
 #include <QString>
+#include <QStringList>
 #include <vector>
 
 #include "metatypes.h"
@@ -22,7 +23,8 @@ class ProbeCharts {
   public:
     explicit ProbeCharts(TimeChart* chart) : chart_(chart) {}
 
-    // Forgets the panels (the chart was cleared) and notes where the run's targets are.
+    // Forgets the panels (the chart was cleared), notes where the run's targets are and
+    // reserves the room of each probe's panels.
     void begin(const RunSpec& spec);
     void add(const ProbeSample& sample);
 
@@ -39,6 +41,7 @@ class ProbeCharts {
     void addMemcached(const ProbeSample& s);
     void addJvm(const ProbeSample& s);
     int panel(const QString& axis, const QString& kind, const QString& source);
+    static QStringList hostKinds();
 
     TimeChart* chart_;
     bool loopback_ = false;

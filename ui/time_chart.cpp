@@ -59,6 +59,9 @@ void TimeChart::setupPlot() {
     plot_->setAutoAddPlottableToLegend(false);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setNoAntialiasingOnDrag(true);
+    // One paint buffer, not two: the overlay's own (for a selection rectangle, unused here)
+    // was a second stack-sized pixmap cleared and composed at every replot.
+    plot_->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, &TimeChart::showTooltip);
     // Only a press on a plot area pans; one on a legend toggles a series and keeps following.
@@ -166,6 +169,7 @@ int TimeChart::addPanel(const QString& title, Scale scale, const QString& kind, 
     plot_->plotLayout()->addElement(plot_->plotLayout()->rowCount(), 0, header);
     QCPLegend* legend = addLegendRow(header);
     panels_.push_back({rect, header, legend, scale, kind, unit});
+    reserved_.removeOne(kind);
     linkTimeAxes(rect);
     layoutPanels();
     return int(panels_.size()) - 1;
@@ -277,6 +281,7 @@ void TimeChart::layoutPanels() {
         for (QCPLayoutElement* e :
              {static_cast<QCPLayoutElement*>(p.header), static_cast<QCPLayoutElement*>(p.rect)})
             if (e->layout()) grid->take(e);
+    if (spacer_ && spacer_->layout()) grid->take(spacer_);
     grid->simplify();
     QCPAxisRect* bottom = nullptr;
     int shownCount = 0;
@@ -293,7 +298,16 @@ void TimeChart::layoutPanels() {
         bottom = p.rect;
         ++shownCount;
     }
-    plotHeight_ = shownCount * kMinPanelHeight;
+    const auto spare =
+        int(std::count_if(reserved_.begin(), reserved_.end(),
+                          [this](const QString& k) { return !hidden_.contains(k); }));
+    if (spare > 0) {
+        if (!spacer_) spacer_ = new QCPLayoutElement(plot_);
+        const int row = grid->rowCount();
+        grid->addElement(row, 0, spacer_);
+        grid->setRowStretchFactor(row, spare);
+    }
+    plotHeight_ = (shownCount + spare) * kMinPanelHeight;
     scheduleRedraw();
     QCPAxisRect* top = topVisiblePanel();
     if (bottom) bottom->axis(QCPAxis::atBottom)->setTickLabels(true);
@@ -424,10 +438,24 @@ void TimeChart::addMarker(double t_s, const QString& label, const QColor& color)
     placeMarkerItem(text, topVisiblePanel());
 }
 
+void TimeChart::reservePanel(const QString& kind) {
+    reserved_.push_back(kind);
+    layoutPanels();
+}
+
+void TimeChart::releaseReservedPanels() {
+    if (reserved_.isEmpty()) return;
+    reserved_.clear();
+    layoutPanels();
+}
+
 void TimeChart::clear() {
     plot_->clearGraphs();
     plot_->clearItems();
-    plot_->plotLayout()->clear();
+    plot_->plotLayout()->clear();  // deletes the spacer too when it is in the layout
+    if (spacer_ && !spacer_->layout()) delete spacer_;
+    spacer_ = nullptr;
+    reserved_.clear();
     panels_.clear();
     plotHeight_ = 0;
     margins_ = new QCPMarginGroup(plot_);

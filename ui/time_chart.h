@@ -4,6 +4,7 @@
 #include <QColor>
 #include <QSet>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 #include <optional>
 #include <vector>
@@ -12,6 +13,7 @@
 
 class QCPAbstractItem;
 class QCPAbstractLegendItem;
+class QCPLayoutElement;
 class QCPLayoutGrid;
 class QCPLegend;
 class QCPAxisRect;
@@ -64,6 +66,13 @@ class TimeChart : public QWidget {
     int markerCount() const { return markers_; }
     // The live view shows [0, max(planned, latest)] until the user zooms or pans.
     void setPlannedSeconds(double seconds) { planned_s_ = seconds; }
+    // A panel of `kind` that will come (a probe's, with its first sample) keeps its room from
+    // now: the stack takes its full height at once, and the first tick, whose replot of every
+    // panel is the longest, is not also the one that resizes the plot and its paint buffers.
+    // The next addPanel of that kind takes the room.
+    void reservePanel(const QString& kind);
+    // Gives up the room of panels that did not come (a probe that failed).
+    void releaseReservedPanels();
     void clear();
     // Rescales now and schedules one repaint for the next turn of the event loop: calls within
     // one turn (a tick's sample, its probes and events) cost one redraw, and none while hidden.
@@ -132,8 +141,10 @@ class TimeChart : public QWidget {
     double planned_s_ = 0;
     double latest_s_ = 0;
     bool follow_ = true;
-    bool stale_ = false;  // something changed since the last redraw
-    int plotHeight_ = 0;  // the stack's minimum height, applied at the next redraw
+    bool stale_ = false;                  // something changed since the last redraw
+    int plotHeight_ = 0;                  // the stack's minimum height, applied at the next redraw
+    QStringList reserved_;                // kinds of panels to come
+    QCPLayoutElement* spacer_ = nullptr;  // their room, under the panels
     int markers_ = 0;
     QSet<QString> hidden_;
     QString settingsKey_;
