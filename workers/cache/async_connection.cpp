@@ -141,9 +141,10 @@ class AsyncConnection::Link {
   private:
     static constexpr size_t kInCapacity = 64 * 1024;
 
-    // Waits for the socket to be readable, then reads until a read comes back short. An
-    // async_read_some would first try one more read, which right after a reply finds nothing
-    // most of the time: a system call per reply for nothing.
+    // Waits for the socket to be readable, then reads until a read comes back short. The wait
+    // costs an epoll_ctl per reply (Asio re-arms the descriptor for a wait), an
+    // async_read_some a recv that finds nothing: measured side by side, the wait is cheaper
+    // (client CPU per op at 4 connections 5.9 µs against 7.4).
     void read() {
         socket_.async_wait(tcp::socket::wait_read, [this,
                                                     g = generation_](boost::system::error_code ec) {
