@@ -57,7 +57,8 @@ class HttpTestServer {
     void stall_for(std::chrono::milliseconds d);
     uint64_t requests() const { return requests_.load(); }
     uint64_t connections() const { return accepted_.load(); }
-    // How many connections had been accepted when the first request was read.
+    // How many connections were open to it (made with the kernel, accepted or not yet) when
+    // the first request was read.
     uint64_t connections_before_first_request() const { return accepted_first_.load(); }
     std::vector<Exchange> exchanges() const;
     // The request line and headers of the last request read, as they came over the wire.
