@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // HTTP/2 against a real nginx (Debian 12's 1.22, `listen … ssl http2` with a self-signed
 // certificate, and h2c): what the report counts is what nginx logged, every request as
-// HTTP/2.0, on as many connections as the streams need.
+// HTTP/2.0, on as many connections as the streams need. And against a server that never
+// answers: each stream times out on its own.
 #include <gtest/gtest.h>
 
 #include "http_run_helpers.h"
 #include "nginx_server.h"
+#include "silent_server.h"
 
 namespace perflab::test {
 namespace {
@@ -107,18 +109,20 @@ TEST(Http2Nginx, TemplatedPostsWithBodies) {
 }
 
 // nginx ends a connection after keepalive_requests with a GOAWAY: requests it refused unseen
-// go again on a new connection, so none fails and the log still matches.
+// go again on another connection, so none fails and the log still matches. Four connections
+// of 10 streams, opened together, reach the limit together.
 TEST(Http2Nginx, GoawayAfterKeepaliveRequestsLosesNoRequest) {
     NginxOptions o = h2(true);
     o.keepalive_requests = 100;
     NginxServer nginx(o);
-    const auto run = run_http(h2_spec(nginx.url("/ok"), {{{"concurrency", 20}, {"ops", 2000}}}));
+    const auto run = run_http(h2_spec(nginx.url("/ok"), {{{"concurrency", 40}, {"ops", 4000}}},
+                                      {{"threads", 1}, {"max_streams", 10}}));
     const auto& t = run.summary.overall.totals;
-    EXPECT_EQ(t.total_ops(), 2000u);
-    EXPECT_EQ(status_count(t, 200), 2000u);
+    EXPECT_EQ(t.total_ops(), 4000u);
+    EXPECT_EQ(status_count(t, 200), 4000u);
     EXPECT_TRUE(t.errors.empty()) << t.errors.begin()->first;
-    expect_all_logged_as_http2(nginx, 2000);
-    EXPECT_GE(nginx.connections(), 20u);
+    expect_all_logged_as_http2(nginx, 4000);
+    EXPECT_GE(nginx.connections(), 40u);
 }
 
 TEST(Http2Nginx, ServerWithoutHttp2FailsClearly) {
@@ -128,6 +132,18 @@ TEST(Http2Nginx, ServerWithoutHttp2FailsClearly) {
     EXPECT_NE(run.summary.error.find("did not select HTTP/2"), std::string::npos)
         << run.summary.error;
     EXPECT_EQ(nginx.requests(), 0u);
+}
+
+// The connection opens but no frame ever comes back: every stream is reset at timeout_ms and
+// counted as a timeout from its intended time, none is lost.
+TEST(Http2Faults, StreamsPastTheirTimeoutFailAsTimeouts) {
+    SilentServer silent;
+    const auto run = run_http(h2_spec("http://127.0.0.1:" + std::to_string(silent.port()) + "/x",
+                                      {{{"rate", 20}, {"duration_s", 1}}}, {{"timeout_ms", 300}}));
+    const auto& t = run.summary.overall.totals;
+    EXPECT_EQ(t.total_ops(), 20u);
+    EXPECT_EQ(error_count(t, "timeout"), 20u);
+    EXPECT_GE(slower_than(t.latency(), 290'000), 20u);
 }
 
 }  // namespace

@@ -34,6 +34,9 @@ constexpr size_t kReadBuffer = 16 * 1024;
 constexpr size_t kWriteBatch = 16 * 1024;
 // As h2load's defaults: windows wide enough that flow control never paces a response.
 constexpr int32_t kWindow = (1 << 30) - 1;
+// A refused request is sent again, on another connection, up to this many times: connections
+// opened together reach a server's request limit together, so the next one may be closing too.
+constexpr int kMaxResends = 8;
 constexpr const char* kNoH2 = "the server did not select HTTP/2 (ALPN \"h2\")";
 
 uint8_t* bytes(const char* s) {
@@ -554,7 +557,8 @@ H2Stream::~H2Stream() = default;
 
 void H2Stream::send(size_t target, HttpClock::time_point from, HttpClock::time_point now) {
     busy_ = true;
-    preconnecting_ = resent_ = false;
+    preconnecting_ = false;
+    resends_ = 0;
     target_ = target;
     from_ = from;
     sent_ = now;
@@ -598,8 +602,8 @@ void H2Stream::expire_if_due(HttpClock::time_point now) {
 
 void H2Stream::on_closed(uint32_t h2_error) {
     // The server did not process it (RFC 9113 8.7): safe to send again, whatever the method.
-    if (h2_error == NGHTTP2_REFUSED_STREAM && status_ == 0 && !resent_) {
-        resent_ = true;
+    if (h2_error == NGHTTP2_REFUSED_STREAM && status_ == 0 && resends_ < kMaxResends) {
+        ++resends_;
         return start();
     }
     HttpOutcome outcome;

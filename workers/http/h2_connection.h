@@ -121,7 +121,7 @@ class H2Stream {
     HttpClock::time_point deadline_ = HttpClock::time_point::max();
     bool busy_ = false;
     bool preconnecting_ = false;
-    bool resent_ = false;  // refused by the server unseen (GOAWAY, REFUSED_STREAM), sent again
+    int resends_ = 0;  // refused by the server unseen (GOAWAY, REFUSED_STREAM), sent again
     // Set by its connection while the request is on it.
     H2Connection* conn_ = nullptr;
     size_t attached_slot_ = SIZE_MAX;
