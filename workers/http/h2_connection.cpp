@@ -176,7 +176,9 @@ class H2Connection {
             return;
         }
         submit(s);
-        flush();
+        // From this connection's own end_streams, the request waits for the write that follows,
+        // with the others the read ended: one write for them all, not one each.
+        if (!ending_) flush();
     }
 
     // A stream given up (its timeout): the server is told to stop it, and it hears no more.
@@ -340,19 +342,23 @@ class H2Connection {
             else
                 asio::async_write(*plain_, asio::buffer(write_), InMemory(memory_, done));
         }
-        end_streams();
+        const bool ended = end_streams();
+        if (state_ != State::open || writing_) return;
+        // Streams nghttp2 ended while sending, whose slots sent their next request meanwhile.
+        if (ended && nghttp2_session_want_write(session_)) return flush();
         // After a GOAWAY both sides are done once the last stream ended.
-        if (state_ == State::open && !writing_ && !nghttp2_session_want_read(session_) &&
-            !nghttp2_session_want_write(session_))
+        if (!nghttp2_session_want_read(session_) && !nghttp2_session_want_write(session_))
             fail(HttpError::eof, nullptr);
     }
 
     // Streams whose end nghttp2 reported, told now that nghttp2 has returned. A stream may
     // send its next request from here (on this connection, too): the list is read by index,
     // and a nested call leaves it to this one.
-    void end_streams() {
-        if (ending_) return;
+    // True when it told any.
+    bool end_streams() {
+        if (ending_) return false;
         ending_ = true;
+        const bool any = !ended_.empty();
         for (size_t i = 0; i < ended_.size(); ++i) {
             const auto [s, code] = ended_[i];
             s->on_closed(code);
@@ -360,6 +366,7 @@ class H2Connection {
         ended_.clear();
         ending_ = false;
         if (state_ == State::open && attached_.empty() && (goaway_ || pool_.over_bound())) close();
+        return any;
     }
 
     void ended(H2Stream& s, uint32_t code) {
