@@ -48,7 +48,6 @@ class H2Pool {
     // A static target's header fields, built once.
     const H2Request& request(size_t target) const { return *static_[target]; }
     bool over_bound() const;
-    const Context& context() const { return ctx_; }
 
   private:
     Context ctx_;
