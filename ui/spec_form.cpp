@@ -273,6 +273,10 @@ QGroupBox* SpecForm::setupHttpGroup() {
         ->setChecked(true);
     add(form, tr("Verify TLS"), "http.tls_verify", Type::flag, new QCheckBox(this))
         ->setChecked(true);
+    add(form, tr("HTTP/2"), "http.http2", Type::flag, new QCheckBox(this))
+        ->setToolTip(tr("TLS with ALPN h2, or h2c for http:// URLs; a closed phase's "
+                        "connections are then its concurrent streams"));
+    addNumber(form, tr("Streams per connection"), "http.max_streams", tr("HTTP/2: 100; 1..1000"));
     return http_;
 }
 

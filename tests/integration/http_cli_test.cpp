@@ -38,6 +38,13 @@ TEST(HttpCli, UnsupportedSchemeNamesTheField) {
     expect_bad_input(http_spec("ftp://127.0.0.1/", kRate), "http.targets[0].url");
 }
 
+TEST(HttpCli, Http2MaxStreamsOutOfRangeNamesTheField) {
+    json spec = http_spec("https://127.0.0.1/", kRate);
+    spec["http"]["http2"] = true;
+    spec["http"]["max_streams"] = 0;
+    expect_bad_input(spec, "http.max_streams");
+}
+
 TEST(HttpCli, MissingTargetNamesTheField) {
     json spec = http_spec("http://127.0.0.1/", kRate);
     spec["http"]["targets"] = json::array();

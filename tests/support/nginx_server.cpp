@@ -13,8 +13,11 @@
 
 namespace perflab::test {
 
-std::string nginx_config(const std::string& dir, uint16_t port, bool tls, int keepalive_timeout_ms,
-                         const std::vector<std::string>& also_on) {
+std::string nginx_config(const std::string& dir, uint16_t port, const NginxOptions& options) {
+    const bool tls = options.tls;
+    // Debian 12's nginx 1.22 turns HTTP/2 on per listen socket.
+    const std::string listen_flags =
+        std::string(tls ? " ssl" : "") + (options.http2 ? " http2" : "");
     std::ostringstream c;
     // Workers run as root when the tests do: a TempDir is not readable by "nobody".
     if (geteuid() == 0) c << "user root;\n";
@@ -23,19 +26,19 @@ std::string nginx_config(const std::string& dir, uint16_t port, bool tls, int ke
       << "error_log " << dir << "/error.log;\n"
       << "events { worker_connections 4096; }\n"
       << "http {\n"
-      << "  log_format counted '$connection $status $uri';\n"
+      << "  log_format counted '$connection $status $uri $server_protocol';\n"
       << "  access_log " << dir << "/access.log counted;\n";
     for (const char* temp : {"client_body", "proxy", "fastcgi", "uwsgi", "scgi"})
         c << "  " << temp << "_temp_path " << dir << "/tmp/" << temp << ";\n";
     // /limited.bin: the static file behind a 400 r/s limit, excess queued up to 100 then
     // refused (503), the way a rate-limited service behaves.
     c << "  limit_req_zone $binary_remote_addr zone=limited:1m rate=400r/s;\n";
-    c << "  keepalive_requests 1000000;\n"
-      << "  keepalive_timeout " << keepalive_timeout_ms << "ms;\n"
+    c << "  keepalive_requests " << options.keepalive_requests << ";\n"
+      << "  keepalive_timeout " << options.keepalive_timeout_ms << "ms;\n"
       << "  server {\n"
-      << "    listen 127.0.0.1:" << port << (tls ? " ssl" : "") << ";\n";
-    for (const auto& address : also_on)
-        c << "    listen " << address << ":" << port << (tls ? " ssl" : "") << ";\n";
+      << "    listen 127.0.0.1:" << port << listen_flags << ";\n";
+    for (const auto& address : options.also_on)
+        c << "    listen " << address << ":" << port << listen_flags << ";\n";
     if (tls)
         c << "    ssl_certificate " << dir << "/cert.pem;\n"
           << "    ssl_certificate_key " << dir << "/key.pem;\n";
@@ -48,7 +51,10 @@ std::string nginx_config(const std::string& dir, uint16_t port, bool tls, int ke
 }
 
 NginxServer::NginxServer(bool tls, int keepalive_timeout_ms, std::vector<std::string> also_on)
-    : port_(free_port()), tls_(tls) {
+    : NginxServer(NginxOptions{tls, false, keepalive_timeout_ms, 1'000'000, std::move(also_on)}) {}
+
+NginxServer::NginxServer(const NginxOptions& options) : port_(free_port()), tls_(options.tls) {
+    const bool tls = options.tls;
     mkdir(dir_.file("tmp").c_str(), 0755);
     mkdir(dir_.file("www").c_str(), 0755);
     dir_.write("www/static.bin", std::string(kStaticBytes, 'x'));
@@ -58,7 +64,7 @@ NginxServer::NginxServer(bool tls, int keepalive_timeout_ms, std::vector<std::st
                  "/CN=127.0.0.1", "-keyout", dir_.file("key.pem"), "-out", dir_.file("cert.pem")});
         if (cert.code != 0) throw std::runtime_error("openssl req failed: " + cert.err);
     }
-    dir_.write("nginx.conf", nginx_config(dir_.path(), port_, tls, keepalive_timeout_ms, also_on));
+    dir_.write("nginx.conf", nginx_config(dir_.path(), port_, options));
     process_ = Process(
         {"nginx", "-p", dir_.path(), "-e", dir_.file("error.log"), "-c", dir_.file("nginx.conf")},
         dir_.file("stdout.log"), dir_.file("stderr.log"));
@@ -109,9 +115,18 @@ uint64_t NginxServer::connections() const {
 uint64_t NginxServer::requests_to(const std::string& path) const {
     std::ifstream in(dir_.file("access.log"));
     uint64_t n = 0;
-    std::string id, status, uri;
-    while (in >> id >> status >> uri)
+    std::string id, status, uri, protocol;
+    while (in >> id >> status >> uri >> protocol)
         n += uri == path;
+    return n;
+}
+
+uint64_t NginxServer::requests_over(const std::string& protocol) const {
+    std::ifstream in(dir_.file("access.log"));
+    uint64_t n = 0;
+    std::string id, status, uri, used;
+    while (in >> id >> status >> uri >> used)
+        n += used == protocol;
     return n;
 }
 

@@ -13,6 +13,15 @@ namespace perflab::test {
 // in a TempDir. Serves /static.bin (6262 bytes), /ok (`return 200`), /limited.bin (the same
 // file, limited to 400 r/s with a burst of 100 queued, the excess refused with 503) and logs
 // every request, so a test can count what the server saw.
+struct NginxOptions {
+    bool tls = false;
+    // HTTP/2 on the port: `listen … ssl http2` with tls, h2c (prior knowledge only) without.
+    bool http2 = false;
+    int keepalive_timeout_ms = 75000;
+    int keepalive_requests = 1'000'000;  // after these, nginx closes (HTTP/2: GOAWAY)
+    std::vector<std::string> also_on;
+};
+
 class NginxServer {
   public:
     static constexpr size_t kStaticBytes = 6262;
@@ -23,6 +32,7 @@ class NginxServer {
     // namespace's far side, where agents reach it).
     explicit NginxServer(bool tls = false, int keepalive_timeout_ms = 75000,
                          std::vector<std::string> also_on = {});
+    explicit NginxServer(const NginxOptions& options);
     ~NginxServer();
 
     uint16_t port() const { return port_; }
@@ -38,6 +48,8 @@ class NginxServer {
     uint64_t requests_to(const std::string& path) const;
     // Distinct connections that carried the logged requests.
     uint64_t connections() const;
+    // Logged requests whose protocol was this ("HTTP/2.0").
+    uint64_t requests_over(const std::string& protocol) const;
 
     void stop();  // SIGTERM and wait
 
@@ -49,8 +61,6 @@ class NginxServer {
 };
 
 // nginx's configuration for a directory and port; tls expects DIR/cert.pem and DIR/key.pem.
-std::string nginx_config(const std::string& dir, uint16_t port, bool tls,
-                         int keepalive_timeout_ms = 75000,
-                         const std::vector<std::string>& also_on = {});
+std::string nginx_config(const std::string& dir, uint16_t port, const NginxOptions& options);
 
 }  // namespace perflab::test

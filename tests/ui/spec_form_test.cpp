@@ -4,6 +4,7 @@
 // takes.
 #include "spec_form.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
@@ -41,6 +42,7 @@ class SpecFormTest : public QObject {
     void badExpectStatusIsMarked();
     void previewReadsCsvRowsInOrder();
     void badWeightCellIsMarked();
+    void http2AndMaxStreamsRoundTrip();
 
   private:
     // Two targets using every key the targets table and the target details edit.
@@ -443,6 +445,38 @@ void SpecFormTest::badWeightCellIsMarked() {
 int run_spec_form_test(int argc, char** argv) {
     SpecFormTest t;
     return QTest::qExec(&t, argc, argv);
+}
+
+// The HTTP/2 switch and its streams per connection are edited, validated and kept.
+void SpecFormTest::http2AndMaxStreamsRoundTrip() {
+    nlohmann::json spec = httpSpec();
+    spec["http"]["http2"] = true;
+    spec["http"]["max_streams"] = 50;
+    SpecForm form;
+    form.setJson(spec);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    auto* http2 = form.findChild<QCheckBox*>(QStringLiteral("http.http2"));
+    auto* streams = form.findChild<QLineEdit*>(QStringLiteral("http.max_streams"));
+    QVERIFY(http2 && streams);
+    QVERIFY(http2->isChecked());
+    QCOMPARE(streams->text(), QStringLiteral("50"));
+    QVERIFY(form.spec()->http->http2);
+    QCOMPARE(form.spec()->http->max_streams, 50);
+
+    streams->setText(QStringLiteral("0"));
+    QVERIFY(!form.isValid());
+    QVERIFY2(form.errorText().contains(QStringLiteral("http.max_streams")),
+             qPrintable(form.errorText()));
+    QVERIFY(!streams->toolTip().isEmpty());
+    streams->setText(QStringLiteral("8"));
+    http2->setChecked(false);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QVERIFY(!form.spec()->http->http2);
+    http2->setChecked(true);
+    SpecForm reopened;
+    reopened.setJson(form.json());
+    QVERIFY(reopened.findChild<QCheckBox*>(QStringLiteral("http.http2"))->isChecked());
+    QCOMPARE(reopened.spec()->http->max_streams, 8);
 }
 
 #include "spec_form_test.moc"

@@ -208,6 +208,38 @@ TEST(Spec, HttpTargetsAreChecked) {
         j, R"(http.targets[0].url: "ftp://127.0.0.1/x": scheme must be http:// or https://)"));
 }
 
+TEST(Spec, Http2KeysParseValidateAndRoundTrip) {
+    json j = {
+        {"kind", "http"},
+        {"phases", {{{"duration_s", 1}, {"rate", 10}}}},
+        {"http",
+         {{"targets", {{{"url", "https://127.0.0.1/x"}}}}, {"http2", true}, {"max_streams", 250}}}};
+    const auto parsed = parse_spec(j);
+    ASSERT_TRUE(parsed) << parsed.error_text();
+    EXPECT_TRUE(parsed.spec->http->http2);
+    EXPECT_EQ(parsed.spec->http->max_streams, 250);
+    const auto again = parse_spec(to_json(*parsed.spec));
+    ASSERT_TRUE(again) << again.error_text();
+    EXPECT_TRUE(again.spec->http->http2);
+    EXPECT_EQ(again.spec->http->max_streams, 250);
+
+    const auto defaults = parse_spec(json{
+        {"kind", "http"}, {"phases", j["phases"]}, {"http", {{"targets", j["http"]["targets"]}}}});
+    ASSERT_TRUE(defaults);
+    EXPECT_FALSE(defaults.spec->http->http2);
+    EXPECT_EQ(defaults.spec->http->max_streams, 100);
+
+    j["http"]["max_streams"] = 0;
+    EXPECT_TRUE(has_error(j, "http.max_streams: must be between 1 and 1000, got 0"))
+        << errors_of(j).front();
+    j["http"]["max_streams"] = 1001;
+    EXPECT_FALSE(parse_spec(j));
+    j["http"]["max_streams"] = 10;
+    j["http"]["keepalive"] = false;
+    EXPECT_FALSE(parse_spec(j));
+    EXPECT_NE(parse_spec(j).error_text().find("http.http2"), std::string::npos);
+}
+
 // Every field story the product was made for must stay a valid spec as the format grows.
 TEST(Spec, FieldScenariosAreValid) {
     const std::filesystem::path dir = std::filesystem::path(PERFLAB_SOURCE_DIR) / "resources/specs";

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "channel.h"
 #include "handler_memory.h"
 #include "http_request.h"
 #include "http_stats.h"
@@ -24,31 +25,9 @@ using Tcp = asio::ip::tcp;
 // The io_context's own executor, not the type-erased default: a completion is then a direct
 // call rather than an executor function wrapped, copied and allocated per operation.
 using TcpSocket = asio::basic_stream_socket<Tcp, asio::io_context::executor_type>;
-using HttpClock = std::chrono::steady_clock;
-
-// How one request ended: a status code, or an error without one.
-struct HttpOutcome {
-    int status = 0;
-    std::optional<HttpError> error;
-    uint64_t body_bytes = 0;
-    HttpClock::time_point at{};   // when it ended: the one clock read of a request's end
-    bool unreached = false;       // it failed before a connection to the server was made
-    unsigned failed_checks = 0;   // bits 1 << CheckKind
-    bool status_checked = false;  // the target's checks, not 200..399, judged the status
-};
 
 class HttpConnection;
-
-// The worker that owns a connection hears from it here, on the worker's thread.
-class HttpConnectionOwner {
-  public:
-    virtual void on_complete(HttpConnection& connection, const HttpOutcome& outcome) = 0;
-    // A connection opened ahead of the load (preconnect) is ready, or failed to open.
-    virtual void on_ready(HttpConnection& connection) = 0;
-
-  protected:
-    ~HttpConnectionOwner() = default;
-};
+using HttpConnectionOwner = ChannelOwner<HttpConnection>;
 
 // One keep-alive connection on a worker's io_context: connects (and handshakes) on demand,
 // writes a target's prepared bytes and parses the response without storing it. One request

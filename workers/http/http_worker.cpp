@@ -9,8 +9,10 @@
 #include <functional>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 
 #include "first_error.h"
+#include "h2_connection.h"
 #include "http_connection.h"
 #include "model/double_buffer.h"
 #include "model/run_seed.h"
@@ -101,6 +103,10 @@ std::optional<asio::ssl::context> tls_context(const HttpPlan& plan) {
     } else {
         ctx->set_verify_mode(asio::ssl::verify_none);
     }
+    if (plan.spec.http2) {
+        static constexpr unsigned char kH2[] = {2, 'h', '2'};
+        SSL_CTX_set_alpn_protos(ctx->native_handle(), kH2, sizeof kH2);
+    }
     return ctx;
 }
 
@@ -113,9 +119,30 @@ std::vector<int64_t> weights_of(const HttpPlan& plan) {
 
 }  // namespace
 
-class HttpWorker::Impl final : public HttpConnectionOwner {
+// The worker's protocol-independent face, for HttpWorker to forward to.
+class HttpWorker::Impl {
   public:
-    Impl(const HttpPlan& plan, PhaseBoard& board, int index, FirstError& unreached)
+    virtual ~Impl() = default;
+    virtual void launch() = 0;
+    virtual void join() = 0;
+    virtual void preconnect(int connections, std::function<void()> settled) = 0;
+    virtual void begin_phase(int phase, int bound) = 0;
+    virtual void stop(bool abandon) = 0;
+    virtual void drain(IntervalSample& out, int phase, Clock::time_point origin) = 0;
+    virtual int open_connections() const = 0;
+};
+
+namespace {
+
+// One worker's loop over its channels, each carrying one request at a time: HTTP/1.1
+// connections, or HTTP/2 stream slots on the connections of an H2Pool. A template rather than
+// an interface, so the HTTP/1.1 path calls its connections directly, as it always did.
+template <class Channel>
+class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
+    static constexpr bool kH2 = std::is_same_v<Channel, H2Stream>;
+
+  public:
+    WorkerCore(const HttpPlan& plan, PhaseBoard& board, int index, FirstError& unreached)
         : plan_(plan),
           board_(board),
           index_(index),
@@ -130,24 +157,40 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
           endpoints_(resolve(io_, plan)),
           slots_{Slot(plan.targets.size()), Slot(plan.targets.size())} {
         render_.rows.resize(plan.csv_sources);
+        if constexpr (kH2)
+            pool_ = std::make_unique<H2Pool>(H2Pool::Context{
+                io_, tls_ ? &*tls_ : nullptr, plan_, endpoints_, open_count_, handler_memory_});
     }
 
-    ~Impl() {
+    ~WorkerCore() override {
         join();
         conns_.clear();
+        pool_.reset();
     }
 
-    void launch() {
+    void launch() override {
         sweep();
         thread_ = std::thread([this] { io_.run(); });
     }
-    void join() {
+    void join() override {
         if (thread_.joinable()) thread_.join();
     }
-    void post(std::function<void()> f) { asio::post(io_, std::move(f)); }
+    void preconnect(int connections, std::function<void()> settled) override {
+        asio::post(io_, [this, connections, settled = std::move(settled)]() mutable {
+            on_preconnect(connections, std::move(settled));
+        });
+    }
+    void begin_phase(int phase, int bound) override {
+        asio::post(io_, [this, phase, bound] { on_phase(phase, bound); });
+    }
+    void stop(bool abandon) override {
+        asio::post(io_, [this, abandon] { on_stop(abandon); });
+    }
+    int open_connections() const override { return open_count_.load(std::memory_order_relaxed); }
 
     void on_preconnect(int n, std::function<void()> settled) {
         settled_ = std::move(settled);
+        if constexpr (kH2) pool_->set_bound(streams_to_connections(n));
         for (int i = 0; i < n; ++i) {
             add_connection();
             ++preconnecting_;
@@ -156,7 +199,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         if (preconnecting_ == 0) settled_();
     }
 
-    void on_ready(HttpConnection&) override {
+    void on_ready(Channel&) override {
         if (--preconnecting_ == 0) settled_();
     }
 
@@ -177,6 +220,12 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
             pacer_.active() ? bound / participants + (index_ < bound % participants ? 1 : 0) : 0;
         users_ = open_model_ ? 0 : share;
         cap_ = open_model_ ? std::max(1, share) : 0;
+        // HTTP/2: a closed phase's connections are its concurrent streams, max_streams to a
+        // connection; an open phase's bound is on connections, each with max_streams slots.
+        if constexpr (kH2) {
+            pool_->set_bound(open_model_ ? cap_ : streams_to_connections(users_));
+            if (open_model_) cap_ *= plan_.spec.max_streams;
+        }
         // A phase's bound holds for connections kept from an earlier, wider phase too: idle
         // ones beyond it close (busy ones once their request ends).
         for (auto& c : conns_)
@@ -204,7 +253,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         check_done();
     }
 
-    void on_complete(HttpConnection& c, const HttpOutcome& outcome) override {
+    void on_complete(Channel& c, const HttpOutcome& outcome) override {
         const auto now = outcome.at;
         const int64_t us = micros(now - c.from());
         const int64_t service = c.paced ? micros(now - c.sent()) : -1;
@@ -217,7 +266,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
                            outcome.failed_checks, outcome.status_checked);
             s.times.replied(now);
         });
-        if (outcome.error && outcome.unreached) note_unreached(c, *outcome.error);
+        if (outcome.error && outcome.unreached) note_unreached(c, outcome);
         --slot.inflight;
         if (c.phase == draining_ && slot.inflight == 0) finish_drain();
         if (outcome.error && !open_model_) {
@@ -229,7 +278,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         check_done();
     }
 
-    void drain(IntervalSample& out, int phase, Clock::time_point origin) {
+    void drain(IntervalSample& out, int phase, Clock::time_point origin) override {
         slot_of(phase).stats.drain([&](const HttpStats& s) { s.add_to(out, names_, origin); });
     }
 
@@ -286,18 +335,28 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         io_.stop();
     }
 
-    void note_unreached(const HttpConnection& c, HttpError error) {
+    void note_unreached(const Channel& c, const HttpOutcome& outcome) {
         unreached_.note([&] {
             const Url& url = plan_.origins[c.origin()];
-            return url.host + ":" + std::to_string(url.port) + ": " + to_text(error);
+            return url.host + ":" + std::to_string(url.port) + ": " +
+                   (outcome.detail ? outcome.detail : to_text(*outcome.error));
         });
     }
 
+    int streams_to_connections(int streams) const {
+        return (streams + plan_.spec.max_streams - 1) / plan_.spec.max_streams;
+    }
+
     void add_connection() {
-        const HttpConnection::Context ctx{
-            io_,         tls_ ? &*tls_ : nullptr,       plan_, endpoints_, *this,
-            open_count_, handler_memory_.emplace_back()};
-        conns_.push_back(std::make_unique<HttpConnection>(ctx, int(conns_.size())));
+        if constexpr (kH2) {
+            const H2Stream::Context ctx{*pool_, *this, plan_};
+            conns_.push_back(std::make_unique<H2Stream>(ctx, int(conns_.size())));
+        } else {
+            const HttpConnection::Context ctx{
+                io_,         tls_ ? &*tls_ : nullptr,       plan_, endpoints_, *this,
+                open_count_, handler_memory_.emplace_back()};
+            conns_.push_back(std::make_unique<HttpConnection>(ctx, int(conns_.size())));
+        }
     }
 
     size_t next_target() { return targets_.next(); }
@@ -313,7 +372,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
 
     // `now` is a recent clock reading, not necessarily a fresh one: a closed-model request
     // starts on the reading that ended the previous one, one clock read per request.
-    void start(HttpConnection& c, size_t target, Clock::time_point from, Clock::time_point now) {
+    void start(Channel& c, size_t target, Clock::time_point from, Clock::time_point now) {
         const bool late = open_model_ && now - from > kLate;
         const PreparedTarget& t = plan_.targets[target];
         const size_t body = t.program ? t.program->render(c.request_buffer(), c.body_buffer(),
@@ -334,7 +393,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
 
     // Closed model: the connection sends its next request, unless the phase owes none or
     // the connection is waiting out a failed connect (the sweep retries it).
-    void issue_closed(HttpConnection& c, Clock::time_point now) {
+    void issue_closed(Channel& c, Clock::time_point now) {
         if (stopping_ || !pacer_.active() || pacer_.exhausted()) return make_idle(c);
         unidle(c);
         if (c.failures > 0 && now < c.retry_at) return;
@@ -342,7 +401,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         start(c, next_target(), now, now);
     }
 
-    void next(HttpConnection& c, Clock::time_point now) {
+    void next(Channel& c, Clock::time_point now) {
         drop_stale_backlog(now);
         if (!backlog_.empty()) {
             const auto p = backlog_.pop();
@@ -355,27 +414,27 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     }
 
     // An idle connection beyond the phase's bound is closed rather than kept for reuse.
-    void make_idle(HttpConnection& c) {
+    void make_idle(Channel& c) {
         if (c.idle_slot != SIZE_MAX) return;
         if (c.id() >= (open_model_ ? cap_ : users_)) return c.close();
         c.idle_slot = idle_.size();
         idle_.push_back(&c);
     }
 
-    void unidle(HttpConnection& c) {
+    void unidle(Channel& c) {
         if (c.idle_slot == SIZE_MAX) return;
-        HttpConnection* last = idle_.back();
+        Channel* last = idle_.back();
         idle_[c.idle_slot] = last;
         last->idle_slot = c.idle_slot;
         idle_.pop_back();
         c.idle_slot = SIZE_MAX;
     }
 
-    HttpConnection* take_idle(size_t origin) {
+    Channel* take_idle(size_t origin) {
         if (idle_.empty()) return nullptr;
-        HttpConnection* pick = idle_.back();
+        Channel* pick = idle_.back();
         for (size_t i = 0; i < std::min(kOriginScan, idle_.size()); ++i) {
-            HttpConnection* c = idle_[idle_.size() - 1 - i];
+            Channel* c = idle_[idle_.size() - 1 - i];
             if (c->origin() == origin) {
                 pick = c;
                 break;
@@ -419,7 +478,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
 
     // Sends on a free connection (or a new one, under the bound); false when there is none.
     bool dispatch_now(Clock::time_point due, size_t target) {
-        HttpConnection* c = take_idle(plan_.targets[target].origin);
+        Channel* c = take_idle(plan_.targets[target].origin);
         if (!c && int(conns_.size()) < cap_) {
             add_connection();
             c = conns_.back().get();
@@ -460,6 +519,7 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         sweep_.cancel();
         for (auto& c : conns_)
             c->close();
+        if constexpr (kH2) pool_->close_all();
         guard_.reset();
     }
 
@@ -473,12 +533,13 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
         const size_t n = conns_.size();
         for (size_t i = 0; i < std::min(n, kScanPerSweep); ++i) {
             if (scan_ >= n) scan_ = 0;
-            HttpConnection& c = *conns_[scan_++];
+            Channel& c = *conns_[scan_++];
             c.expire_if_due(now);
             if (!stopping_ && !open_model_ && c.id() < users_ && !c.busy() &&
                 c.idle_slot == SIZE_MAX && now >= c.retry_at)
                 issue_closed(c, now);
         }
+        if constexpr (kH2) pool_->expire_if_due(now);
         if (phase_ >= 0) drop_stale_backlog(now);
         check_done();
         if (stopping_ && slots_[0].inflight + slots_[1].inflight == 0) return;
@@ -501,9 +562,10 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     std::vector<Tcp::resolver::results_type> endpoints_;
     asio::steady_timer pace_{io_};
     asio::steady_timer sweep_{io_};
-    std::vector<std::unique_ptr<HttpConnection>> conns_;
+    std::unique_ptr<H2Pool> pool_;  // HTTP/2 only
+    std::vector<std::unique_ptr<Channel>> conns_;
     size_t scan_ = 0;  // the next connection a sweep visits
-    std::vector<HttpConnection*> idle_;
+    std::vector<Channel*> idle_;
     Backlog backlog_;
     OpPacer pacer_;
     Slot slots_[2];
@@ -521,8 +583,14 @@ class HttpWorker::Impl final : public HttpConnectionOwner {
     std::thread thread_;
 };
 
-HttpWorker::HttpWorker(const HttpPlan& plan, PhaseBoard& board, int index, FirstError& unreached)
-    : impl_(std::make_unique<Impl>(plan, board, index, unreached)) {}
+}  // namespace
+
+HttpWorker::HttpWorker(const HttpPlan& plan, PhaseBoard& board, int index, FirstError& unreached) {
+    if (plan.spec.http2)
+        impl_ = std::make_unique<WorkerCore<H2Stream>>(plan, board, index, unreached);
+    else
+        impl_ = std::make_unique<WorkerCore<HttpConnection>>(plan, board, index, unreached);
+}
 
 HttpWorker::~HttpWorker() = default;
 
@@ -531,17 +599,15 @@ void HttpWorker::launch() {
 }
 
 void HttpWorker::preconnect(int connections, std::function<void()> settled) {
-    impl_->post([i = impl_.get(), connections, settled = std::move(settled)]() mutable {
-        i->on_preconnect(connections, std::move(settled));
-    });
+    impl_->preconnect(connections, std::move(settled));
 }
 
 void HttpWorker::begin_phase(int phase, int bound) {
-    impl_->post([i = impl_.get(), phase, bound] { i->on_phase(phase, bound); });
+    impl_->begin_phase(phase, bound);
 }
 
 void HttpWorker::stop(bool abandon) {
-    impl_->post([i = impl_.get(), abandon] { i->on_stop(abandon); });
+    impl_->stop(abandon);
 }
 
 void HttpWorker::join() {
@@ -553,7 +619,7 @@ void HttpWorker::drain(IntervalSample& out, int phase, Clock::time_point origin)
 }
 
 int HttpWorker::open_connections() const {
-    return impl_->open_count_.load(std::memory_order_relaxed);
+    return impl_->open_connections();
 }
 
 }  // namespace perflab

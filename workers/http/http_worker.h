@@ -36,8 +36,10 @@ class HttpWorker {
     void drain(IntervalSample& out, int phase, Clock::time_point origin);
     int open_connections() const;
 
-  private:
+    // Per protocol (http_worker.cpp): HTTP/1.1 connections, or HTTP/2 streams.
     class Impl;
+
+  private:
     std::unique_ptr<Impl> impl_;
 };
 

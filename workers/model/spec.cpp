@@ -186,7 +186,9 @@ nlohmann::json http_json(const HttpSpec& h) {
             {"timeout_ms", h.timeout_ms},
             {"connect_timeout_ms", h.connect_timeout_ms},
             {"keepalive", h.keepalive},
-            {"tls_verify", h.tls_verify}};
+            {"tls_verify", h.tls_verify},
+            {"http2", h.http2},
+            {"max_streams", h.max_streams}};
 }
 
 nlohmann::json agent_json(const AgentSpec& a) {

@@ -130,6 +130,10 @@ struct HttpSpec {
     int connect_timeout_ms = 5000;
     bool keepalive = true;
     bool tls_verify = true;
+    // HTTP/2 (TLS with ALPN "h2", or h2c with prior knowledge for http:// URLs). A closed
+    // phase's connections are then its concurrent streams, carried max_streams to a connection.
+    bool http2 = false;
+    int max_streams = 100;  // streams in flight per HTTP/2 connection (1..1000)
 };
 
 // What to sample beside the load; the probes library interprets these.

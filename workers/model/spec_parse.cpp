@@ -407,7 +407,7 @@ HttpSpec parse_http(const nlohmann::json& json, std::vector<SpecError>& errors) 
     HttpSpec h;
     if (!r.is_object()) return h;
     r.allow_only({"targets", "threads", "max_connections", "timeout_ms", "connect_timeout_ms",
-                  "keepalive", "tls_verify"});
+                  "keepalive", "tls_verify", "http2", "max_streams"});
     const auto* targets = r.child("targets");
     if (!targets || !targets->is_array() || targets->empty())
         r.error("http.targets", "expected a non-empty array of targets");
@@ -420,6 +420,10 @@ HttpSpec parse_http(const nlohmann::json& json, std::vector<SpecError>& errors) 
     if (auto v = r.integer("connect_timeout_ms", 1, 3'600'000)) h.connect_timeout_ms = int(*v);
     if (auto v = r.boolean("keepalive")) h.keepalive = *v;
     if (auto v = r.boolean("tls_verify")) h.tls_verify = *v;
+    if (auto v = r.boolean("http2")) h.http2 = *v;
+    if (auto v = r.integer("max_streams", 1, 1000)) h.max_streams = int(*v);
+    if (h.http2 && !h.keepalive)
+        r.error(r.path("http2"), "HTTP/2 keeps its connections open: needs \"keepalive\": true");
     return h;
 }
 
