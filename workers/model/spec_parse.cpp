@@ -8,6 +8,7 @@
 #include "json_reader.h"
 #include "replay_file.h"
 #include "secrets.h"
+#include "session_spec.h"
 #include "spec.h"
 #include "template_syntax.h"
 
@@ -407,7 +408,7 @@ HttpSpec parse_http(const nlohmann::json& json, std::vector<SpecError>& errors) 
     HttpSpec h;
     if (!r.is_object()) return h;
     r.allow_only({"targets", "threads", "max_connections", "timeout_ms", "connect_timeout_ms",
-                  "keepalive", "tls_verify"});
+                  "keepalive", "tls_verify", "session"});
     const auto* targets = r.child("targets");
     if (!targets || !targets->is_array() || targets->empty())
         r.error("http.targets", "expected a non-empty array of targets");
@@ -420,6 +421,7 @@ HttpSpec parse_http(const nlohmann::json& json, std::vector<SpecError>& errors) 
     if (auto v = r.integer("connect_timeout_ms", 1, 3'600'000)) h.connect_timeout_ms = int(*v);
     if (auto v = r.boolean("keepalive")) h.keepalive = *v;
     if (auto v = r.boolean("tls_verify")) h.tls_verify = *v;
+    if (const auto* v = r.child("session")) h.session = parse_session(*v, errors);
     return h;
 }
 
@@ -675,6 +677,7 @@ SpecResult parse_spec_as(const nlohmann::json& json, bool read_files) {
     if (const auto* c = r.child("cache")) s.cache = parse_cache(*c, errors, read_files);
     check_replay_phases(s, errors);
     if (const auto* h = r.child("http")) s.http = parse_http(*h, errors);
+    check_session(s, errors);
     if (r.has("kind")) {
         if (s.kind == RunKind::cache && !s.cache) r.error("cache", "required for a cache run");
         if (s.kind == RunKind::http && !s.http) r.error("http", "required for an http run");
