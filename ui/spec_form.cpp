@@ -265,6 +265,13 @@ QGroupBox* SpecForm::setupHttpGroup() {
     form->addRow(tr("Selected target"), targetDetails_);
     requestPreview_ = new RequestPreview(this);
     form->addRow(tr("Its first requests"), requestPreview_);
+    session_ = make_session_table(this);
+    session_->setObjectName(QStringLiteral("http.session"));
+    session_->setToolTip(
+        tr("Each connection of a closed-model phase is a user sending these "
+           "steps in order; empty: targets drawn by weight"));
+    connect(session_, &RowTable::changed, this, &SpecForm::validate);
+    form->addRow(tr("Session steps"), session_);
     addNumber(form, tr("Threads"), "http.threads", QStringLiteral("2"));
     addNumber(form, tr("Max connections"), "http.max_connections", QStringLiteral("10000"));
     addNumber(form, tr("Timeout (ms)"), "http.timeout_ms", QStringLiteral("30000"));
@@ -400,7 +407,10 @@ nlohmann::json SpecForm::json() const {
         j["phases"] = phases_->toJson();
     else if (!j.contains("search"))
         j["search"] = nlohmann::json::object();  // so its required fields are named
-    if (kind == "http") j["http"]["targets"] = targets_->toJson();
+    if (kind == "http") {
+        j["http"]["targets"] = targets_->toJson();
+        if (const auto steps = session_->toJson(); !steps.empty()) j["http"]["session"] = steps;
+    }
     if (const auto probes = probes_->toJson(); !probes.empty()) j["probes"] = probes;
     if (const auto agents = agents_->toJson(); !agents.empty()) {
         j["agents"] = agents;
@@ -415,8 +425,9 @@ void SpecForm::setJson(const nlohmann::json& spec) {
     filling_ = true;
     fields_.read(j);
     phases_->setJson(j.value("phases", nlohmann::json::array()));
-    targets_->setJson(j.contains("http") ? j["http"].value("targets", nlohmann::json::array())
-                                         : nlohmann::json::array());
+    const nlohmann::json http = j.value("http", nlohmann::json::object());
+    targets_->setJson(http.value("targets", nlohmann::json::array()));
+    session_->setJson(http.value("session", nlohmann::json::array()));
     probes_->setJson(j.value("probes", nlohmann::json::array()));
     agents_->setJson(j.value("agents", nlohmann::json::array()));
     stopOnAgentLoss_->setChecked(j.value("on_agent_loss", "") == "stop");
@@ -447,7 +458,7 @@ void SpecForm::clearErrors() {
         w->setStyleSheet(QString());
         w->setToolTip(QString());
     }
-    for (RowTable* t : {phases_, targets_, probes_, agents_})
+    for (RowTable* t : {phases_, targets_, session_, probes_, agents_})
         t->clearErrors();
     targetDetails_->clearErrors();
 }
@@ -465,6 +476,8 @@ void SpecForm::showErrors(const std::vector<SpecError>& errors) {
             phases_->markError(row, rest, message);
         else if (table_path(e.path, "http.targets", &row, &rest))
             targets_->markError(row, rest, message);
+        else if (table_path(e.path, "http.session", &row, &rest))
+            session_->markError(row, rest, message);
         else if (table_path(e.path, "probes", &row, &rest))
             probes_->markError(row, rest, message);
         else if (table_path(e.path, "agents", &row, &rest))

@@ -113,6 +113,7 @@ class SpecForm : public QWidget {
     QWidget* searchFields_ = nullptr;
     RowTable* phases_ = nullptr;
     RowTable* targets_ = nullptr;
+    RowTable* session_ = nullptr;
     TargetDetails* targetDetails_ = nullptr;
     RequestPreview* requestPreview_ = nullptr;
     RowTable* probes_ = nullptr;

@@ -70,6 +70,44 @@ QStringList probe_cells(const nlohmann::json& o) {
     return {QStringLiteral("local"), QString(), QString(), field(o, "per_core"), QString()};
 }
 
+// think min and max: [min, max], or one number when they are equal or max is left empty.
+nlohmann::json think_json(const QString& min, const QString& max) {
+    if (max.isEmpty() || max == min) return JsonFields::scalar(min);
+    if (min.isEmpty()) return JsonFields::scalar(max);
+    return nlohmann::json::array({JsonFields::scalar(min), JsonFields::scalar(max)});
+}
+
+constexpr const char* kCaptureSources[] = {"json", "header", "regex"};
+
+nlohmann::json session_step_json(const QStringList& c) {
+    nlohmann::json j = nlohmann::json::object();
+    if (!c[0].isEmpty()) j["target"] = JsonFields::scalar(c[0]);
+    if (!c[1].isEmpty() || !c[2].isEmpty()) j["think_ms"] = think_json(c[1], c[2]);
+    if (!c[3].isEmpty() || !c[5].isEmpty()) {
+        const std::string from = c[4].isEmpty() ? "json" : c[4].trimmed().toStdString();
+        j["capture"] = {{"name", c[3].toStdString()}, {from, c[5].toStdString()}};
+    }
+    return j;
+}
+
+QStringList session_step_cells(const nlohmann::json& o) {
+    QStringList c = {field(o, "target"), {}, {}, {}, {}, {}};
+    if (const auto it = o.find("think_ms"); it != o.end()) {
+        const bool range = it->is_array() && it->size() == 2;
+        c[1] = JsonFields::text(range ? (*it)[0] : *it);
+        if (range) c[2] = JsonFields::text((*it)[1]);
+    }
+    if (const auto it = o.find("capture"); it != o.end() && it->is_object()) {
+        c[3] = field(*it, "name");
+        for (const char* from : kCaptureSources)
+            if (it->contains(from)) {
+                c[4] = QString::fromLatin1(from);
+                c[5] = field(*it, from);
+            }
+    }
+    return c;
+}
+
 }  // namespace
 
 RowTable* make_phase_table(QWidget* parent) {
@@ -130,6 +168,19 @@ RowTable* make_target_table(QWidget* parent) {
     auto* table = new RowTable(std::move(columns), to_json, from_json, parent);
     table->table()->setColumnHidden(kTargetDetailsColumn, true);
     table->table()->setColumnWidth(2, 60);  // a small number; the URL needs the room
+    return table;
+}
+
+RowTable* make_session_table(QWidget* parent) {
+    std::vector<RowTable::Column> columns = {
+        {QObject::tr("target"), "target", QObject::tr("the target's number, counted from 0")},
+        {QObject::tr("think min ms"), "think_ms", QObject::tr("wait before the step; empty: 0")},
+        {QObject::tr("think max ms"), "think_ms", QObject::tr("drawn uniformly up to it")},
+        {QObject::tr("capture name"), "capture", QObject::tr("later steps use {{var NAME}}")},
+        {QObject::tr("capture from"), "capture", QObject::tr("json, header or regex")},
+        {QObject::tr("capture"), "capture", QObject::tr("$.token, X-Token, or token=(\\w+)")}};
+    auto* table = new RowTable(std::move(columns), session_step_json, session_step_cells, parent);
+    table->table()->setColumnWidth(0, 50);
     return table;
 }
 

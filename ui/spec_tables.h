@@ -12,6 +12,8 @@ RowTable* make_phase_table(QWidget* parent);  // "phases"
 // "http.targets"; its hidden column holds the JSON of the keys TargetDetails edits.
 RowTable* make_target_table(QWidget* parent);
 constexpr int kTargetDetailsColumn = 6;
+// "http.session": a step's target index, think time and capture.
+RowTable* make_session_table(QWidget* parent);
 RowTable* make_probe_table(QWidget* parent);  // "probes"
 RowTable* make_agent_table(QWidget* parent);  // "agents"
 

@@ -69,7 +69,8 @@ class HttpTestServer::Impl {
 
   private:
     struct Session : std::enable_shared_from_this<Session> {
-        Session(Impl& impl, Tcp::socket s) : impl(impl), socket(std::move(s)), timer(impl.io_) {}
+        Session(Impl& impl, Tcp::socket s, uint64_t id)
+            : impl(impl), id(id), socket(std::move(s)), timer(impl.io_) {}
 
         void read() {
             asio::async_read_until(socket, buffer, "\r\n\r\n",
@@ -106,9 +107,12 @@ class HttpTestServer::Impl {
                 std::lock_guard lock(impl.owner_.head_mutex_);
                 impl.owner_.last_head_ = head;
                 impl.owner_.received_.push_back({head, std::move(body)});
-                ok = "HTTP/1.1 200 OK\r\nContent-Length: " +
-                     std::to_string(impl.owner_.reply_body_.size()) + "\r\n\r\n" +
-                     impl.owner_.reply_body_;
+                if (impl.owner_.responder_)
+                    ok = impl.owner_.responder_(id, impl.owner_.received_.back());
+                else
+                    ok = "HTTP/1.1 200 OK\r\nContent-Length: " +
+                         std::to_string(impl.owner_.reply_body_.size()) + "\r\n\r\n" +
+                         impl.owner_.reply_body_;
             }
             {
                 std::lock_guard lock(impl.owner_.log_mutex_);
@@ -164,6 +168,7 @@ class HttpTestServer::Impl {
         }
 
         Impl& impl;
+        const uint64_t id;
         std::string head;
         std::string ok;  // this request's "200 OK" reply
         size_t exchange = 0;
@@ -175,9 +180,9 @@ class HttpTestServer::Impl {
     void accept() {
         acceptor_.async_accept([this](error_code ec, Tcp::socket socket) {
             if (ec) return;
-            owner_.accepted_.fetch_add(1);
+            const uint64_t id = owner_.accepted_.fetch_add(1);
             socket.set_option(Tcp::no_delay(true));
-            std::make_shared<Session>(*this, std::move(socket))->read();
+            std::make_shared<Session>(*this, std::move(socket), id)->read();
             accept();
         });
     }
@@ -206,6 +211,11 @@ void HttpTestServer::stall_for(std::chrono::milliseconds d) {
 void HttpTestServer::set_reply_body(std::string body) {
     std::lock_guard lock(head_mutex_);
     reply_body_ = std::move(body);
+}
+
+void HttpTestServer::set_responder(Responder responder) {
+    std::lock_guard lock(head_mutex_);
+    responder_ = std::move(responder);
 }
 
 std::vector<HttpTestServer::Request> HttpTestServer::received() const {

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -40,6 +41,11 @@ class HttpTestServer {
         std::chrono::steady_clock::time_point replied;
     };
 
+    // Answers a request in place of Mode::ok: the whole reply, status line to body.
+    // `connection` numbers the server's connections from 0 in the order it accepted them.
+    // Called on the server's thread.
+    using Responder = std::function<std::string(uint64_t connection, const Request& request)>;
+
     // Listens on `port`, or on a free port when 0.
     explicit HttpTestServer(uint16_t port = 0);
     ~HttpTestServer();
@@ -53,6 +59,8 @@ class HttpTestServer {
     void set_delay_ms(int ms) { delay_ms_.store(ms); }
     // The body of Mode::ok's replies from now on.
     void set_reply_body(std::string body);
+    // Mode::ok's replies come from `responder` from now on.
+    void set_responder(Responder responder);
     // Holds every reply due in the next `d` until its end, as a stalled server does.
     void stall_for(std::chrono::milliseconds d);
     uint64_t requests() const { return requests_.load(); }
@@ -86,6 +94,7 @@ class HttpTestServer {
     std::string last_head_;
     std::vector<Request> received_;
     std::string reply_body_ = "ok";
+    Responder responder_;
 };
 
 }  // namespace perflab::test

@@ -43,6 +43,8 @@ class SpecFormTest : public QObject {
     void previewReadsCsvRowsInOrder();
     void badWeightCellIsMarked();
     void http2AndMaxStreamsRoundTrip();
+    void sessionRoundTripsAndPreviewsItsVariable();
+    void badSessionStepIsMarked();
 
   private:
     // Two targets using every key the targets table and the target details edit.
@@ -66,6 +68,21 @@ class SpecFormTest : public QObject {
         return {{"kind", "http"},
                 {"phases", {{{"duration_s", 10}, {"concurrency", 2}}}},
                 {"http", {{"targets", {post, get}}}}};
+    }
+    // Users log in with the first target and fetch the second with the captured token.
+    static nlohmann::json sessionSpec() {
+        nlohmann::json spec = httpSpec();
+        spec["http"]["targets"][1]["headers"] = {{"Authorization", "Bearer {{var token}}"}};
+        spec["http"]["session"] = {
+            {{"target", 0}, {"capture", {{"name", "token"}, {"json", "$.token"}}}},
+            {{"target", 1}, {"think_ms", {500, 1500}}},
+            {{"target", 1},
+             {"think_ms", 200},
+             {"capture", {{"name", "etag"}, {"header", "ETag"}}}}};
+        return spec;
+    }
+    static QTableWidget* sessionTable(SpecForm& form) {
+        return form.findChild<RowTable*>(QStringLiteral("http.session"))->table();
     }
     static QTableWidget* targetTable(SpecForm& form) {
         return form.findChild<RowTable*>(QStringLiteral("http.targets"))->table();
@@ -440,6 +457,63 @@ void SpecFormTest::badWeightCellIsMarked() {
     targetTable(form)->item(1, 2)->setText(QStringLiteral("5"));
     QVERIFY2(form.isValid(), qPrintable(form.errorText()));
     QCOMPARE(form.spec()->http->targets[1].weight, 5u);
+}
+
+// The session table gives back the spec's steps; a step added in the table joins the spec.
+void SpecFormTest::sessionRoundTripsAndPreviewsItsVariable() {
+    const nlohmann::json spec = sessionSpec();
+    const SpecResult parsed = parse_spec(spec);
+    QVERIFY2(parsed, parsed.error_text().c_str());
+    const std::string expected = to_json(*parsed.spec)["http"]["session"].dump();
+    SpecForm form;
+    form.setJson(spec);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(QString::fromStdString(form.json()["http"]["session"].dump()),
+             QString::fromStdString(expected));
+    QVERIFY(form.spec()->http->session == parsed.spec->http->session);
+    SpecForm reopened;
+    reopened.setJson(form.json());
+    QCOMPARE(QString::fromStdString(reopened.json()["http"]["session"].dump()),
+             QString::fromStdString(expected));
+
+    QTableWidget* steps = sessionTable(form);
+    QCOMPARE(steps->rowCount(), 3);
+    QCOMPARE(steps->item(1, 1)->text(), QStringLiteral("500"));
+    QCOMPARE(steps->item(1, 2)->text(), QStringLiteral("1500"));
+    QCOMPARE(steps->item(2, 4)->text(), QStringLiteral("header"));
+    QCOMPARE(steps->item(2, 5)->text(), QStringLiteral("ETag"));
+    form.findChild<RowTable*>(QStringLiteral("http.session"))
+        ->addRow({QStringLiteral("0"), QStringLiteral("100"), {}, {}, {}, {}});
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(form.spec()->http->session.size(), size_t(4));
+    QCOMPARE(form.spec()->http->session[3].think_min_ms, 100u);
+    QCOMPARE(form.spec()->http->session[3].think_max_ms, 100u);
+
+    // A captured value is not known before the run: the preview names it.
+    targetTable(form)->setCurrentCell(1, 0);
+    QVERIFY2(previewText(form).contains(QStringLiteral("Authorization: Bearer ‹token›")),
+             qPrintable(previewText(form)));
+}
+
+void SpecFormTest::badSessionStepIsMarked() {
+    SpecForm form;
+    form.setJson(sessionSpec());
+    QTableWidget* steps = sessionTable(form);
+    steps->item(1, 0)->setText(QStringLiteral("7"));
+    QVERIFY(!form.isValid());
+    QVERIFY2(form.errorText().contains(QStringLiteral("http.session[1].target: no target 7")),
+             qPrintable(form.errorText()));
+    QVERIFY(steps->item(1, 0)->background() != QBrush());
+    QVERIFY(steps->item(0, 0)->background() == QBrush());
+    steps->item(1, 0)->setText(QStringLiteral("1"));
+    // A phase with a rate has no place for users.
+    form.findChild<RowTable*>(QStringLiteral("phases"))
+        ->table()
+        ->item(0, 2)
+        ->setText(QStringLiteral("50"));
+    QVERIFY(!form.isValid());
+    QVERIFY2(form.errorText().contains(QStringLiteral("phases[0].rate: a session's users")),
+             qPrintable(form.errorText()));
 }
 
 int run_spec_form_test(int argc, char** argv) {

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "http/session.h"
 #include "model/template_syntax.h"
 
 namespace perflab {
@@ -221,6 +222,59 @@ TEST(RequestTemplate, RenderingKeepsItsBuffers) {
         ASSERT_EQ(body.data(), body_data);
     }
     EXPECT_EQ(out.capacity(), out_capacity);
+}
+
+}  // namespace
+}  // namespace perflab
+
+namespace perflab {
+namespace {
+
+TEST(RequestTemplate, VarRendersTheUsersCapturedValue) {
+    ProgramBuilder::Files files;
+    const Environment env = test_env;
+    const std::vector<std::string> vars = {"token", "etag"};
+    ProgramBuilder b(files, env, &vars);
+    std::string error;
+    ASSERT_TRUE(b.body("t={{var etag}}/{{var token}}", error)) << error;
+    const auto program = b.finish();
+    RenderState state(1);
+    const std::vector<std::string> values = {"abc", "\"x1\""};
+    state.values = values.data();
+    EXPECT_EQ(body_of(*program, state, 0), "t=\"x1\"/abc");
+    EXPECT_GE(program->max_bytes(), 2 * kMaxCaptureBytes);
+
+    ProgramBuilder unknown(files, env, &vars);
+    EXPECT_FALSE(unknown.body("{{var nope}}", error));
+    EXPECT_EQ(error, "{{var nope}}: no session step captures it");
+}
+
+TEST(ValueCapture, TakesFromJsonHeaderOrRegex) {
+    std::string into;
+    into.reserve(kMaxCaptureBytes);
+    const ValueCapture by_path({"token", "$.data.token", "", ""}, 0);
+    EXPECT_TRUE(by_path.keeps_body());
+    EXPECT_TRUE(by_path.take(R"({"data": {"token": "t-1"}})", "", into));
+    EXPECT_EQ(into, "t-1");
+    EXPECT_TRUE(by_path.take(R"({"data": {"token": 42}})", "", into));
+    EXPECT_EQ(into, "42");
+    EXPECT_FALSE(by_path.take(R"({"data": {}})", "", into));
+    EXPECT_FALSE(by_path.take("not json", "", into));
+    EXPECT_FALSE(by_path.take(R"({"data": {"token": "a\r\nX-Evil: 1"}})", "", into));
+    EXPECT_FALSE(by_path.take(
+        R"({"data": {"token": ")" + std::string(kMaxCaptureBytes + 1, 'a') + "\"}}", "", into));
+
+    const ValueCapture header({"etag", "", "ETag", ""}, 1);
+    EXPECT_FALSE(header.keeps_body());
+    EXPECT_EQ(header.var(), 1u);
+    EXPECT_TRUE(header.take("", "\"v7\"", into));
+    EXPECT_EQ(into, "\"v7\"");
+    EXPECT_FALSE(header.take("", "", into));
+
+    const ValueCapture regex({"sid", "", "", "sid=(\\w+)"}, 0);
+    EXPECT_TRUE(regex.take("<a href=\"/next?sid=Q9z\">", "", into));
+    EXPECT_EQ(into, "Q9z");
+    EXPECT_FALSE(regex.take("no session here", "", into));
 }
 
 }  // namespace

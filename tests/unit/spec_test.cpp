@@ -339,3 +339,78 @@ TEST(SpecTemplates, ChecksAreValidated) {
 
 }  // namespace
 }  // namespace perflab
+
+namespace perflab {
+namespace {
+
+json session_http() {
+    return json::parse(R"({
+      "kind": "http", "phases": [{"duration_s": 1, "concurrency": 4}],
+      "http": {"targets": [
+        {"url": "http://127.0.0.1:8080/login", "method": "POST"},
+        {"url": "http://127.0.0.1:8080/cart?t={{var token}}",
+         "headers": {"X-Etag": "{{var etag}}"}}],
+       "session": [
+        {"target": 0, "capture": {"name": "token", "json": "$.token"}},
+        {"target": 0, "think_ms": 20, "capture": {"name": "etag", "header": "ETag"}},
+        {"target": 1, "think_ms": [500, 1500]}]}})");
+}
+
+bool has_error_starting(const json& j, const std::string& text) {
+    for (const auto& e : errors_of(j))
+        if (e.rfind(text, 0) == 0) return true;
+    return false;
+}
+
+TEST(SpecSession, ParsesAndRoundTrips) {
+    const auto r = parse_spec(session_http());
+    ASSERT_TRUE(r) << r.error_text();
+    const auto& steps = r.spec->http->session;
+    ASSERT_EQ(steps.size(), 3u);
+    EXPECT_EQ(steps[0].capture->json, "$.token");
+    EXPECT_EQ(steps[1].think_min_ms, 20u);
+    EXPECT_EQ(steps[1].think_max_ms, 20u);
+    EXPECT_EQ(steps[1].capture->header, "ETag");
+    EXPECT_EQ(steps[2].target, 1u);
+    EXPECT_EQ(steps[2].think_min_ms, 500u);
+    EXPECT_EQ(steps[2].think_max_ms, 1500u);
+    const auto again = parse_spec(to_json(*r.spec));
+    ASSERT_TRUE(again) << again.error_text();
+    EXPECT_EQ(again.spec->http->session, steps);
+    EXPECT_EQ(to_json(*again.spec), to_json(*r.spec));
+}
+
+TEST(SpecSession, NamesTheOffendingField) {
+    json j = session_http();
+    auto& steps = j["http"]["session"];
+    steps[2]["target"] = 2;
+    EXPECT_TRUE(has_error(j, "http.session[2].target: no target 2 (there are 2)"));
+    steps[2]["target"] = 1;
+    std::swap(steps[1], steps[2]);
+    EXPECT_TRUE(has_error(
+        j, "http.session[1].target: target 1 uses {{var etag}}, which no earlier step captures"));
+    j = session_http();
+    j["http"]["session"][1]["capture"] = {{"name", "e"}, {"header", "ETag"}, {"json", "$.e"}};
+    EXPECT_TRUE(has_error(j,
+                          "http.session[1].capture: give one of \"json\", \"header\" and "
+                          "\"regex\""));
+    EXPECT_TRUE(has_error(j,
+                          "http.targets[1].headers.X-Etag: {{var etag}}: no step of "
+                          "http.session captures \"etag\""));
+    j = session_http();
+    j["http"]["session"][0]["capture"] = {{"name", "token"}, {"regex", "token=\\w+"}};
+    EXPECT_TRUE(has_error_starting(j, "http.session[0].capture.regex: needs a group"));
+    j["http"]["session"][0] = {{"target", 0}, {"think_ms", -1}, {"wait", 1}};
+    EXPECT_TRUE(has_error_starting(j, "http.session[0].think_ms: expected milliseconds"));
+    EXPECT_TRUE(has_error(j, "http.session[0].wait: unknown key"));
+    j = session_http();
+    j["phases"][0] = {{"duration_s", 1}, {"rate", 100}};
+    EXPECT_TRUE(has_error_starting(j, "phases[0].rate: a session's users are a closed model"));
+    j = session_http();
+    j["http"].erase("session");
+    EXPECT_TRUE(
+        has_error_starting(j, "http.targets[1].url: {{var token}}: no step of http.session"));
+}
+
+}  // namespace
+}  // namespace perflab

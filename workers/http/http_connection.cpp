@@ -4,18 +4,22 @@
 #include <openssl/ssl.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <cerrno>
 #include <limits>
 
+#include "request_template.h"
 #include "response_check.h"
+#include "session.h"
 
 namespace perflab {
 
@@ -31,6 +35,8 @@ class CountingParser final : public http::basic_parser<false> {
     int status = 0;
     uint64_t body = 0;
     BodyReader* reader = nullptr;
+    boost::beast::string_view wanted_header;  // a capture's header; its value goes to `header`
+    std::string* header = nullptr;
 
   private:
     void on_request_impl(http::verb, boost::beast::string_view, boost::beast::string_view, int,
@@ -38,8 +44,13 @@ class CountingParser final : public http::basic_parser<false> {
     void on_response_impl(int code, boost::beast::string_view, int, error_code&) override {
         status = code;
     }
-    void on_field_impl(http::field, boost::beast::string_view, boost::beast::string_view,
-                       error_code&) override {}
+    void on_field_impl(http::field, boost::beast::string_view name, boost::beast::string_view value,
+                       error_code&) override {
+        if (wanted_header.empty() || !boost::beast::iequals(name, wanted_header)) return;
+        // One byte past the longest value is enough to see it is too long, and stays within
+        // the buffer's reserved capacity.
+        header->assign(value.data(), std::min(value.size(), kMaxCaptureBytes + 1));
+    }
     void on_header_impl(error_code&) override {}
     void on_body_init_impl(const boost::optional<std::uint64_t>&, error_code&) override {}
     size_t on_body_impl(boost::beast::string_view s, error_code&) override {
@@ -87,7 +98,8 @@ HttpClock::time_point after_ms(int ms) {
 struct HttpConnection::Parser {
     std::optional<CountingParser> parser;
     boost::beast::flat_buffer buffer;
-    BodyReader body;  // what the target's checks read of the response
+    BodyReader body;     // what the target's checks read of the response
+    std::string header;  // the value of a capture's header
 };
 
 HttpConnection::HttpConnection(const Context& context, int id)
@@ -95,12 +107,21 @@ HttpConnection::HttpConnection(const Context& context, int id)
     // Beast reads at most the buffer's free capacity (512 bytes when empty): room for a
     // typical response makes it one read instead of a dozen.
     parser_->buffer.reserve(kReadBuffer);
+    if (!ctx_.plan.steps.empty()) parser_->header.reserve(kMaxCaptureBytes + 1);
     request_.reserve(ctx_.plan.max_request_bytes);
     body_.reserve(ctx_.plan.max_request_bytes);
 }
 
 HttpConnection::~HttpConnection() {
     close();
+}
+
+std::string_view HttpConnection::response_body() const {
+    return parser_->body.body();
+}
+
+std::string_view HttpConnection::response_header() const {
+    return parser_->header;
 }
 
 TcpSocket& HttpConnection::socket() {
@@ -209,8 +230,13 @@ void HttpConnection::write(HttpClock::time_point now) {
     p.body_limit(std::numeric_limits<std::uint64_t>::max());
     p.skip(t.head);
     p.eager(true);
-    parser_->body.start(t.check.get());
+    parser_->body.start(t.check.get(), capture && capture->keeps_body());
     p.reader = parser_->body.active() ? &parser_->body : nullptr;
+    if (capture) {
+        parser_->header.clear();
+        p.wanted_header = capture->header();
+        p.header = &parser_->header;
+    }
     pending_ = 2;
     const auto bytes = asio::buffer(t.program ? request_ : t.bytes);
     const auto step = [this](const error_code& ec, size_t) { on_step(ec); };

@@ -27,6 +27,8 @@ using Tcp = asio::ip::tcp;
 using TcpSocket = asio::basic_stream_socket<Tcp, asio::io_context::executor_type>;
 
 class HttpConnection;
+class ValueCapture;
+
 using HttpConnectionOwner = ChannelOwner<HttpConnection>;
 
 // One keep-alive connection on a worker's io_context: connects (and handshakes) on demand,
@@ -63,6 +65,10 @@ class HttpConnection {
     // largest request, so rendering into them does not allocate.
     std::string& request_buffer() { return request_; }
     std::string& body_buffer() { return body_; }
+    // What the last response gave a capture: its body when the capture (or a check) kept it,
+    // and the value of the capture's header. Valid in on_complete.
+    std::string_view response_body() const;
+    std::string_view response_header() const;
 
     int id() const { return id_; }
     bool busy() const { return busy_; }
@@ -82,6 +88,9 @@ class HttpConnection {
     int failures = 0;
     HttpClock::time_point retry_at{};
     size_t idle_slot = SIZE_MAX;  // the owner's idle list position, SIZE_MAX when not idle
+    // A session step's capture, set by the owner before send(): the response keeps what it
+    // reads (null: nothing beyond the target's checks).
+    const ValueCapture* capture = nullptr;
 
   private:
     struct Parser;

@@ -102,7 +102,8 @@ void compile(const HttpTarget& t, size_t i, bool keepalive, const Url& url,
 }
 
 PreparedTarget prepare(const HttpTarget& t, size_t i, bool keepalive, std::vector<Url>& origins,
-                       ProgramBuilder::Files& files, const Environment& env) {
+                       ProgramBuilder::Files& files, const Environment& env,
+                       const std::vector<std::string>& vars) {
     std::string why;
     // A templated URL varies its path and query alone (the spec checked it): its origin and
     // the path's start come from the text before the first template.
@@ -119,7 +120,7 @@ PreparedTarget prepare(const HttpTarget& t, size_t i, bool keepalive, std::vecto
                    t.method == "DELETE" || t.method == "OPTIONS" || t.method == "TRACE";
     if (t.expect) p.check = std::make_shared<const ResponseCheck>(*t.expect);
     if (templated(t)) {
-        ProgramBuilder b(files, env);
+        ProgramBuilder b(files, env, &vars);
         compile(t, i, keepalive, *url, open == std::string::npos ? "" : t.url.substr(open), b);
         p.program = b.finish();
         return p;
@@ -136,10 +137,45 @@ PreparedTarget prepare(const HttpTarget& t, size_t i, bool keepalive, std::vecto
     return p;
 }
 
+std::vector<std::string> capture_names(const HttpSpec& spec) {
+    std::vector<std::string> out;
+    for (const auto& step : spec.session)
+        if (step.capture && std::find(out.begin(), out.end(), step.capture->name) == out.end())
+            out.push_back(step.capture->name);
+    return out;
+}
+
+std::vector<PreparedStep> prepare_steps(const HttpPlan& plan) {
+    std::vector<PreparedStep> out;
+    for (size_t i = 0; i < plan.spec.session.size(); ++i) {
+        const SessionStep& s = plan.spec.session[i];
+        if (s.target >= plan.targets.size())
+            throw std::runtime_error("http.session[" + std::to_string(i) + "].target: no target " +
+                                     std::to_string(s.target));
+        PreparedStep p;
+        p.target = s.target;
+        p.name = "step " + std::to_string(i + 1) + ": " + plan.targets[s.target].name;
+        p.think_min_ms = s.think_min_ms;
+        p.think_max_ms = s.think_max_ms;
+        if (s.capture) {
+            const auto var = std::find(plan.vars.begin(), plan.vars.end(), s.capture->name);
+            p.capture =
+                std::make_shared<const ValueCapture>(*s.capture, size_t(var - plan.vars.begin()));
+        }
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
 }  // namespace
 
 std::vector<std::string> HttpPlan::names() const {
     std::vector<std::string> out;
+    if (!steps.empty()) {
+        for (const auto& s : steps)
+            out.push_back(s.name);
+        return out;
+    }
     for (const auto& t : targets)
         out.push_back(t.name);
     return out;
@@ -153,15 +189,17 @@ HttpPlan prepare_http(const HttpSpec& spec, const Environment& env) {
     if (spec.targets.empty()) throw std::runtime_error("http.targets: at least one target needed");
     HttpPlan plan;
     plan.spec = spec;
+    plan.vars = capture_names(spec);
     ProgramBuilder::Files files;  // each CSV file read once, whichever targets use it
     for (size_t i = 0; i < spec.targets.size(); ++i) {
         plan.targets.push_back(
-            prepare(spec.targets[i], i, spec.keepalive, plan.origins, files, env));
+            prepare(spec.targets[i], i, spec.keepalive, plan.origins, files, env, plan.vars));
         if (const auto& program = plan.targets.back().program) {
             plan.max_request_bytes = std::max(plan.max_request_bytes, program->max_bytes());
             plan.csv_sources = std::max(plan.csv_sources, program->csv_sources());
         }
     }
+    plan.steps = prepare_steps(plan);
     return plan;
 }
 

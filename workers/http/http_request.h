@@ -7,6 +7,7 @@
 
 #include "model/secrets.h"
 #include "model/spec.h"
+#include "session.h"
 #include "url.h"
 
 namespace perflab {
@@ -41,6 +42,10 @@ struct HttpPlan {
     int shares = 1;
     size_t max_request_bytes = 0;  // the largest rendered request (0: all static)
     size_t csv_sources = 0;        // the most CSV sources one request reads
+    // The session's steps (empty: none) and the names its steps capture, in order.
+    std::vector<PreparedStep> steps;
+    std::vector<std::string> vars;
+    // The op names of the figures: the steps' with a session, else the targets'.
     std::vector<std::string> names() const;
     bool any_tls() const;
 };

@@ -18,8 +18,8 @@ const char* to_text(HttpError e) {
 }
 
 const char* to_text(CheckKind k) {
-    static const char* texts[kCheckKinds] = {"status", "body_contains", "body_regex", "json",
-                                             "max_bytes"};
+    static const char* texts[kCheckKinds] = {"status", "body_contains", "body_regex",
+                                             "json",   "max_bytes",     "capture"};
     return texts[size_t(k)];
 }
 

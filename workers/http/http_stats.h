@@ -33,9 +33,10 @@ constexpr size_t kHttpErrorKinds = 10;
 const char* to_text(HttpError e);
 
 // A response check (the spec's "expect") that a response can fail; as a bit in a mask,
-// 1 << kind. The texts are the spec's keys.
-enum class CheckKind { status, body_contains, body_regex, json, max_bytes };
-constexpr size_t kCheckKinds = 5;
+// 1 << kind. The texts are the spec's keys; `capture` is a session step whose response did
+// not hold the value it captures.
+enum class CheckKind { status, body_contains, body_regex, json, max_bytes, capture };
+constexpr size_t kCheckKinds = 6;
 const char* to_text(CheckKind k);
 
 // One worker thread's counts for one tick, written by that thread alone (inside a

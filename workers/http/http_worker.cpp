@@ -153,9 +153,12 @@ class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
                               uint64_t(plan.share) * uint64_t(plan.spec.threads) + uint64_t(index),
                               Stream::templates)),
           requests_(plan.targets.size(), 0),
+          think_rng_(stream_seed(
+              plan.seed, uint64_t(plan.share) * uint64_t(plan.spec.threads) + uint64_t(index),
+              Stream::think)),
           tls_(tls_context(plan)),
           endpoints_(resolve(io_, plan)),
-          slots_{Slot(plan.targets.size()), Slot(plan.targets.size())} {
+          slots_{Slot(names_.size()), Slot(names_.size())} {
         render_.rows.resize(plan.csv_sources);
         if constexpr (kH2)
             pool_ = std::make_unique<H2Pool>(H2Pool::Context{
@@ -194,7 +197,7 @@ class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
         for (int i = 0; i < n; ++i) {
             add_connection();
             ++preconnecting_;
-            conns_.back()->preconnect(plan_.targets[size_t(i) % plan_.targets.size()].origin);
+            conns_.back()->preconnect(plan_.targets[first_target(size_t(i))].origin);
         }
         if (preconnecting_ == 0) settled_();
     }
@@ -257,13 +260,17 @@ class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
         const auto now = outcome.at;
         const int64_t us = micros(now - c.from());
         const int64_t service = c.paced ? micros(now - c.sent()) : -1;
+        const size_t op = figures_of(c);
+        unsigned failed = outcome.failed_checks;
+        if constexpr (!kH2)  // sessions run over HTTP/1.1 (spec_parse refuses them with http2)
+            if (session_) failed = end_step(c, outcome);
         Slot& slot = slot_of(c.phase);
         slot.stats.write([&](HttpStats& s) {
             if (outcome.error)
-                s.failure(c.target(), *outcome.error, us, service);
+                s.failure(op, *outcome.error, us, service);
             else
-                s.response(c.target(), outcome.status, us, service, outcome.body_bytes,
-                           outcome.failed_checks, outcome.status_checked);
+                s.response(op, outcome.status, us, service, outcome.body_bytes, failed,
+                           outcome.status_checked);
             s.times.replied(now);
         });
         if (outcome.error && outcome.unreached) note_unreached(c, outcome);
@@ -291,6 +298,20 @@ class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
     std::atomic<int> open_count_{0};
 
   private:
+    // A session's virtual user, one per connection (by its id): where it is in the steps and
+    // what it captured, in buffers reserved once so that capturing allocates nothing.
+    struct Session {
+        Session(asio::io_context& io, size_t vars) : think(io), values(vars) {
+            for (auto& v : values)
+                v.reserve(kMaxCaptureBytes);
+        }
+        asio::steady_timer think;
+        std::vector<std::string> values;  // by HttpPlan::vars
+        size_t step = 0;
+        bool thinking = false;  // its think timer runs
+        bool thought = false;   // the think time before `step` is over
+    };
+
     // A phase's figures and its requests in flight. Two, by phase parity: the current phase
     // and the one before it, whose replies may still be coming in.
     struct Slot {
@@ -327,7 +348,7 @@ class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
         for (auto& c : conns_) {
             if (!c->in_request()) continue;
             slot_of(c->phase).stats.write([&](HttpStats& s) {
-                s.failure(c->target(), HttpError::cancelled, micros(now - c->from()),
+                s.failure(figures_of(*c), HttpError::cancelled, micros(now - c->from()),
                           c->paced ? micros(now - c->sent()) : -1);
                 s.times.replied(now);
             });
@@ -357,9 +378,76 @@ class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
                 open_count_, handler_memory_.emplace_back()};
             conns_.push_back(std::make_unique<HttpConnection>(ctx, int(conns_.size())));
         }
+        if (session_) sessions_.emplace_back(io_, plan_.vars.size());
     }
 
     size_t next_target() { return targets_.next(); }
+
+    // A connection opened ahead of the load goes where its first request will.
+    size_t first_target(size_t connection) const {
+        if (session_) return plan_.steps.front().target;
+        return connection % plan_.targets.size();
+    }
+
+    // Where a request's figures go: its session step, or its target.
+    size_t figures_of(const Channel& c) const {
+        return session_ ? sessions_[size_t(c.id())].step : c.target();
+    }
+
+    // A session step's response: its capture taken, the user moved on to its next step, or
+    // back to the first when the capture failed (a later step would lack the value). Returns
+    // the response's failed checks, the capture's among them.
+    unsigned end_step(Channel& c, const HttpOutcome& outcome) {
+        Session& user = sessions_[size_t(c.id())];
+        const PreparedStep& step = plan_.steps[user.step];
+        unsigned failed = outcome.failed_checks;
+        bool captured = true;
+        if (step.capture) {
+            captured = !outcome.error && step.capture->take(c.response_body(), c.response_header(),
+                                                            user.values[step.capture->var()]);
+            if (!captured && !outcome.error) failed |= 1u << unsigned(CheckKind::capture);
+        }
+        user.step = captured ? (user.step + 1) % plan_.steps.size() : 0;
+        c.capture = nullptr;
+        return failed;
+    }
+
+    // Before a step with a think time the user waits it out on its own timer; true while it
+    // does. The timer's end sends the step, unless the phase has no place for the user then.
+    bool thinking(Channel& c) {
+        Session& user = sessions_[size_t(c.id())];
+        if (user.thinking) return true;
+        const PreparedStep& step = plan_.steps[user.step];
+        if (step.think_max_ms == 0 || user.thought) {
+            user.thought = false;
+            return false;
+        }
+        const uint64_t span = uint64_t(step.think_max_ms - step.think_min_ms) + 1;
+        const auto ms = step.think_min_ms + think_rng_.below(span);
+        user.thinking = true;
+        user.think.expires_after(std::chrono::milliseconds(ms));
+        // The connection's handler memory is free: it has no request in flight.
+        const auto woke = [this, &c, &user](const boost::system::error_code& ec) {
+            if (ec) return;
+            user.thinking = false;
+            user.thought = true;
+            if (c.id() < users_)
+                issue_closed(c, Clock::now());
+            else
+                make_idle(c);
+            check_done();
+        };
+        user.think.async_wait(InMemory(handler_memory_[size_t(c.id())], woke));
+        return true;
+    }
+
+    // Session: sends the user's step, its capture armed.
+    void start_step(Channel& c, Clock::time_point now) {
+        const PreparedStep& step = plan_.steps[sessions_[size_t(c.id())].step];
+        render_.values = sessions_[size_t(c.id())].values.data();
+        c.capture = step.capture.get();
+        start(c, step.target, now, now);
+    }
 
     // A target's requests are numbered across the run without any shared counter: this
     // worker's k-th is k × (threads × shares) + its own place, so every number is used once
@@ -397,7 +485,11 @@ class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
         if (stopping_ || !pacer_.active() || pacer_.exhausted()) return make_idle(c);
         unidle(c);
         if (c.failures > 0 && now < c.retry_at) return;
+        if constexpr (!kH2)
+            if (session_ && thinking(c)) return;
         pacer_.advance();
+        if constexpr (!kH2)
+            if (session_) return start_step(c, now);
         start(c, next_target(), now, now);
     }
 
@@ -517,6 +609,8 @@ class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
     void shutdown() {
         pace_.cancel();
         sweep_.cancel();
+        for (auto& user : sessions_)
+            user.think.cancel();
         for (auto& c : conns_)
             c->close();
         if constexpr (kH2) pool_->close_all();
@@ -557,6 +651,8 @@ class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
     TargetPicker targets_;
     RenderState render_;
     std::vector<uint64_t> requests_;  // per target: requests this worker rendered
+    const bool session_ = !plan_.steps.empty();
+    Rng think_rng_;
     asio::executor_work_guard<asio::io_context::executor_type> guard_{io_.get_executor()};
     std::optional<asio::ssl::context> tls_;
     std::vector<Tcp::resolver::results_type> endpoints_;
@@ -565,6 +661,8 @@ class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
     std::unique_ptr<H2Pool> pool_;  // HTTP/2 only
     std::vector<std::unique_ptr<Channel>> conns_;
     size_t scan_ = 0;  // the next connection a sweep visits
+    // A deque: its timers stay where they are while users are added.
+    std::deque<Session> sessions_;
     std::vector<Channel*> idle_;
     Backlog backlog_;
     OpPacer pacer_;

@@ -161,6 +161,9 @@ void RequestProgram::run(const Part& part, std::string& out, RenderState& state,
                 out.append(text_, begin, size);
                 break;
             }
+            case Op::Kind::var:
+                out += state.values[op.index];
+                break;
         }
     }
 }
@@ -273,6 +276,18 @@ bool ProgramBuilder::variable(RequestProgram::Part& part, const TemplatePiece& p
         }
         case TemplateVar::csv:
             return csv(part, piece, error);
+        case TemplateVar::var: {
+            const auto at = vars_ ? std::find(vars_->begin(), vars_->end(), piece.args[0])
+                                  : std::vector<std::string>::const_iterator();
+            if (!vars_ || at == vars_->end()) {
+                error = "{{var " + piece.args[0] + "}}: no session step captures it";
+                return false;
+            }
+            op.kind = Kind::var;
+            op.index = uint32_t(at - vars_->begin());
+            part.max += kMaxCaptureBytes;
+            break;
+        }
         case TemplateVar::seq:
             op.kind = Kind::seq;
             part.max += kNumberBytes;

@@ -27,11 +27,17 @@ struct CsvTable {
 // Null, with `error` set, when the file cannot be read or holds no data row.
 std::shared_ptr<const CsvTable> load_csv(const std::string& path, std::string& error);
 
+// The longest value a session step may capture: each user's buffers are reserved this long,
+// so capturing and rendering a value allocate nothing; a longer one fails its capture.
+constexpr size_t kMaxCaptureBytes = 4096;
+
 // One worker thread's random stream and scratch for rendering; never shared.
 struct RenderState {
     explicit RenderState(uint64_t seed) : rng(seed) {}
     Rng rng;
     std::vector<size_t> rows;  // the CSV row each source of the request took, sized by the plan
+    // The session user's captured values, by the plan's variable index ({{var NAME}}).
+    const std::string* values = nullptr;
 };
 
 // A whole request: the head up to its Content-Length, and the body.
@@ -51,11 +57,11 @@ class RequestProgram {
     static constexpr size_t kLengthLine = 64;  // "Content-Length: " + 20 digits + 2 CRLFs
 
     struct Op {
-        enum class Kind : uint8_t { literal, seq, uniform, zipf, uuid, now_ms, csv, pick };
+        enum class Kind : uint8_t { literal, seq, uniform, zipf, uuid, now_ms, csv, pick, var };
         Kind kind = Kind::literal;
         uint32_t begin = 0;  // literal: offset into text_; pick: first choice in choices_
         uint32_t size = 0;   // literal: length; pick: choices
-        uint32_t index = 0;  // zipf: sampler; csv: source
+        uint32_t index = 0;  // zipf: sampler; csv: source; var: variable
         uint32_t column = 0;
         int64_t low = 0;  // uniform: low + [0, span)
         uint64_t span = 0;
@@ -85,7 +91,11 @@ class RequestProgram {
 class ProgramBuilder {
   public:
     using Files = std::map<std::string, std::shared_ptr<const CsvTable>>;
-    ProgramBuilder(Files& files, const Environment& env) : files_(files), env_(env) {}
+    // `vars`: the names a session captures, in the plan's order ({{var NAME}} renders the
+    // user's value of (*vars)[i]); null without a session.
+    ProgramBuilder(Files& files, const Environment& env,
+                   const std::vector<std::string>* vars = nullptr)
+        : files_(files), env_(env), vars_(vars) {}
 
     // Appends literal text to the head.
     void head_text(const std::string& text);
@@ -105,6 +115,7 @@ class ProgramBuilder {
 
     Files& files_;
     const Environment& env_;
+    const std::vector<std::string>* vars_;
     std::shared_ptr<RequestProgram> program_ = std::make_shared<RequestProgram>();
 };
 

@@ -37,10 +37,10 @@ unsigned ResponseCheck::failures(int status, const BodyReader& reader, uint64_t 
     return failed;
 }
 
-void BodyReader::start(const ResponseCheck* check) {
+void BodyReader::start(const ResponseCheck* check, bool keep) {
     check_ = check;
     kept_.clear();
-    keep_ = check && check->keeps_body();
+    keep_ = keep || (check && check->keeps_body());
     searching_ = check && !keep_ && check->contains();
     found_ = false;
 }

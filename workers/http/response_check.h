@@ -49,8 +49,9 @@ class ResponseCheck {
 // responses' size.
 class BodyReader {
   public:
-    // A new response for `check` (null: a target without checks).
-    void start(const ResponseCheck* check);
+    // A new response for `check` (null: a target without checks); `keep`: the whole body is
+    // kept whatever the check reads (a session step captures a value from it).
+    void start(const ResponseCheck* check, bool keep = false);
     bool active() const { return keep_ || searching_; }
     void feed(std::string_view chunk);
     std::string_view body() const { return kept_; }  // the whole body when kept

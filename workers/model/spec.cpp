@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "replay_file.h"
+#include "session_spec.h"
 
 namespace perflab {
 
@@ -180,15 +181,17 @@ nlohmann::json http_json(const HttpSpec& h) {
         if (t.expect) j["expect"] = expect_json(*t.expect);
         targets.push_back(j);
     }
-    return {{"targets", targets},
-            {"threads", h.threads},
-            {"max_connections", h.max_connections},
-            {"timeout_ms", h.timeout_ms},
-            {"connect_timeout_ms", h.connect_timeout_ms},
-            {"keepalive", h.keepalive},
-            {"tls_verify", h.tls_verify},
-            {"http2", h.http2},
-            {"max_streams", h.max_streams}};
+    nlohmann::json j = {{"targets", targets},
+                        {"threads", h.threads},
+                        {"max_connections", h.max_connections},
+                        {"timeout_ms", h.timeout_ms},
+                        {"connect_timeout_ms", h.connect_timeout_ms},
+                        {"keepalive", h.keepalive},
+                        {"tls_verify", h.tls_verify},
+                        {"http2", h.http2},
+                        {"max_streams", h.max_streams}};
+    if (!h.session.empty()) j["session"] = session_json(h.session);
+    return j;
 }
 
 nlohmann::json agent_json(const AgentSpec& a) {

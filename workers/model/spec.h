@@ -122,8 +122,35 @@ struct HttpTarget {
     std::optional<HttpExpect> expect;
 };
 
+// A value a session step takes from its response, for the later steps' {{var NAME}}: the
+// string (or number) at a JSON path of the body, a response header's value, or the first
+// group of a regular expression searched in the body. Exactly one of json, header and regex.
+struct HttpCapture {
+    std::string name;
+    std::string json;
+    std::string header;
+    std::string regex;
+
+    bool operator==(const HttpCapture&) const = default;
+};
+
+// One request of a session: a target, sent after a think time drawn uniformly from
+// [think_min_ms, think_max_ms] (not counted in its latency).
+struct SessionStep {
+    size_t target = 0;
+    uint32_t think_min_ms = 0;
+    uint32_t think_max_ms = 0;
+    std::optional<HttpCapture> capture;
+
+    bool operator==(const SessionStep&) const = default;
+};
+
 struct HttpSpec {
     std::vector<HttpTarget> targets;
+    // Empty: each request goes to a target drawn by weight. Otherwise every closed-model
+    // connection is a virtual user sending these steps in order, again and again; a step's
+    // figures are reported apart ("step 2: GET http://..."), in place of the targets'.
+    std::vector<SessionStep> session;
     int threads = 2;
     int max_connections = 10000;
     int timeout_ms = 30000;

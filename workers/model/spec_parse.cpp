@@ -8,6 +8,7 @@
 #include "json_reader.h"
 #include "replay_file.h"
 #include "secrets.h"
+#include "session_spec.h"
 #include "spec.h"
 #include "template_syntax.h"
 
@@ -407,7 +408,7 @@ HttpSpec parse_http(const nlohmann::json& json, std::vector<SpecError>& errors) 
     HttpSpec h;
     if (!r.is_object()) return h;
     r.allow_only({"targets", "threads", "max_connections", "timeout_ms", "connect_timeout_ms",
-                  "keepalive", "tls_verify", "http2", "max_streams"});
+                  "keepalive", "tls_verify", "http2", "max_streams", "session"});
     const auto* targets = r.child("targets");
     if (!targets || !targets->is_array() || targets->empty())
         r.error("http.targets", "expected a non-empty array of targets");
@@ -424,6 +425,9 @@ HttpSpec parse_http(const nlohmann::json& json, std::vector<SpecError>& errors) 
     if (auto v = r.integer("max_streams", 1, 1000)) h.max_streams = int(*v);
     if (h.http2 && !h.keepalive)
         r.error(r.path("http2"), "HTTP/2 keeps its connections open: needs \"keepalive\": true");
+    if (const auto* v = r.child("session")) h.session = parse_session(*v, errors);
+    if (h.http2 && !h.session.empty())
+        r.error(r.path("session"), "sessions run over HTTP/1.1 for now: remove \"http2\"");
     return h;
 }
 
@@ -682,6 +686,7 @@ SpecResult parse_spec_as(const nlohmann::json& json, bool read_files) {
     if (const auto* c = r.child("cache")) s.cache = parse_cache(*c, errors, read_files);
     check_replay_phases(s, errors);
     if (const auto* h = r.child("http")) s.http = parse_http(*h, errors);
+    check_session(s, errors);
     if (r.has("kind")) {
         if (s.kind == RunKind::cache && !s.cache) r.error("cache", "required for a cache run");
         if (s.kind == RunKind::http && !s.http) r.error("http", "required for an http run");

@@ -56,6 +56,7 @@ std::string check_args(TemplateVar var, const std::vector<std::string>& args) {
             return "";
         }
         case TemplateVar::env:
+        case TemplateVar::var:
             return args.size() == 1 && is_env_name(args[0]) ? "" : "expected a variable name";
         case TemplateVar::csv:
             if (args.size() < 2 || args.size() > 3 || (args.size() == 3 && args[2] != "random"))
@@ -71,10 +72,10 @@ struct Name {
     const char* text;
     TemplateVar var;
 };
-constexpr Name kNames[] = {{"seq", TemplateVar::seq},       {"uniform", TemplateVar::uniform},
-                           {"zipf", TemplateVar::zipf},     {"uuid", TemplateVar::uuid},
-                           {"now_ms", TemplateVar::now_ms}, {"env", TemplateVar::env},
-                           {"csv", TemplateVar::csv},       {"pick", TemplateVar::pick}};
+constexpr Name kNames[] = {
+    {"seq", TemplateVar::seq},   {"uniform", TemplateVar::uniform}, {"zipf", TemplateVar::zipf},
+    {"uuid", TemplateVar::uuid}, {"now_ms", TemplateVar::now_ms},   {"env", TemplateVar::env},
+    {"csv", TemplateVar::csv},   {"pick", TemplateVar::pick},       {"var", TemplateVar::var}};
 
 // One variable's text between the braces.
 bool parse_variable(std::string_view inner, TemplatePiece& piece, std::string& error) {
@@ -119,6 +120,15 @@ bool parse_variable(std::string_view inner, TemplatePiece& piece, std::string& e
 
 bool looks_templated(std::string_view text) {
     return text.find("{{") != std::string_view::npos;
+}
+
+std::vector<std::string> template_var_names(std::string_view text) {
+    std::vector<std::string> out;
+    if (!looks_templated(text)) return out;
+    std::string error;
+    for (const auto& piece : parse_template(text, error).pieces)
+        if (!piece.literal && piece.var == TemplateVar::var) out.push_back(piece.args[0]);
+    return out;
 }
 
 ParsedTemplate parse_template(std::string_view text, std::string& error) {

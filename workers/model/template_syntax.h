@@ -12,14 +12,15 @@
 
 namespace perflab {
 
-enum class TemplateVar { seq, uniform, zipf, uuid, now_ms, env, csv, pick };
+enum class TemplateVar { seq, uniform, zipf, uuid, now_ms, env, csv, pick, var };
 
 struct TemplatePiece {
     bool literal = true;
     std::string text;  // the literal text
     TemplateVar var = TemplateVar::seq;
     // Checked arguments: uniform "A", "B" (integers, A ≤ B); zipf "N", "S"; env "NAME";
-    // csv "FILE", "COLUMN" and optionally "random"; pick its options.
+    // csv "FILE", "COLUMN" and optionally "random"; pick its options; var "NAME" (a value an
+    // earlier session step captured).
     std::vector<std::string> args;
 };
 
@@ -30,6 +31,9 @@ struct ParsedTemplate {
 // The pieces of `text`; empty `error` when well formed, else why not ("unknown template
 // \"foo\"", "unclosed \"{{\"", "uniform: expected two integers A ≤ B").
 ParsedTemplate parse_template(std::string_view text, std::string& error);
+
+// The names of the {{var NAME}} in `text` (none when it does not parse).
+std::vector<std::string> template_var_names(std::string_view text);
 
 // Whether `text` holds a "{{" (a template, well formed or not).
 bool looks_templated(std::string_view text);
