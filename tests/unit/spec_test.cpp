@@ -410,6 +410,9 @@ TEST(SpecSession, NamesTheOffendingField) {
     j["http"].erase("session");
     EXPECT_TRUE(
         has_error_starting(j, "http.targets[1].url: {{var token}}: no step of http.session"));
+    j = session_http();
+    j["http"]["http2"] = true;
+    EXPECT_TRUE(has_error_starting(j, "http.session: sessions run over HTTP/1.1 for now"));
 }
 
 }  // namespace
