@@ -54,23 +54,22 @@ QStringList ProbeCharts::hostKinds() {
 void ProbeCharts::begin(const RunSpec& spec) {
     series_.clear();
     loopback_ = loopbackTargets(spec);
+    QStringList kinds;
     for (const auto& probe : spec.probes) {
-        QStringList kinds;
         switch (probe.type) {
             case ProbeSpec::Type::local:
             case ProbeSpec::Type::ssh:
-                kinds = hostKinds();
+                kinds += hostKinds();
                 break;
             case ProbeSpec::Type::memcached:
-                kinds = QStringList(4, QObject::tr("memcached"));
+                kinds += QStringList(4, QObject::tr("memcached"));
                 break;
             case ProbeSpec::Type::jvm:
-                kinds = QStringList(2, QObject::tr("JVM"));
+                kinds += QStringList(2, QObject::tr("JVM"));
                 break;
         }
-        for (const QString& kind : kinds)
-            chart_->reservePanel(kind);
     }
+    chart_->reservePanels(kinds);
 }
 
 void ProbeCharts::add(const ProbeSample& s) {

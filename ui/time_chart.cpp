@@ -438,8 +438,9 @@ void TimeChart::addMarker(double t_s, const QString& label, const QColor& color)
     placeMarkerItem(text, topVisiblePanel());
 }
 
-void TimeChart::reservePanel(const QString& kind) {
-    reserved_.push_back(kind);
+void TimeChart::reservePanels(const QStringList& kinds) {
+    if (kinds.isEmpty()) return;
+    reserved_ += kinds;
     layoutPanels();
 }
 

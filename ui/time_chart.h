@@ -66,11 +66,11 @@ class TimeChart : public QWidget {
     int markerCount() const { return markers_; }
     // The live view shows [0, max(planned, latest)] until the user zooms or pans.
     void setPlannedSeconds(double seconds) { planned_s_ = seconds; }
-    // A panel of `kind` that will come (a probe's, with its first sample) keeps its room from
-    // now: the stack takes its full height at once, and the first tick, whose replot of every
-    // panel is the longest, is not also the one that resizes the plot and its paint buffers.
-    // The next addPanel of that kind takes the room.
-    void reservePanel(const QString& kind);
+    // Panels of these kinds that will come (a probe's, with its first sample) keep their room
+    // from now: the stack takes its full height at once, and the first tick, whose replot of
+    // every panel is the longest, is not also the one that resizes the plot and its paint
+    // buffers. Each addPanel of a kind takes one room of it.
+    void reservePanels(const QStringList& kinds);
     // Gives up the room of panels that did not come (a probe that failed).
     void releaseReservedPanels();
     void clear();

@@ -21,12 +21,13 @@ import json
 import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from http_vs_wrk import free_port, per_request, pinned, run_measured, wait_port  # noqa: E402
 
 
 def parse_args():
@@ -44,23 +45,6 @@ def parse_args():
     p.add_argument("--client-core", default="1")
     p.add_argument("--cases", default="static,return200")
     return p.parse_args()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port, timeout=5.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return True
-        except OSError:
-            time.sleep(0.05)
-    return False
 
 
 def start_nginx(args, workdir):
@@ -109,35 +93,6 @@ http {{
     return proc, port
 
 
-class Cpu:
-    """A client's CPU seconds, split into user space (the tool's own code, nghttp2, TLS) and
-    system (the TCP stack, syscalls)."""
-
-    def __init__(self, user, system):
-        self.user, self.system = user, system
-
-    def total(self):
-        return self.user + self.system
-
-    def __truediv__(self, n):
-        return Cpu(self.user / n, self.system / n)
-
-
-def run_measured(argv):
-    before = os.times()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    out, err = proc.communicate()
-    after = os.times()
-    if proc.returncode != 0:
-        sys.exit(f"{' '.join(argv)} failed ({proc.returncode}): {err}")
-    return out, Cpu(after.children_user - before.children_user,
-                    after.children_system - before.children_system)
-
-
-def pinned(args, argv):
-    return ["taskset", "-c", args.client_core] + argv if args.client_core else argv
-
-
 def h2load_round(args, url):
     out, cpu = run_measured(pinned(args, [
         args.h2load, "-t", str(args.threads), "-c", str(args.connections), "-m",
@@ -169,10 +124,6 @@ def perflab_round(args, workdir, url):
         sys.exit(f"perflab: {errors} requests failed: {report['errors']}")
     total = report["requests"]
     return total / report["duration_s"], cpu / total, total
-
-
-def per_request(cpu):
-    return f"{cpu.total() * 1e6:.2f} µs/req (user {cpu.user * 1e6:.2f}, sys {cpu.system * 1e6:.2f})"
 
 
 def compare(args, workdir, name, url):

@@ -26,13 +26,15 @@ import argparse
 import json
 import os
 import resource
-import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from http_vs_wrk import free_port, wait_port  # noqa: E402
 
 
 def parse_args():
@@ -49,23 +51,6 @@ def parse_args():
     p.add_argument("--engines", default="http,cache")
     p.add_argument("--soak", type=float, default=0, help="seconds of a long run at scale")
     return p.parse_args()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port, timeout=10.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return True
-        except OSError:
-            time.sleep(0.05)
-    return False
 
 
 def raise_nofile():
@@ -105,7 +90,7 @@ http {{
     proc = subprocess.Popen(["taskset", "-c", args.server_core, args.nginx, "-p", workdir,
                              "-e", os.path.join(workdir, "error.log"), "-c", path],
                             preexec_fn=raise_nofile)
-    if not wait_port(port):
+    if not wait_port(port, timeout=10):
         proc.kill()
         sys.exit("nginx did not start")
     return proc, f"http://127.0.0.1:{port}/ok"
@@ -117,7 +102,7 @@ def start_memcached(args, connections):
                              "-l", "127.0.0.1", "-p", str(port), "-t", "1", "-m", "256",
                              "-c", str(connections + 1024), "-u", "root"],
                             preexec_fn=raise_nofile)
-    if not wait_port(port):
+    if not wait_port(port, timeout=10):
         proc.kill()
         sys.exit("memcached did not start")
     return proc, f"127.0.0.1:{port}"
