@@ -28,6 +28,20 @@ void AreaGraph::drawFill(QCPPainter* painter, QVector<QPointF>* lines) const {
     }
 }
 
+void BoldLineGraph::drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines) const {
+    if (painter->modes().testFlag(QCPPainter::pmVectorized)) {
+        QPen pen = painter->pen();
+        pen.setWidthF(2 * pen.widthF());
+        painter->setPen(pen);
+        QCPGraph::drawLinePlot(painter, lines);
+        return;
+    }
+    QCPGraph::drawLinePlot(painter, lines);
+    painter->translate(0, -1);
+    QCPGraph::drawLinePlot(painter, lines);
+    painter->translate(0, 1);
+}
+
 void StackPlot::setStackHeight(int height) {
     if (height == height_) return;
     height_ = height;

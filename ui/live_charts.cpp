@@ -46,8 +46,7 @@ void LiveCharts::setupRunPanels(bool cache) {
     // operation's own line is only its share.
     planned_ = chart_->addSeries(throughput_, QObject::tr("planned"), Qt::gray, Qt::DashLine);
     planned_->setLineStyle(QCPGraph::lsStepRight);
-    total_ = chart_->addSeries(throughput_, QObject::tr("total"), QColor(33, 37, 41));
-    total_->setPen(QPen(total_->pen().color(), 2));
+    total_ = chart_->addBoldSeries(throughput_, QObject::tr("total"), QColor(33, 37, 41));
     hitRate_ = cache ? chart_->addPanel(QObject::tr("hit %"), TimeChart::Scale::linear,
                                         QObject::tr("Hit rate"))
                      : -1;

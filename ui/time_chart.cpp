@@ -6,6 +6,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -16,7 +17,6 @@
 #include "graph_values.h"
 
 namespace perflab {
-
 namespace {
 
 constexpr int kMaxMarkers = 300;   // full GCs can come every second; keep the plot light
@@ -62,6 +62,9 @@ void TimeChart::setupPlot() {
     // One paint buffer, not two: the overlay's own (for a selection rectangle, unused here)
     // was a second stack-sized pixmap cleared and composed at every replot.
     plot_->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
+    // The plot paints all of itself (a white background under its buffer), so nothing under it
+    // is painted first: the tab page's frame was filled anew under every replot.
+    plot_->setAttribute(Qt::WA_OpaquePaintEvent);
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, &TimeChart::showTooltip);
     // Only a press on a plot area pans; one on a legend toggles a series and keeps following.
@@ -73,6 +76,19 @@ void TimeChart::setupPlot() {
                 if (event->button() == Qt::LeftButton) toggleSeries(item);
             });
     connect(plot_, &QCustomPlot::afterLayout, this, &TimeChart::fitTicks);
+    // Only a replot's layout skips panels out of view: an export lays out and draws the
+    // whole stack with no replot around it.
+    connect(plot_, &QCustomPlot::beforeReplot, this, [this] { replotting_ = true; });
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+        if (replotting_) skipSeriesOutOfView();
+    });
+    connect(plot_, &QCustomPlot::afterReplot, this, [this] {
+        replotting_ = false;
+        restoreSkippedSeries();
+    });
+    // What scrolls into view was not drawn: draw it before the scrolled stack is painted.
+    connect(scroll_->verticalScrollBar(), &QScrollBar::valueChanged, this,
+            [this] { plot_->replot(QCustomPlot::rpQueuedRefresh); });
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { follow_ = false; });
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] {
         follow_ = true;
@@ -353,6 +369,13 @@ QCPGraph* TimeChart::addSeries(int panel, const QString& name, const QColor& col
     return graph;
 }
 
+QCPGraph* TimeChart::addBoldSeries(int panel, const QString& name, const QColor& color) {
+    QCPAxisRect* rect = panels_.at(size_t(panel)).rect;
+    auto* graph = new BoldLineGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    setupSeries(panels_.at(size_t(panel)).legend, graph, name, color, Qt::SolidLine);
+    return graph;
+}
+
 QCPGraph* TimeChart::addArea(int panel, const QString& name, const QColor& color) {
     QCPAxisRect* rect = panels_.at(size_t(panel)).rect;
     auto* graph = new AreaGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
@@ -451,6 +474,7 @@ void TimeChart::releaseReservedPanels() {
 }
 
 void TimeChart::clear() {
+    skipped_.clear();
     plot_->clearGraphs();
     plot_->clearItems();
     plot_->plotLayout()->clear();  // deletes the spacer too when it is in the layout
@@ -522,6 +546,28 @@ void TimeChart::redraw() {
 void TimeChart::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
     if (stale_) redraw();
+}
+
+// Called once the replot's layout has placed the panels and before anything is drawn; a panel
+// outside the scroll area's view keeps its axes and legend (cheap) but not its series.
+void TimeChart::skipSeriesOutOfView() {
+    const QRect view = plot_->visibleRegion().boundingRect();
+    // Not shown (a hidden tab being resized): its next showing paints this replot's buffer.
+    if (view.isEmpty()) return;
+    for (const auto& p : panels_) {
+        if (!p.rect->visible() || p.rect->outerRect().intersects(view)) continue;
+        for (QCPGraph* g : p.rect->graphs())
+            if (g->visible()) {
+                g->setVisible(false);
+                skipped_.push_back(g);
+            }
+    }
+}
+
+void TimeChart::restoreSkippedSeries() {
+    for (QCPGraph* g : skipped_)
+        g->setVisible(true);
+    skipped_.clear();
 }
 
 void TimeChart::showTooltip(QMouseEvent* event) {

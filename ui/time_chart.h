@@ -36,10 +36,14 @@ namespace perflab {
 // legend in a row above its plot area, where it covers no data; a click on a legend entry
 // hides or shows that series. Value axes have compact labels (60k, 250µs), as many as the
 // panel's height holds; below kMinPanelHeight a panel does not shrink: the stack scrolls.
+// A replot draws the series of the panels in view only (an hour's points on a dozen panels
+// took the GUI thread 30-60 ms a tick); scrolling draws the ones that come into view.
 class TimeChart : public QWidget {
     Q_OBJECT
   public:
-    static constexpr int kMaxPoints = 2000;
+    // About a point per pixel column of a wide panel: a replot costs ~1 µs a point, and an
+    // hour at 2000 points a series took a live window 20-25 ms a tick.
+    static constexpr int kMaxPoints = 1000;
     static constexpr int kMinPanelHeight = 110;  // legend row and plot area
 
     explicit TimeChart(QWidget* parent = nullptr);
@@ -58,6 +62,8 @@ class TimeChart : public QWidget {
     int visiblePanelCount() const;
     QCPGraph* addSeries(int panel, const QString& name, const QColor& color,
                         Qt::PenStyle style = Qt::SolidLine);
+    // A series drawn as if with a 2-px pen, for the one line a panel is read by.
+    QCPGraph* addBoldSeries(int panel, const QString& name, const QColor& color);
     // A series filled down to the axis with an opaque tint of its colour. Stacked areas are
     // drawn by adding the tallest (the sum of all) first: each later one covers its share.
     QCPGraph* addArea(int panel, const QString& name, const QColor& color);
@@ -131,6 +137,8 @@ class TimeChart : public QWidget {
     void scheduleRedraw();
     void redraw();
     void showTooltip(QMouseEvent* event);
+    void skipSeriesOutOfView();
+    void restoreSkippedSeries();
     static void thin(QCPGraph* graph);
 
     QScrollArea* scroll_;
@@ -141,9 +149,11 @@ class TimeChart : public QWidget {
     double planned_s_ = 0;
     double latest_s_ = 0;
     bool follow_ = true;
-    bool stale_ = false;                  // something changed since the last redraw
-    int plotHeight_ = 0;                  // the stack's minimum height, applied at the next redraw
-    QStringList reserved_;                // kinds of panels to come
+    bool stale_ = false;              // something changed since the last redraw
+    bool replotting_ = false;         // between a replot's start and its end
+    std::vector<QCPGraph*> skipped_;  // series hidden for one replot: their panel is not in view
+    int plotHeight_ = 0;              // the stack's minimum height, applied at the next redraw
+    QStringList reserved_;            // kinds of panels to come
     QCPLayoutElement* spacer_ = nullptr;  // their room, under the panels
     int markers_ = 0;
     QSet<QString> hidden_;

@@ -7,6 +7,8 @@
 
 #include <QMenu>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
@@ -31,6 +33,7 @@ class TimeChartTest : public QObject {
     void compactLabels();
     void tickLabelsDoNotOverlapAt1024x700();
     void crosshairSpansEveryPanelAndNamesEachValueWithItsUnit();
+    void seriesOutOfViewAreDrawnWhenScrolledIn();
 
   private:
     static void addPanels(TimeChart& chart) {
@@ -39,6 +42,16 @@ class TimeChartTest : public QObject {
             const int panel = chart.addPanel(kind.toLower(), TimeChart::Scale::linear, kind);
             chart.addSeries(panel, kind, Qt::blue);
         }
+    }
+    // Whether any pixel of `area` is near magenta, a colour no axis, grid or text uses.
+    static bool hasMagenta(const QImage& image, const QRect& area) {
+        const QRect in = area.intersected(image.rect());
+        for (int y = in.top(); y <= in.bottom(); ++y)
+            for (int x = in.left(); x <= in.right(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                if (c.red() > 200 && c.blue() > 200 && c.green() < 90) return true;
+            }
+        return false;
     }
     static QAction* action(QMenu* menu, const QString& text) {
         for (QAction* a : menu->actions())
@@ -335,6 +348,46 @@ void TimeChartTest::crosshairSpansEveryPanelAndNamesEachValueWithItsUnit() {
     QVERIFY2(text.contains(QStringLiteral("p99: 7.5 ms")), qPrintable(text));
     chart.hideCrosshair();
     QVERIFY(!chart.crosshairVisible());
+}
+
+// A replot leaves out the series of panels scrolled out of view; scrolling draws them, an
+// export draws every panel, and no series is left hidden by it.
+void TimeChartTest::seriesOutOfViewAreDrawnWhenScrolledIn() {
+    TimeChart chart;
+    chart.resize(600, 260);
+    std::vector<QCPGraph*> graphs;
+    for (int p = 0; p < 4; ++p) {
+        const int panel = chart.addPanel(QStringLiteral("panel %1").arg(p));
+        graphs.push_back(chart.addSeries(panel, QStringLiteral("s%1").arg(p),
+                                         p == 3 ? QColor(Qt::magenta) : QColor(Qt::blue)));
+        for (int t = 1; t <= 30; ++t)
+            chart.append(graphs.back(), t, 50 + (t % 5) * 10);
+    }
+    chart.refresh();
+    QSignalSpy replots(chart.plot(), &QCustomPlot::afterReplot);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QTRY_VERIFY(replots.count() >= 1);
+    QTRY_VERIFY(chart.plot()->height() >= 4 * TimeChart::kMinPanelHeight);
+    QCoreApplication::processEvents();
+
+    // The bottom panel is below the view: its series is not in the plot's buffer.
+    QVERIFY(
+        !chart.axisRect(3)->outerRect().intersects(chart.plot()->visibleRegion().boundingRect()));
+    // (Its legend, above it, is drawn: the area is the plot area's.)
+    const QRect bottom = chart.axisRect(3)->rect();
+    QVERIFY(!hasMagenta(chart.plot()->grab().toImage(), bottom));
+    for (QCPGraph* g : graphs)
+        QVERIFY(g->visible());
+    const QImage exported = chart.plot()->toPixmap().toImage();
+    QVERIFY(hasMagenta(exported, bottom));
+
+    auto* scroll = chart.findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+    QTRY_VERIFY(hasMagenta(chart.plot()->grab().toImage(), bottom));
+    for (QCPGraph* g : graphs)
+        QVERIFY(g->visible());
 }
 
 int run_time_chart_test(int argc, char** argv) {
