@@ -18,7 +18,9 @@ AsyncWorker::AsyncWorker(const CacheSpec& cache,
       board_(board),
       cancel_(cancel),
       unreached_(unreached),
-      io_(1),  // one thread runs it: Asio may skip its locking
+      // Only this worker's thread touches its sockets and timers (other threads post to it),
+      // so Asio may skip each descriptor's lock, as the HTTP worker does.
+      io_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO),
       work_(io_.get_executor()),
       close_deadline_(io_),
       watchdog_(io_),
