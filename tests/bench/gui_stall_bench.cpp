@@ -4,7 +4,8 @@
 // not in ctest). A 5 ms timer on the GUI thread measures how late each of its ticks comes;
 // the window's memory (RSS, and malloc's bytes in use) is read every 10 s. A stall over 50 ms
 // is split into the GUI thread's own CPU time in it (work the window did) and the rest (time
-// the thread was ready but the two cores ran the engine and memcached).
+// the thread was ready but the two cores ran the engine and memcached). The slowest events the
+// GUI thread handled are listed with their receiver, to say what a stall was made of.
 // Usage: gui_stall_bench [SECONDS] [CONNECTIONS] [TICK_MS]   (defaults: 60, 50, 1000;
 // QT_QPA_PLATFORM=offscreen works, xvfb-run shows the real painting cost). A short tick
 // packs an hour's 3600 ticks into less time: 900 s at 250 ms.
@@ -63,6 +64,47 @@ long involuntary_switches() {
     return usage.ru_nivcsw;
 }
 
+// Times each event the GUI thread dispatches from its event loop (not the ones sent from
+// inside another's handling) and keeps the slowest.
+class TimedApplication : public QApplication {
+  public:
+    using QApplication::QApplication;
+    struct Slow {
+        double ms;
+        double at_s;
+        QString what;
+    };
+    std::vector<Slow> slowest;  // the 8 slowest, slowest first
+    QElapsedTimer clock;
+
+    bool notify(QObject* receiver, QEvent* event) override {
+        if (depth_ > 0 || !clock.isValid()) return QApplication::notify(receiver, event);
+        ++depth_;
+        const qint64 start = clock.nsecsElapsed();
+        const bool done = QApplication::notify(receiver, event);
+        const double ms = double(clock.nsecsElapsed() - start) / 1e6;
+        --depth_;
+        if (slowest.size() < kKept || ms > slowest.back().ms) {
+            const QString name = receiver->objectName();
+            Slow s{ms, double(start) / 1e9,
+                   QStringLiteral("%1%2 event %3")
+                       .arg(QString::fromLatin1(receiver->metaObject()->className()),
+                            name.isEmpty() ? QString() : QStringLiteral(" \"%1\"").arg(name))
+                       .arg(int(event->type()))};
+            slowest.insert(
+                std::upper_bound(slowest.begin(), slowest.end(), s,
+                                 [](const Slow& a, const Slow& b) { return a.ms > b.ms; }),
+                s);
+            if (slowest.size() > kKept) slowest.pop_back();
+        }
+        return done;
+    }
+
+  private:
+    static constexpr size_t kKept = 8;
+    int depth_ = 0;
+};
+
 struct Stall {
     double at_s;
     double ms;
@@ -87,7 +129,7 @@ SpecResult full_speed_spec(const std::string& server, int seconds, int connectio
 }  // namespace
 
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("PerfLabBench"));
     QStandardPaths::setTestModeEnabled(true);  // settings and the run store away from the user's
     register_metatypes();
@@ -152,6 +194,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     clock.start();
+    app.clock.start();
     probe.start(kTimerMs);
     memory.start(10'000);
     sample_memory();
@@ -177,6 +220,9 @@ int main(int argc, char** argv) {
             "stall of %.1f ms at %.1f s: %.1f ms of it the GUI thread's CPU, preempted %ld "
             "times\n",
             s.ms, s.at_s, s.cpu_ms, s.preempted);
+    std::printf("slowest events (wall ms, s into the run, receiver and QEvent type):\n");
+    for (const auto& s : app.slowest)
+        std::printf("  %6.1f ms at %5.1f s: %s\n", s.ms, s.at_s, qPrintable(s.what));
     std::printf("window RSS (KiB) every 10 s:");
     for (const long r : rss)
         std::printf(" %ld", r);
