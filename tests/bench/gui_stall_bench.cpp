@@ -75,7 +75,7 @@ class TimedApplication : public QApplication {
         QString what;
     };
     std::vector<Slow> slowest;  // the 8 slowest, slowest first
-    QElapsedTimer clock;
+    QElapsedTimer clock;        // started with the run: events before it are not timed
 
     bool notify(QObject* receiver, QEvent* event) override {
         if (depth_ > 0 || !clock.isValid()) return QApplication::notify(receiver, event);
@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
     std::pair<double, double> busiest{0, 0};  // (s into the run, ms of CPU)
     std::vector<Stall> long_stalls;           // over 50 ms
     std::vector<long> rss, heap;
-    QElapsedTimer clock;
+    const QElapsedTimer& clock = app.clock;  // since the run's start, as the events' times
     qint64 last = -1;
     double last_cpu = 0;
     long last_switches = 0;
@@ -193,7 +193,6 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "cannot start: %s\n", qPrintable(error));
         return 2;
     }
-    clock.start();
     app.clock.start();
     probe.start(kTimerMs);
     memory.start(10'000);

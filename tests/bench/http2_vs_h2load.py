@@ -27,7 +27,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from http_vs_wrk import free_port, per_request, pinned, run_measured, wait_port  # noqa: E402
+from http_vs_wrk import free_port, per_request, pinned, run_measured, run_nginx  # noqa: E402
 
 
 def parse_args():
@@ -56,40 +56,15 @@ def start_nginx(args, workdir):
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
                     "-subj", "/CN=127.0.0.1", "-keyout", f"{workdir}/key.pem",
                     "-out", f"{workdir}/cert.pem"], check=True, capture_output=True)
-    user = "user root;\n" if os.geteuid() == 0 else ""
     # keepalive_requests: nginx 1.22 ends an HTTP/2 connection with a GOAWAY after that many
     # requests; neither client should pay for reconnects in a throughput comparison.
-    conf = f"""{user}worker_processes 1;
-daemon off;
-pid {workdir}/nginx.pid;
-error_log {workdir}/error.log;
-events {{ worker_connections 4096; }}
-http {{
-  access_log off;
-  client_body_temp_path {workdir}/tmp/body;
-  proxy_temp_path {workdir}/tmp/proxy;
-  fastcgi_temp_path {workdir}/tmp/fastcgi;
-  uwsgi_temp_path {workdir}/tmp/uwsgi;
-  scgi_temp_path {workdir}/tmp/scgi;
-  keepalive_requests 100000000;
-  http2_max_concurrent_streams 1000;
-  server {{
-    listen 127.0.0.1:{port} ssl http2 backlog=4096;
-    ssl_certificate {workdir}/cert.pem;
-    ssl_certificate_key {workdir}/key.pem;
-    root {workdir}/www;
-    location = /ok {{ return 200; }}
-  }}
-}}
-"""
-    path = os.path.join(workdir, "nginx.conf")
-    with open(path, "w") as f:
-        f.write(conf)
-    proc = subprocess.Popen(["taskset", "-c", args.server_core, args.nginx, "-p", workdir,
-                             "-e", os.path.join(workdir, "error.log"), "-c", path])
-    if not wait_port(port):
-        proc.kill()
-        sys.exit("nginx did not start")
+    proc = run_nginx(args, workdir, port,
+                     "  keepalive_requests 100000000;\n  http2_max_concurrent_streams 1000;\n",
+                     f"    listen 127.0.0.1:{port} ssl http2 backlog=4096;\n"
+                     f"    ssl_certificate {workdir}/cert.pem;\n"
+                     f"    ssl_certificate_key {workdir}/key.pem;\n"
+                     f"    root {workdir}/www;\n"
+                     "    location = /ok { return 200; }\n")
     return proc, port
 
 

@@ -66,18 +66,26 @@ def wait_port(port, timeout=5.0):
     return False
 
 
-def start_nginx(args, workdir):
-    port = free_port()
-    for d in ("tmp", "www"):
-        os.makedirs(os.path.join(workdir, d), exist_ok=True)
-    with open(os.path.join(workdir, "www", "static.bin"), "wb") as f:
-        f.write(b"x" * 6262)
+def start_pinned(args, argv, port, name, timeout=5.0, preexec_fn=None):
+    """Starts a server on the server core and waits until it accepts on `port`."""
+    proc = subprocess.Popen(["taskset", "-c", args.server_core] + argv, preexec_fn=preexec_fn)
+    if not wait_port(port, timeout=timeout):
+        proc.kill()
+        sys.exit(f"{name} did not start")
+    return proc
+
+
+def run_nginx(args, workdir, port, http_lines, server_lines, main_lines="",
+              worker_connections=4096, timeout=5.0, preexec_fn=None):
+    """One pinned nginx worker with everything in workdir and no access log: the benchmarks'
+    shared configuration, with each one's own lines in the main, http and server blocks."""
+    os.makedirs(os.path.join(workdir, "tmp"), exist_ok=True)
     user = "user root;\n" if os.geteuid() == 0 else ""
     conf = f"""{user}worker_processes 1;
-daemon off;
+{main_lines}daemon off;
 pid {workdir}/nginx.pid;
 error_log {workdir}/error.log;
-events {{ worker_connections 4096; }}
+events {{ worker_connections {worker_connections}; }}
 http {{
   access_log off;
   client_body_temp_path {workdir}/tmp/body;
@@ -85,22 +93,26 @@ http {{
   fastcgi_temp_path {workdir}/tmp/fastcgi;
   uwsgi_temp_path {workdir}/tmp/uwsgi;
   scgi_temp_path {workdir}/tmp/scgi;
-  keepalive_requests 10000000;
-  server {{
-    listen 127.0.0.1:{port} backlog=4096;
-    root {workdir}/www;
-    location = /ok {{ return 200; }}
-  }}
+{http_lines}  server {{
+{server_lines}  }}
 }}
 """
     path = os.path.join(workdir, "nginx.conf")
     with open(path, "w") as f:
         f.write(conf)
-    proc = subprocess.Popen(["taskset", "-c", args.server_core, args.nginx, "-p", workdir,
-                             "-e", os.path.join(workdir, "error.log"), "-c", path])
-    if not wait_port(port):
-        proc.kill()
-        sys.exit("nginx did not start")
+    return start_pinned(args, [args.nginx, "-p", workdir, "-e", os.path.join(workdir, "error.log"),
+                               "-c", path], port, "nginx", timeout, preexec_fn)
+
+
+def start_nginx(args, workdir):
+    port = free_port()
+    os.makedirs(os.path.join(workdir, "www"), exist_ok=True)
+    with open(os.path.join(workdir, "www", "static.bin"), "wb") as f:
+        f.write(b"x" * 6262)
+    proc = run_nginx(args, workdir, port, "  keepalive_requests 10000000;\n",
+                     f"    listen 127.0.0.1:{port} backlog=4096;\n"
+                     f"    root {workdir}/www;\n"
+                     "    location = /ok { return 200; }\n")
     return proc, port
 
 

@@ -34,7 +34,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from http_vs_wrk import free_port, wait_port  # noqa: E402
+from http_vs_wrk import free_port, run_nginx, start_pinned  # noqa: E402
 
 
 def parse_args():
@@ -61,50 +61,20 @@ def raise_nofile():
 
 def start_nginx(args, workdir, connections):
     port = free_port()
-    os.makedirs(os.path.join(workdir, "tmp"), exist_ok=True)
-    user = "user root;\n" if os.geteuid() == 0 else ""
-    conf = f"""{user}worker_processes 1;
-worker_rlimit_nofile {connections * 2 + 1024};
-daemon off;
-pid {workdir}/nginx.pid;
-error_log {workdir}/error.log;
-events {{ worker_connections {connections + 1024}; }}
-http {{
-  access_log off;
-  client_body_temp_path {workdir}/tmp/body;
-  proxy_temp_path {workdir}/tmp/proxy;
-  fastcgi_temp_path {workdir}/tmp/fastcgi;
-  uwsgi_temp_path {workdir}/tmp/uwsgi;
-  scgi_temp_path {workdir}/tmp/scgi;
-  keepalive_requests 10000000;
-  keepalive_timeout 300s;
-  server {{
-    listen 127.0.0.1:{port} backlog=16384;
-    location = /ok {{ return 200; }}
-  }}
-}}
-"""
-    path = os.path.join(workdir, "nginx.conf")
-    with open(path, "w") as f:
-        f.write(conf)
-    proc = subprocess.Popen(["taskset", "-c", args.server_core, args.nginx, "-p", workdir,
-                             "-e", os.path.join(workdir, "error.log"), "-c", path],
-                            preexec_fn=raise_nofile)
-    if not wait_port(port, timeout=10):
-        proc.kill()
-        sys.exit("nginx did not start")
+    proc = run_nginx(args, workdir, port,
+                     "  keepalive_requests 10000000;\n  keepalive_timeout 300s;\n",
+                     f"    listen 127.0.0.1:{port} backlog=16384;\n"
+                     "    location = /ok { return 200; }\n",
+                     main_lines=f"worker_rlimit_nofile {connections * 2 + 1024};\n",
+                     worker_connections=connections + 1024, timeout=10, preexec_fn=raise_nofile)
     return proc, f"http://127.0.0.1:{port}/ok"
 
 
 def start_memcached(args, connections):
     port = free_port()
-    proc = subprocess.Popen(["taskset", "-c", args.server_core, args.memcached, "-U", "0",
-                             "-l", "127.0.0.1", "-p", str(port), "-t", "1", "-m", "256",
-                             "-c", str(connections + 1024), "-u", "root"],
-                            preexec_fn=raise_nofile)
-    if not wait_port(port, timeout=10):
-        proc.kill()
-        sys.exit("memcached did not start")
+    proc = start_pinned(args, [args.memcached, "-U", "0", "-l", "127.0.0.1", "-p", str(port),
+                               "-t", "1", "-m", "256", "-c", str(connections + 1024), "-u", "root"],
+                        port, "memcached", timeout=10, preexec_fn=raise_nofile)
     return proc, f"127.0.0.1:{port}"
 
 

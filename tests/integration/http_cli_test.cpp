@@ -20,13 +20,6 @@ Output perflab_run(const TempDir& dir, const json& spec, std::vector<std::string
     return run(argv, 60);
 }
 
-void expect_bad_input(const json& spec, const std::string& field) {
-    TempDir dir;
-    const Output out = perflab_run(dir, spec, {"-q"});
-    EXPECT_EQ(out.code, 2) << out.err;
-    EXPECT_NE(out.err.find(field), std::string::npos) << "expected " << field << " in: " << out.err;
-}
-
 const json kRate = {{{"rate", 10}, {"duration_s", 1}}};
 
 TEST(HttpCli, MalformedUrlNamesTheField) {

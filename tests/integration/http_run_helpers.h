@@ -11,6 +11,7 @@
 
 #include "http/http_engine.h"
 #include "model/observer.h"
+#include "process.h"
 #include "run_controller.h"
 
 namespace perflab::test {
@@ -56,6 +57,15 @@ inline nlohmann::json http_spec(const std::string& url, nlohmann::json phases,
     for (const auto& [k, v] : extra.items())
         http[k] = v;
     return {{"name", "test"}, {"kind", "http"}, {"phases", phases}, {"http", http}};
+}
+
+// `perflab run` must refuse the spec as bad input: exit 2, naming `field` on stderr.
+inline void expect_bad_input(const nlohmann::json& spec, const std::string& field) {
+    TempDir dir;
+    dir.write("spec.json", spec.dump());
+    const Output out = run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store", "-q"}, 60);
+    EXPECT_EQ(out.code, 2) << out.err;
+    EXPECT_NE(out.err.find(field), std::string::npos) << "expected " << field << " in: " << out.err;
 }
 
 // Requests whose latency was above `us`, from the histogram's buckets.

@@ -195,37 +195,28 @@ TEST_F(HttpSessions, HeaderAndRegexCapturesWorkLikeAJsonOne) {
     EXPECT_EQ(report["check_failures"], 0);
 }
 
-void expect_refused(const json& spec, const std::string& message) {
-    TempDir dir;
-    dir.write("spec.json", spec.dump());
-    const Output out = run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store", "-q"}, 60);
-    EXPECT_EQ(out.code, 2) << out.err;
-    EXPECT_NE(out.err.find(message), std::string::npos)
-        << "expected " << message << " in: " << out.err;
-}
-
 TEST(HttpSessionCli, BadSessionsNameTheField) {
     const json closed = {{{"concurrency", 2}, {"duration_s", 1}}};
     json spec = http_spec("http://127.0.0.1:9/login", closed);
     spec["http"]["targets"].push_back({{"url", "http://127.0.0.1:9/cart?t={{var token}}"}});
     spec["http"]["session"] = {
         {{"target", 0}, {"capture", {{"name", "token"}, {"json", "$.token"}}}}, {{"target", 5}}};
-    expect_refused(spec, "http.session[1].target: no target 5 (there are 2)");
+    expect_bad_input(spec, "http.session[1].target: no target 5 (there are 2)");
     spec["http"]["session"] = {
         {{"target", 1}}, {{"target", 0}, {"capture", {{"name", "token"}, {"json", "$.token"}}}}};
-    expect_refused(spec,
-                   "http.session[0].target: target 1 uses {{var token}}, which no earlier step "
-                   "captures");
+    expect_bad_input(spec,
+                     "http.session[0].target: target 1 uses {{var token}}, which no earlier step "
+                     "captures");
     spec["http"]["session"] = {{{"target", 0}, {"capture", {{"name", "tok"}, {"json", "$.token"}}}},
                                {{"target", 1}, {"think_ms", {900, 100}}}};
-    expect_refused(spec, "http.targets[1].url: {{var token}}: no step of http.session captures");
-    expect_refused(spec, "http.session[1].think_ms: expected milliseconds N or [MIN, MAX]");
+    expect_bad_input(spec, "http.targets[1].url: {{var token}}: no step of http.session captures");
+    expect_bad_input(spec, "http.session[1].think_ms: expected milliseconds N or [MIN, MAX]");
     spec["http"]["session"] = {{{"target", 0}, {"capture", {{"name", "token"}, {"json", "token"}}}},
                                {{"target", 1}}};
-    expect_refused(spec, "http.session[0].capture.json: a JSON path starts with \"$\"");
+    expect_bad_input(spec, "http.session[0].capture.json: a JSON path starts with \"$\"");
     spec["http"]["session"][0]["capture"] = {{"name", "token"}, {"json", "$.token"}};
     spec["phases"] = {{{"rate", 10}, {"duration_s", 1}}};
-    expect_refused(spec, "phases[0].rate: a session's users are a closed model");
+    expect_bad_input(spec, "phases[0].rate: a session's users are a closed model");
 }
 
 }  // namespace

@@ -183,31 +183,22 @@ TEST_F(HttpTemplates, FailedChecksAreCountedApartFromErrors) {
     EXPECT_NE(md.out.find("| 0 |"), std::string::npos) << md.out;
 }
 
-void expect_refused(const json& spec, const std::string& message) {
-    TempDir dir;
-    dir.write("spec.json", spec.dump());
-    const Output out = run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store", "-q"}, 60);
-    EXPECT_EQ(out.code, 2) << out.err;
-    EXPECT_NE(out.err.find(message), std::string::npos)
-        << "expected " << message << " in: " << out.err;
-}
-
 TEST(HttpTemplateCli, BadTemplatesNameTheField) {
     const json rate = {{{"rate", 10}, {"duration_s", 1}}};
-    expect_refused(http_spec("http://127.0.0.1:9/{{foo}}", rate),
-                   "http.targets[0].url: unknown template \"foo\"");
+    expect_bad_input(http_spec("http://127.0.0.1:9/{{foo}}", rate),
+                     "http.targets[0].url: unknown template \"foo\"");
     json spec = http_spec("http://127.0.0.1:9/", rate);
     spec["http"]["targets"][0]["body_template"] = "{{csv /no/such/file.csv name}}";
-    expect_refused(spec,
-                   "http.targets[0].body_template: cannot read CSV file \"/no/such/file.csv\"");
+    expect_bad_input(spec,
+                     "http.targets[0].body_template: cannot read CSV file \"/no/such/file.csv\"");
     spec["http"]["targets"][0]["body_template"] = "{{csv " + kUsers + " age}}";
-    expect_refused(
+    expect_bad_input(
         spec, "http.targets[0].body_template: CSV file \"" + kUsers + "\" has no column \"age\"");
-    expect_refused(http_spec("http://127.0.0.1:9/?t={{env PERFLAB_NOT_SET_18}}", rate),
-                   "http.targets[0].url: environment variable PERFLAB_NOT_SET_18 is not set");
+    expect_bad_input(http_spec("http://127.0.0.1:9/?t={{env PERFLAB_NOT_SET_18}}", rate),
+                     "http.targets[0].url: environment variable PERFLAB_NOT_SET_18 is not set");
     spec = http_spec("http://127.0.0.1:9/", rate);
     spec["http"]["targets"][0]["expect"] = {{"json", {{"path", "ok"}}}};
-    expect_refused(spec, "http.targets[0].expect.json.path: a JSON path starts with \"$\"");
+    expect_bad_input(spec, "http.targets[0].expect.json.path: a JSON path starts with \"$\"");
 }
 
 }  // namespace
