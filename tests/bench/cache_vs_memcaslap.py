@@ -8,8 +8,13 @@ clients. Throughput comes from the server's own counters (cmd_get + cmd_set delt
 measured window), client CPU from the child's rusage. Prints, per connection count,
 `ratio perflab/memcaslap: X.XX` for ops/s and for client CPU per op.
 
+With --floor, a third client runs in each round: transport_floor, which sends the same
+requests and reads their replies and does nothing else. Its CPU per op is what the kernel's
+TCP path costs any client; `ratio floor/memcaslap` says how far below a peer a client can get.
+
 Example:
-  tests/bench/cache_vs_memcaslap.py --perflab build/release/app/perflab --driver async
+  tests/bench/cache_vs_memcaslap.py --perflab build/release/app/perflab --driver async \
+      --floor build/ci/tests/integration/transport_floor
 """
 
 import argparse
@@ -57,6 +62,10 @@ def parse_args():
                         "machine busy with other work)")
     p.add_argument("--only", choices=["perflab", "memcaslap"], default=None,
                    help="run one client only (no ratio)")
+    p.add_argument("--floor", default=None,
+                   help="transport_floor binary: also run the bare-protocol client (epoll, and "
+                        "io_uring where the machine allows it), the floor any client's CPU per "
+                        "op stands on")
     p.add_argument("--verbose", action="store_true")
     return p.parse_args()
 
@@ -244,6 +253,20 @@ def run_memcaslap(args, server, workdir, connections):
     return run_client(args, server, argv, args.duration, os.path.join(workdir, "mcs.out"))
 
 
+def floor_transports(floor):
+    """epoll, and io_uring when this kernel lets the floor client set a ring up."""
+    ok = subprocess.run([floor, "--check-uring"], stderr=subprocess.DEVNULL).returncode == 0
+    return ["epoll", "uring"] if ok else ["epoll"]
+
+
+def run_floor(args, server, workdir, connections, transport):
+    argv = [args.floor, str(server.port), str(connections), f"{args.duration:g}", transport,
+            "memcache", "--keys", str(args.keys), "--prefix", key_prefix(args),
+            "--value-min", str(args.value_min), "--value-max", str(args.value_max),
+            "--get-ratio", str(args.get_ratio), "--set-ratio", str(args.set_ratio)]
+    return run_client(args, server, argv, args.duration, os.path.join(workdir, "floor.out"))
+
+
 def prefill(args, server, workdir):
     spec_path = os.path.join(workdir, "prefill.json")
     with open(spec_path, "w") as f:
@@ -266,6 +289,7 @@ def main():
     if args.only != "memcaslap" and not os.access(args.perflab, os.X_OK):
         sys.exit(f"perflab binary not found: {args.perflab}")
     counts = [int(c) for c in args.connections.split(",") if c]
+    transports = floor_transports(args.floor) if args.floor else []
     server = Memcached(args)
     workdir = tempfile.mkdtemp(prefix="perflab-bench-")
     try:
@@ -276,12 +300,14 @@ def main():
               f"{args.duration:g}s x {args.rounds} rounds; nice {args.nice}; driver={args.driver or 'default'} "
               f"protocol={args.protocol} threads={args.threads} pipeline={args.pipeline}")
         for n in counts:
-            pl, mc = [], []
+            pl, mc, fl = [], [], {t: [] for t in transports}
             for _ in range(args.rounds):
                 if args.only != "memcaslap":
                     pl.append(run_perflab(args, server, workdir, n))
                 if args.only != "perflab":
                     mc.append(run_memcaslap(args, server, workdir, n))
+                for t in transports:
+                    fl[t].append(run_floor(args, server, workdir, n, t))
             print(f"connections {n}:")
             if pl:
                 print(f"  perflab   {fmt(pl, 'ops_s'):10.0f} ops/s  {fmt(pl, 'cpu_us_op'):6.2f} "
@@ -291,6 +317,14 @@ def main():
             if mc:
                 print(f"  memcaslap {fmt(mc, 'ops_s'):10.0f} ops/s  {fmt(mc, 'cpu_us_op'):6.2f} "
                       f"us CPU/op  rounds {[round(r['ops_s']) for r in mc]}")
+            for t, rs in fl.items():
+                line = (f"  floor {t:5s} {fmt(rs, 'ops_s'):10.0f} ops/s  "
+                        f"{fmt(rs, 'cpu_us_op'):6.2f} us CPU/op")
+                if mc:
+                    line += f"  ratio floor/memcaslap: {fmt(rs, 'cpu_us_op') / fmt(mc, 'cpu_us_op'):.2f}"
+                if pl:
+                    line += f"  perflab/floor: {fmt(pl, 'cpu_us_op') / fmt(rs, 'cpu_us_op'):.2f}"
+                print(line)
             if pl and mc:
                 print(f"  ops/s     ratio perflab/memcaslap: "
                       f"{fmt(pl, 'ops_s') / fmt(mc, 'ops_s'):.2f}")

@@ -14,8 +14,13 @@ Then the fixed-rate check: PerfLab's open model at 90% of the highest static-fil
 measured, bounded to the same connections; it prints the rate held, the intended-time p99
 and the late sends.
 
+With --floor, transport_floor runs in each round too: the same GETs on the same connections,
+one thread, nothing done but sending them and reading the replies (epoll, and io_uring where
+the machine allows it). Its CPU per request is the kernel's share, which no client goes below.
+
 Example:
-  tests/bench/http_vs_wrk.py --perflab build/rel/app/perflab --rounds 7 --duration 5
+  tests/bench/http_vs_wrk.py --perflab build/rel/app/perflab --rounds 7 --duration 5 \
+      --floor build/ci/tests/integration/transport_floor
 """
 
 import argparse
@@ -29,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 
 
 def parse_args():
@@ -46,6 +52,8 @@ def parse_args():
     p.add_argument("--fixed-rate", type=float, default=0.9,
                    help="share of the measured maximum for the fixed-rate check (0: skip)")
     p.add_argument("--cases", default="static,return200")
+    p.add_argument("--floor", default=None,
+                   help="transport_floor binary: also run the bare-protocol client")
     return p.parse_args()
 
 
@@ -182,17 +190,38 @@ def perflab_round(args, workdir, url):
     return total / report["duration_s"], cpu / total, total
 
 
+def floor_transports(floor):
+    """epoll, and io_uring when this kernel lets the floor client set a ring up."""
+    ok = subprocess.run([floor, "--check-uring"], stderr=subprocess.DEVNULL).returncode == 0
+    return ["epoll", "uring"] if ok else ["epoll"]
+
+
+def floor_round(args, url, transport):
+    parts = urllib.parse.urlsplit(url)
+    out, cpu = run_measured(pinned(args, [args.floor, str(parts.port), str(args.connections),
+                                          f"{args.duration:g}", transport, "http",
+                                          "--path", parts.path]))
+    m = re.search(r"requests (\d+) seconds ([\d.]+)", out)
+    total = int(m.group(1))
+    return total / float(m.group(2)), cpu / total, total
+
+
 def per_request(cpu):
     return f"{cpu.total() * 1e6:.2f} µs/req (user {cpu.user * 1e6:.2f}, sys {cpu.system * 1e6:.2f})"
 
 
 def compare(args, workdir, name, url):
     wrk, mine = [], []
+    floors = {t: [] for t in (floor_transports(args.floor) if args.floor else [])}
     for r in range(args.rounds):
         wrk.append(wrk_round(args, url))
         mine.append(perflab_round(args, workdir, url))
+        for t, runs in floors.items():
+            runs.append(floor_round(args, url, t))
         print(f"  round {r + 1}: wrk {wrk[-1][0]:.0f} req/s {per_request(wrk[-1][1])}; "
-              f"perflab {mine[-1][0]:.0f} req/s {per_request(mine[-1][1])}", flush=True)
+              f"perflab {mine[-1][0]:.0f} req/s {per_request(mine[-1][1])}"
+              + "".join(f"; floor {t} {runs[-1][0]:.0f} req/s {per_request(runs[-1][1])}"
+                        for t, runs in floors.items()), flush=True)
     w_rps = statistics.median(x[0] for x in wrk)
     p_rps = statistics.median(x[0] for x in mine)
     w_cpu = statistics.median(x[1].total() for x in wrk)
@@ -211,6 +240,12 @@ def compare(args, workdir, name, url):
     paired_cpu = statistics.median(m[1].total() / w[1].total() for w, m in zip(wrk, mine))
     print(f"{name}: median of per-round ratios perflab/wrk: req/s {paired_rps:.2f}, "
           f"client CPU per request {paired_cpu:.2f}", flush=True)
+    for t, runs in floors.items():
+        f_cpu = statistics.median(x[1].total() for x in runs)
+        paired = statistics.median(f[1].total() / w[1].total() for w, f in zip(wrk, runs))
+        print(f"{name}: floor {t} {statistics.median(x[0] for x in runs):.0f} req/s, "
+              f"{f_cpu * 1e6:.2f} µs per request; ratio floor/wrk: {f_cpu / w_cpu:.2f} "
+              f"(per-round median {paired:.2f}); perflab/floor: {p_cpu / f_cpu:.2f}", flush=True)
     return max(w_rps, p_rps)
 
 

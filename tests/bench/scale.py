@@ -18,8 +18,12 @@ scale count and prints RSS every 60 s, to show it stays flat.
 Server on one core, client on the other (taskset), as the other benchmarks here. The client's
 open-file limit is raised for the run; nginx gets worker_connections for the scale count.
 
+`--floor` runs transport_floor (the bare-protocol client, tests/bench/transport_floor.cpp) at
+the same counts: when its CPU per op grows as much as PerfLab's, the growth is the kernel's.
+
 Example:
-  tests/bench/scale.py --perflab build/ci/app/perflab --duration 10
+  tests/bench/scale.py --perflab build/ci/app/perflab --duration 10 \
+      --floor build/ci/tests/integration/transport_floor
 """
 
 import argparse
@@ -50,6 +54,9 @@ def parse_args():
     p.add_argument("--client-core", default="1")
     p.add_argument("--engines", default="http,cache")
     p.add_argument("--soak", type=float, default=0, help="seconds of a long run at scale")
+    p.add_argument("--floor", default=None,
+                   help="transport_floor binary: also run the bare-protocol client (epoll) at "
+                        "each count, to tell the kernel's growth at scale from PerfLab's")
     return p.parse_args()
 
 
@@ -182,6 +189,26 @@ def measure(args, workdir, engine, target, connections, duration, every=0):
     return cpu / ops, watch.peak
 
 
+def measure_floor(args, engine, target, connections, duration):
+    """The bare client at the same count and workload: what the kernel's cost does at scale."""
+    if engine == "http":
+        port, path = target.split("://")[1].split(":")[1].split("/", 1)
+        argv = [port, str(connections), f"{duration:g}", "epoll", "http", "--path", "/" + path]
+    else:
+        argv = [target.split(":")[1], str(connections), f"{duration:g}", "epoll", "memcache",
+                "--keys", "10000", "--prefix", "key:", "--value-min", "100", "--value-max", "100"]
+    before = os.times()
+    out = subprocess.run(["taskset", "-c", args.client_core, args.floor] + argv,
+                         capture_output=True, text=True, check=True).stdout
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + \
+          (after.children_system - before.children_system)
+    ops = int(out.split()[1])
+    print(f"  floor {engine} {connections:>6} connections: {ops / duration:9.0f} ops/s, "
+          f"CPU {cpu / ops * 1e6:6.2f} µs/op", flush=True)
+    return cpu / ops
+
+
 def main():
     args = parse_args()
     print(f"uptime: {open('/proc/loadavg').read().strip()}")
@@ -203,6 +230,13 @@ def main():
                 print(f"{engine}: CPU per op at {counts[-1]} / at {counts[0]} connections: "
                       f"{top_cpu / base_cpu:.2f}; memory per connection: "
                       f"{per_connection:.2f} KiB", flush=True)
+                if args.floor:
+                    floors = [measure_floor(args, engine, target, c, args.duration)
+                              for c in counts]
+                    print(f"{engine}: floor's CPU per op at {counts[-1]} / at {counts[0]} "
+                          f"connections: {floors[-1] / floors[0]:.2f}; perflab/floor at "
+                          f"{counts[0]}: {base_cpu / floors[0]:.2f}, at {counts[-1]}: "
+                          f"{top_cpu / floors[-1]:.2f}", flush=True)
                 if args.soak > 0:
                     print(f"{engine}: soak at {top} connections for {args.soak:.0f} s")
                     measure(args, workdir, engine, target, top, args.soak, every=60)
