@@ -5,7 +5,8 @@
 // the window's memory (RSS, and malloc's bytes in use) is read every 10 s. A stall over 50 ms
 // is split into the GUI thread's own CPU time in it (work the window did) and the rest (time
 // the thread was ready but the two cores ran the engine and memcached). The slowest events the
-// GUI thread handled are listed with their receiver, to say what a stall was made of.
+// GUI thread handled are listed with their receiver and own CPU time, to say what a stall was
+// made of, and the thread's CPU is summed by receiver and event type, to say where it goes.
 // Usage: gui_stall_bench [SECONDS] [CONNECTIONS] [TICK_MS]   (defaults: 60, 50, 1000;
 // QT_QPA_PLATFORM=offscreen works, xvfb-run shows the real painting cost). A short tick
 // packs an hour's 3600 ticks into less time: 900 s at 250 ms.
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -71,26 +73,38 @@ class TimedApplication : public QApplication {
     using QApplication::QApplication;
     struct Slow {
         double ms;
+        double cpu_ms;  // the GUI thread's own CPU time in it
         double at_s;
         QString what;
     };
-    std::vector<Slow> slowest;  // the 8 slowest, slowest first
-    QElapsedTimer clock;        // started with the run: events before it are not timed
+    struct Cost {
+        double cpu_ms = 0;
+        long count = 0;
+    };
+    std::vector<Slow> slowest;       // the 8 slowest, slowest first
+    std::map<QString, Cost> cpu_by;  // own CPU time by receiver class and event type
+    QElapsedTimer clock;             // started with the run: events before it are not timed
 
     bool notify(QObject* receiver, QEvent* event) override {
         if (depth_ > 0 || !clock.isValid()) return QApplication::notify(receiver, event);
         ++depth_;
+        // Named before its handling, which may delete the receiver and the event.
+        const QString kind = QStringLiteral("%1 event %2")
+                                 .arg(QString::fromLatin1(receiver->metaObject()->className()))
+                                 .arg(int(event->type()));
+        const QString name = receiver->objectName();
         const qint64 start = clock.nsecsElapsed();
+        const double cpu_start = thread_cpu_ms();
         const bool done = QApplication::notify(receiver, event);
         const double ms = double(clock.nsecsElapsed() - start) / 1e6;
+        const double cpu_ms = thread_cpu_ms() - cpu_start;
         --depth_;
+        Cost& cost = cpu_by[kind];
+        cost.cpu_ms += cpu_ms;
+        ++cost.count;
         if (slowest.size() < kKept || ms > slowest.back().ms) {
-            const QString name = receiver->objectName();
-            Slow s{ms, double(start) / 1e9,
-                   QStringLiteral("%1%2 event %3")
-                       .arg(QString::fromLatin1(receiver->metaObject()->className()),
-                            name.isEmpty() ? QString() : QStringLiteral(" \"%1\"").arg(name))
-                       .arg(int(event->type()))};
+            Slow s{ms, cpu_ms, double(start) / 1e9,
+                   name.isEmpty() ? kind : QStringLiteral("%1 \"%2\"").arg(kind, name)};
             slowest.insert(
                 std::upper_bound(slowest.begin(), slowest.end(), s,
                                  [](const Slow& a, const Slow& b) { return a.ms > b.ms; }),
@@ -219,9 +233,21 @@ int main(int argc, char** argv) {
             "stall of %.1f ms at %.1f s: %.1f ms of it the GUI thread's CPU, preempted %ld "
             "times\n",
             s.ms, s.at_s, s.cpu_ms, s.preempted);
-    std::printf("slowest events (wall ms, s into the run, receiver and QEvent type):\n");
+    std::printf(
+        "slowest events (wall ms, own CPU ms, s into the run, receiver and QEvent type):\n");
     for (const auto& s : app.slowest)
-        std::printf("  %6.1f ms at %5.1f s: %s\n", s.ms, s.at_s, qPrintable(s.what));
+        std::printf("  %6.1f ms (CPU %5.1f) at %5.1f s: %s\n", s.ms, s.cpu_ms, s.at_s,
+                    qPrintable(s.what));
+    std::vector<std::pair<QString, TimedApplication::Cost>> costs(app.cpu_by.begin(),
+                                                                  app.cpu_by.end());
+    std::sort(costs.begin(), costs.end(),
+              [](const auto& a, const auto& b) { return a.second.cpu_ms > b.second.cpu_ms; });
+    std::printf(
+        "GUI thread's CPU by receiver and event (ms per second of run, events, mean ms):\n");
+    for (size_t i = 0; i < std::min<size_t>(costs.size(), 8); ++i)
+        std::printf("  %6.2f ms/s  %6ld  %6.2f ms: %s\n", costs[i].second.cpu_ms / seconds,
+                    costs[i].second.count, costs[i].second.cpu_ms / double(costs[i].second.count),
+                    qPrintable(costs[i].first));
     std::printf("window RSS (KiB) every 10 s:");
     for (const long r : rss)
         std::printf(" %ld", r);
