@@ -1,32 +1,43 @@
 // SPDX-License-Identifier: MIT
 #include <algorithm>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
-#include "json_path.h"
 #include "json_reader.h"
 #include "replay_file.h"
-#include "secrets.h"
 #include "session_spec.h"
 #include "spec.h"
-#include "template_syntax.h"
+#include "spec_parse_sections.h"
 
 namespace perflab {
 
-namespace {
-
-constexpr int64_t kMaxConcurrency = 100'000;
-constexpr uint32_t kMaxValueBytes = 1 << 20;  // memcached's default item size limit
-constexpr size_t kMaxKeyBytes = 250;          // memcached's key length limit
-constexpr uint64_t kMaxPrefillKeys = 100'000'000;
-constexpr size_t kMaxPrefixBytes = kMaxKeyBytes - 20;  // room for a 64-bit key number
-constexpr int64_t kMaxMultiget = 1024;
-constexpr double kMaxReplaySpeed = 1e6;
+namespace spec_detail {
 
 std::string index_path(const std::string& base, size_t i) {
     return base + "[" + std::to_string(i) + "]";
 }
+
+std::optional<Endpoint> parse_server(const nlohmann::json& json, const std::string& path,
+                                     std::vector<SpecError>& errors) {
+    if (!json.is_string()) {
+        errors.push_back({path, "expected \"host:port\", got " + json_type_name(json)});
+        return std::nullopt;
+    }
+    auto e = parse_endpoint(json.get<std::string>());
+    if (!e) errors.push_back({path, "\"" + json.get<std::string>() + "\" is not host:port"});
+    return e;
+}
+
+}  // namespace spec_detail
+
+namespace {
+
+using spec_detail::index_path;
+using spec_detail::parse_cache;
+using spec_detail::parse_http;
+using spec_detail::parse_server;
+
+constexpr int64_t kMaxConcurrency = 100'000;
 
 Phase parse_phase(const nlohmann::json& json, const std::string& path,
                   std::vector<SpecError>& errors) {
@@ -65,267 +76,6 @@ Phase parse_phase(const nlohmann::json& json, const std::string& path,
     return p;
 }
 
-std::optional<Endpoint> parse_server(const nlohmann::json& json, const std::string& path,
-                                     std::vector<SpecError>& errors) {
-    if (!json.is_string()) {
-        errors.push_back({path, "expected \"host:port\", got " + json_type_name(json)});
-        return std::nullopt;
-    }
-    auto e = parse_endpoint(json.get<std::string>());
-    if (!e) errors.push_back({path, "\"" + json.get<std::string>() + "\" is not host:port"});
-    return e;
-}
-
-// "weights": [[128, 70], [4096, 25], [51200, 5]]: sizes in bytes and their relative weights.
-void parse_weighted_sizes(const nlohmann::json& w, JsonReader& r, ValueSize& size) {
-    const std::string path = r.path("weights");
-    if (!w.is_array() || w.empty() || r.has("min") || r.has("max"))
-        return r.error(path, "expected [[bytes, weight], ...] (and no min or max beside it)");
-    ValueSize parsed = size;
-    parsed.min = kMaxValueBytes;
-    parsed.max = 0;
-    for (size_t i = 0; i < w.size(); ++i) {
-        const auto& pair = w[i];
-        const std::string at = path + "[" + std::to_string(i + 1) + "]";
-        const auto in = [](const nlohmann::json& v, int64_t lo, int64_t hi) {
-            return v.is_number_integer() && v.get<int64_t>() >= lo && v.get<int64_t>() <= hi;
-        };
-        if (!pair.is_array() || pair.size() != 2 || !in(pair[0], 0, kMaxValueBytes) ||
-            !in(pair[1], 1, 1'000'000))
-            return r.error(at, "expected [bytes up to " + std::to_string(kMaxValueBytes) +
-                                   ", weight 1..1000000], got " + pair.dump());
-        const auto bytes = pair[0].get<uint32_t>();
-        parsed.weighted.emplace_back(bytes, pair[1].get<uint32_t>());
-        parsed.min = std::min(parsed.min, bytes);
-        parsed.max = std::max(parsed.max, bytes);
-    }
-    size = parsed;
-}
-
-// "replay": {"file": "ops.txt", "speed": 2 | "max"}: the file is read here, once, so a bad
-// line is a spec error naming it (unless read_file is false: a stored spec).
-CacheReplay parse_replay(const nlohmann::json& json, std::vector<SpecError>& errors,
-                         bool read_file) {
-    JsonReader r(json, "cache.replay", errors);
-    CacheReplay replay;
-    if (!r.is_object()) return replay;
-    r.allow_only({"file", "speed"});
-    if (const auto* v = r.child("speed")) {
-        if (v->is_string() && v->get<std::string>() == "max")
-            replay.speed = 0;
-        else if (v->is_number() && v->get<double>() > 0 && v->get<double>() <= kMaxReplaySpeed)
-            replay.speed = v->get<double>();
-        else
-            r.error("cache.replay.speed",
-                    "expected a factor > 0 (2: twice as fast as recorded) or \"max\", got " +
-                        v->dump());
-    }
-    if (auto v = r.string("file")) {
-        replay.file = *v;
-        if (!read_file) return replay;
-        auto loaded = ReplayFile::load(*v);
-        if (loaded.file)
-            replay.ops = std::move(loaded.file);
-        else
-            r.error("cache.replay.file", loaded.error);
-    } else if (!r.has("file")) {
-        r.error("cache.replay.file", "required");
-    }
-    return replay;
-}
-
-// What multiget and replay cannot be combined with, within the cache section.
-void check_cache_combinations(const CacheSpec& c, JsonReader& r) {
-    if (c.multiget > 1) {
-        if (c.workload == CacheWorkload::cache_aside || c.workload == CacheWorkload::set_only)
-            r.error("cache.multiget",
-                    "batches of gets need \"workload\": \"get-only\" or \"ratio\" (cache-aside "
-                    "sets each missed key, which a batch does not tell)");
-        if (c.replay) r.error("cache.multiget", "a replay sends its file's operations one by one");
-    }
-    if (c.replay && c.prefill)
-        r.error("cache.prefill", "a replay's keys come from its file, not from the key space");
-}
-
-CacheSpec parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors, bool read_files) {
-    JsonReader r(json, "cache", errors);
-    CacheSpec c;
-    if (!r.is_object()) return c;
-    r.allow_only({"servers", "protocol", "workload", "get_ratio", "set_ratio", "keys", "value_size",
-                  "ttl_s", "prefill", "driver", "threads", "pipeline", "timeout_ms", "multiget",
-                  "replay"});
-    if (const auto* s = r.child("servers")) {
-        if (!s->is_array() || s->empty()) {
-            r.error("cache.servers", "expected a non-empty array of \"host:port\"");
-        } else {
-            for (size_t i = 0; i < s->size(); ++i)
-                if (auto e = parse_server((*s)[i], index_path("cache.servers", i), errors))
-                    c.servers.push_back(*e);
-        }
-    } else {
-        r.error("cache.servers", "required");
-    }
-    if (auto v = r.choice("protocol", {"text", "binary", "meta"})) c.protocol = CacheProtocol(*v);
-    if (auto v = r.choice("workload", {"cache-aside", "ratio", "get-only", "set-only"}))
-        c.workload = CacheWorkload(*v);
-    if (auto v = r.integer("get_ratio", 0, 1'000'000)) c.get_ratio = uint32_t(*v);
-    if (auto v = r.integer("set_ratio", 0, 1'000'000)) c.set_ratio = uint32_t(*v);
-    if (c.workload == CacheWorkload::ratio && c.get_ratio + c.set_ratio == 0)
-        r.error("cache.set_ratio", "get_ratio and set_ratio cannot both be 0");
-    if (const auto* k = r.child("keys")) {
-        JsonReader kr(*k, "cache.keys", errors);
-        kr.allow_only({"count", "prefix", "distribution", "zipf_s", "mean", "stddev"});
-        if (auto v = kr.count("count", 1, UINT64_MAX)) c.keys.count = *v;
-        if (auto v = kr.string("prefix")) {
-            if (v->size() > kMaxPrefixBytes)
-                kr.error("cache.keys.prefix", "longer than " + std::to_string(kMaxPrefixBytes) +
-                                                  " bytes (memcached keys are at most 250)");
-            else if (v->find_first_of(" \t\r\n") != std::string::npos)
-                kr.error("cache.keys.prefix", "memcached keys cannot contain whitespace");
-            else
-                c.keys.prefix = *v;
-        }
-        if (auto v = kr.choice("distribution", {"uniform", "zipf", "sequential", "gaussian"}))
-            c.keys.distribution = KeyDistribution(*v);
-        if (auto v = kr.number("mean")) {
-            if (*v < 0 || *v >= double(c.keys.count))
-                kr.error("cache.keys.mean", "must be a key number in [0, count)");
-            else
-                c.keys.mean = *v;
-        }
-        if (auto v = kr.number("stddev")) {
-            // Wider than the space, most draws would fall outside it and be drawn again.
-            if (*v <= 0 || *v > double(c.keys.count))
-                kr.error("cache.keys.stddev", "must be in (0, count]");
-            else
-                c.keys.stddev = *v;
-        }
-        if ((c.keys.mean || c.keys.stddev) && c.keys.distribution != KeyDistribution::gaussian)
-            kr.error("cache.keys.distribution",
-                     "mean and stddev are for the \"gaussian\" distribution");
-        if (auto v = kr.number("zipf_s")) {
-            if (*v <= 0 || *v > 10)
-                kr.error("cache.keys.zipf_s", "must be in (0, 10]");
-            else
-                c.keys.zipf_s = *v;
-        }
-    }
-    if (const auto* vs = r.child("value_size")) {
-        JsonReader vr(*vs, "cache.value_size", errors);
-        vr.allow_only({"min", "max", "weights", "bytes"});
-        if (auto v = vr.integer("min", 0, kMaxValueBytes)) c.value_size.min = uint32_t(*v);
-        if (auto v = vr.integer("max", 0, kMaxValueBytes)) c.value_size.max = uint32_t(*v);
-        if (auto v = vr.choice("bytes", {"compressible", "random"}))
-            c.value_size.random_bytes = *v == 1;
-        if (const auto* w = vr.child("weights")) parse_weighted_sizes(*w, vr, c.value_size);
-        if (c.value_size.min > c.value_size.max)
-            vr.error("cache.value_size", "min " + std::to_string(c.value_size.min) + " > max " +
-                                             std::to_string(c.value_size.max));
-    }
-    if (auto v = r.integer("ttl_s", 0, INT32_MAX)) c.ttl_s = uint32_t(*v);
-    if (auto v = r.boolean("prefill")) c.prefill = *v;
-    if (auto v = r.choice("driver", {"libmemcached", "async"})) c.driver = CacheDriver(*v);
-    if (auto v = r.integer("threads", 0, 1024)) c.threads = int(*v);
-    if (auto v = r.integer("pipeline", 1, 1024)) c.pipeline = int(*v);
-    if (auto v = r.integer("timeout_ms", 1, 3'600'000)) c.timeout_ms = int(*v);
-    if (c.prefill && c.keys.count > kMaxPrefillKeys)
-        r.error("cache.prefill", "a key space of " + std::to_string(c.keys.count) +
-                                     " keys is too large to prefill (at most " +
-                                     std::to_string(kMaxPrefillKeys) + ")");
-    if (c.protocol == CacheProtocol::meta && c.driver == CacheDriver::libmemcached)
-        r.error("cache.protocol", "\"meta\" needs \"driver\": \"async\"");
-    if (c.pipeline > 1 && c.driver == CacheDriver::libmemcached)
-        r.error("cache.pipeline", "pipelining needs \"driver\": \"async\"");
-    else if (c.pipeline > 1 && c.protocol == CacheProtocol::binary)
-        r.error("cache.pipeline", "pipelining needs the async driver, which speaks text and meta");
-    if (c.protocol == CacheProtocol::binary && c.driver == CacheDriver::async)
-        r.error("cache.protocol", "\"binary\" needs \"driver\": \"libmemcached\"");
-    if (auto v = r.integer("multiget", 1, kMaxMultiget)) c.multiget = uint32_t(*v);
-    if (const auto* v = r.child("replay")) c.replay = parse_replay(*v, errors, read_files);
-    check_cache_combinations(c, r);
-    return c;
-}
-
-bool same_name(const std::string& a, const char* b) {
-    return std::equal(a.begin(), a.end(), b, b + std::char_traits<char>::length(b),
-                      [](char x, char y) { return std::tolower(x) == std::tolower(y); });
-}
-
-bool check_template(const std::string& text, const std::string& path, JsonReader& r) {
-    if (!looks_templated(text)) return true;
-    std::string error;
-    parse_template(text, error);
-    if (!error.empty()) r.error(path, error);
-    return error.empty();
-}
-
-// Connections are made per origin, so templates may vary the path and query alone.
-void check_url_template(const std::string& url, JsonReader& r) {
-    if (!check_template(url, r.path("url"), r)) return;
-    const size_t open = url.find("{{");
-    if (open == std::string::npos) return;
-    const size_t path_at = url.find_first_of("/?", url.find("://") + 3);
-    if (path_at == std::string::npos || open < path_at)
-        r.error(r.path("url"), "templates may vary the path and query, not the host or port");
-}
-
-HttpExpect parse_expect(const nlohmann::json& json, const std::string& path,
-                        std::vector<SpecError>& errors) {
-    JsonReader r(json, path, errors);
-    HttpExpect e;
-    if (!r.is_object()) {
-        r.error(path, "expected an object such as {\"status\": [200]}");
-        return e;
-    }
-    r.allow_only({"status", "body_contains", "body_regex", "json", "max_bytes"});
-    if (const auto* s = r.child("status")) {
-        const auto code = [](const nlohmann::json& v) {
-            return v.is_number_integer() && v.get<int64_t>() >= 100 && v.get<int64_t>() <= 599;
-        };
-        if (code(*s))
-            e.status.push_back(s->get<int>());
-        else if (s->is_array() && !s->empty() && std::all_of(s->begin(), s->end(), code))
-            for (const auto& v : *s)
-                e.status.push_back(v.get<int>());
-        else
-            r.error(r.path("status"), "expected status codes 100..599, such as [200, 201]");
-    }
-    if (auto v = r.string("body_contains")) {
-        if (v->empty())
-            r.error(r.path("body_contains"), "must not be empty");
-        else
-            e.body_contains = *v;
-    }
-    if (auto v = r.string("body_regex")) {
-        try {
-            std::regex check(*v);
-            e.body_regex = *v;
-        } catch (const std::regex_error& x) {
-            r.error(r.path("body_regex"), std::string("not a regular expression: ") + x.what());
-        }
-    }
-    if (const auto* j = r.child("json")) {
-        JsonReader jr(*j, r.path("json"), errors);
-        if (!jr.is_object()) {
-            r.error(r.path("json"), "expected {\"path\": \"$.ok\", \"equals\": true}");
-        } else {
-            jr.allow_only({"path", "equals"});
-            std::string why;
-            if (auto p = jr.string("path")) {
-                if (parse_json_path(*p, why))
-                    e.json_path = *p;
-                else
-                    jr.error(jr.path("path"), why);
-            } else if (!jr.has("path")) {
-                jr.error(jr.path("path"), "required");
-            }
-            if (const auto* eq = jr.child("equals")) e.json_equals = eq->dump();
-        }
-    }
-    if (auto v = r.count("max_bytes", 0, UINT64_MAX)) e.max_bytes = *v;
-    return e;
-}
-
 // A timed replay sends at its file's times: its phases give connections, not a rate.
 void check_replay_phases(const RunSpec& s, std::vector<SpecError>& errors) {
     if (!s.cache || !s.cache->replay || !s.cache->replay->timed()) return;
@@ -338,97 +88,6 @@ void check_replay_phases(const RunSpec& s, std::vector<SpecError>& errors) {
                 {index_path("phases", i) + ".rate",
                  "a replay with timestamps sends at the file's times: give the phase "
                  "\"concurrency\" (its connections), or replay at \"speed\": \"max\""});
-}
-
-HttpTarget parse_target(const nlohmann::json& json, const std::string& path,
-                        std::vector<SpecError>& errors) {
-    JsonReader r(json, path, errors);
-    HttpTarget t;
-    if (!r.is_object()) return t;
-    r.allow_only({"method", "url", "headers", "body", "body_file", "body_template", "content_type",
-                  "weight", "expect"});
-    if (auto v = r.integer("weight", 1, 1'000'000)) t.weight = uint32_t(*v);
-    if (auto v = r.string("method")) {
-        if (v->empty() || v->find_first_of(" \t\r\n") != std::string::npos)
-            r.error(r.path("method"), "not an HTTP method");
-        else
-            t.method = *v;
-    }
-    if (auto v = r.string("url"))
-        t.url = *v;
-    else if (!r.has("url"))
-        r.error(r.path("url"), "required");
-    if (!t.url.empty() && t.url.rfind("http://", 0) != 0 && t.url.rfind("https://", 0) != 0)
-        r.error(r.path("url"), "\"" + t.url + "\": scheme must be http:// or https://");
-    else if (!t.url.empty())
-        check_url_template(t.url, r);
-    if (const auto* h = r.child("headers")) {
-        if (!h->is_object())
-            r.error(r.path("headers"), "expected an object of name: value");
-        else
-            for (const auto& [k, v] : h->items()) {
-                if (!v.is_string())
-                    r.error(r.path("headers") + "." + k, "expected a string");
-                else if (auto e = reference_syntax_error(v.get<std::string>()); !e.empty())
-                    r.error(r.path("headers") + "." + k, e);
-                else if (check_template(v.get<std::string>(), r.path("headers") + "." + k, r))
-                    t.headers.emplace_back(k, v.get<std::string>());
-            }
-    }
-    if (auto v = r.string("body")) {
-        if (auto e = reference_syntax_error(*v); !e.empty())
-            r.error(r.path("body"), e);
-        else
-            t.body = *v;
-    }
-    if (auto v = r.string("body_file")) t.body_file = *v;
-    if (auto v = r.string("body_template")) {
-        if (auto e = reference_syntax_error(*v); !e.empty())
-            r.error(r.path("body_template"), e);
-        else if (check_template(*v, r.path("body_template"), r))
-            t.body_template = *v;
-    }
-    if (int(r.has("body")) + int(r.has("body_file")) + int(r.has("body_template")) > 1)
-        r.error(path, "give one of \"body\", \"body_file\" and \"body_template\"");
-    if (auto v = r.string("content_type")) {
-        if (v->empty() || v->find_first_of("\r\n") != std::string::npos)
-            r.error(r.path("content_type"), "not a header value");
-        else
-            t.content_type = *v;
-    }
-    for (const auto& [name, value] : t.headers)
-        if (!t.content_type.empty() && same_name(name, "content-type"))
-            r.error(r.path("content_type"), "given twice: here and in \"headers\"");
-    if (const auto* e = r.child("expect")) t.expect = parse_expect(*e, r.path("expect"), errors);
-    return t;
-}
-
-HttpSpec parse_http(const nlohmann::json& json, std::vector<SpecError>& errors) {
-    JsonReader r(json, "http", errors);
-    HttpSpec h;
-    if (!r.is_object()) return h;
-    r.allow_only({"targets", "threads", "max_connections", "timeout_ms", "connect_timeout_ms",
-                  "keepalive", "tls_verify", "http2", "max_streams", "session"});
-    const auto* targets = r.child("targets");
-    if (!targets || !targets->is_array() || targets->empty())
-        r.error("http.targets", "expected a non-empty array of targets");
-    else
-        for (size_t i = 0; i < targets->size(); ++i)
-            h.targets.push_back(parse_target((*targets)[i], index_path("http.targets", i), errors));
-    if (auto v = r.integer("threads", 1, 256)) h.threads = int(*v);
-    if (auto v = r.integer("max_connections", 1, 1'000'000)) h.max_connections = int(*v);
-    if (auto v = r.integer("timeout_ms", 1, 3'600'000)) h.timeout_ms = int(*v);
-    if (auto v = r.integer("connect_timeout_ms", 1, 3'600'000)) h.connect_timeout_ms = int(*v);
-    if (auto v = r.boolean("keepalive")) h.keepalive = *v;
-    if (auto v = r.boolean("tls_verify")) h.tls_verify = *v;
-    if (auto v = r.boolean("http2")) h.http2 = *v;
-    if (auto v = r.integer("max_streams", 1, 1000)) h.max_streams = int(*v);
-    if (h.http2 && !h.keepalive)
-        r.error(r.path("http2"), "HTTP/2 keeps its connections open: needs \"keepalive\": true");
-    if (const auto* v = r.child("session")) h.session = parse_session(*v, errors);
-    if (h.http2 && !h.session.empty())
-        r.error(r.path("session"), "sessions run over HTTP/1.1 for now: remove \"http2\"");
-    return h;
 }
 
 ProbeSpec parse_probe(const nlohmann::json& json, const std::string& path,

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+// The spec's "cache" section.
+#include <algorithm>
+
+#include "json_reader.h"
+#include "replay_file.h"
+#include "spec_parse_sections.h"
+
+namespace perflab {
+
+namespace {
+
+using spec_detail::index_path;
+using spec_detail::parse_server;
+
+constexpr uint32_t kMaxValueBytes = 1 << 20;  // memcached's default item size limit
+constexpr size_t kMaxKeyBytes = 250;          // memcached's key length limit
+constexpr uint64_t kMaxPrefillKeys = 100'000'000;
+constexpr size_t kMaxPrefixBytes = kMaxKeyBytes - 20;  // room for a 64-bit key number
+constexpr int64_t kMaxMultiget = 1024;
+constexpr double kMaxReplaySpeed = 1e6;
+
+// "weights": [[128, 70], [4096, 25], [51200, 5]]: sizes in bytes and their relative weights.
+void parse_weighted_sizes(const nlohmann::json& w, JsonReader& r, ValueSize& size) {
+    const std::string path = r.path("weights");
+    if (!w.is_array() || w.empty() || r.has("min") || r.has("max"))
+        return r.error(path, "expected [[bytes, weight], ...] (and no min or max beside it)");
+    ValueSize parsed = size;
+    parsed.min = kMaxValueBytes;
+    parsed.max = 0;
+    for (size_t i = 0; i < w.size(); ++i) {
+        const auto& pair = w[i];
+        const std::string at = path + "[" + std::to_string(i + 1) + "]";
+        const auto in = [](const nlohmann::json& v, int64_t lo, int64_t hi) {
+            return v.is_number_integer() && v.get<int64_t>() >= lo && v.get<int64_t>() <= hi;
+        };
+        if (!pair.is_array() || pair.size() != 2 || !in(pair[0], 0, kMaxValueBytes) ||
+            !in(pair[1], 1, 1'000'000))
+            return r.error(at, "expected [bytes up to " + std::to_string(kMaxValueBytes) +
+                                   ", weight 1..1000000], got " + pair.dump());
+        const auto bytes = pair[0].get<uint32_t>();
+        parsed.weighted.emplace_back(bytes, pair[1].get<uint32_t>());
+        parsed.min = std::min(parsed.min, bytes);
+        parsed.max = std::max(parsed.max, bytes);
+    }
+    size = parsed;
+}
+
+// "replay": {"file": "ops.txt", "speed": 2 | "max"}: the file is read here, once, so a bad
+// line is a spec error naming it (unless read_file is false: a stored spec).
+CacheReplay parse_replay(const nlohmann::json& json, std::vector<SpecError>& errors,
+                         bool read_file) {
+    JsonReader r(json, "cache.replay", errors);
+    CacheReplay replay;
+    if (!r.is_object()) return replay;
+    r.allow_only({"file", "speed"});
+    if (const auto* v = r.child("speed")) {
+        if (v->is_string() && v->get<std::string>() == "max")
+            replay.speed = 0;
+        else if (v->is_number() && v->get<double>() > 0 && v->get<double>() <= kMaxReplaySpeed)
+            replay.speed = v->get<double>();
+        else
+            r.error("cache.replay.speed",
+                    "expected a factor > 0 (2: twice as fast as recorded) or \"max\", got " +
+                        v->dump());
+    }
+    if (auto v = r.string("file")) {
+        replay.file = *v;
+        if (!read_file) return replay;
+        auto loaded = ReplayFile::load(*v);
+        if (loaded.file)
+            replay.ops = std::move(loaded.file);
+        else
+            r.error("cache.replay.file", loaded.error);
+    } else if (!r.has("file")) {
+        r.error("cache.replay.file", "required");
+    }
+    return replay;
+}
+
+// What multiget and replay cannot be combined with, within the cache section.
+void check_cache_combinations(const CacheSpec& c, JsonReader& r) {
+    if (c.multiget > 1) {
+        if (c.workload == CacheWorkload::cache_aside || c.workload == CacheWorkload::set_only)
+            r.error("cache.multiget",
+                    "batches of gets need \"workload\": \"get-only\" or \"ratio\" (cache-aside "
+                    "sets each missed key, which a batch does not tell)");
+        if (c.replay) r.error("cache.multiget", "a replay sends its file's operations one by one");
+    }
+    if (c.replay && c.prefill)
+        r.error("cache.prefill", "a replay's keys come from its file, not from the key space");
+}
+
+}  // namespace
+
+CacheSpec spec_detail::parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors,
+                                   bool read_files) {
+    JsonReader r(json, "cache", errors);
+    CacheSpec c;
+    if (!r.is_object()) return c;
+    r.allow_only({"servers", "protocol", "workload", "get_ratio", "set_ratio", "keys", "value_size",
+                  "ttl_s", "prefill", "driver", "threads", "pipeline", "timeout_ms", "multiget",
+                  "replay"});
+    if (const auto* s = r.child("servers")) {
+        if (!s->is_array() || s->empty()) {
+            r.error("cache.servers", "expected a non-empty array of \"host:port\"");
+        } else {
+            for (size_t i = 0; i < s->size(); ++i)
+                if (auto e = parse_server((*s)[i], index_path("cache.servers", i), errors))
+                    c.servers.push_back(*e);
+        }
+    } else {
+        r.error("cache.servers", "required");
+    }
+    if (auto v = r.choice("protocol", {"text", "binary", "meta"})) c.protocol = CacheProtocol(*v);
+    if (auto v = r.choice("workload", {"cache-aside", "ratio", "get-only", "set-only"}))
+        c.workload = CacheWorkload(*v);
+    if (auto v = r.integer("get_ratio", 0, 1'000'000)) c.get_ratio = uint32_t(*v);
+    if (auto v = r.integer("set_ratio", 0, 1'000'000)) c.set_ratio = uint32_t(*v);
+    if (c.workload == CacheWorkload::ratio && c.get_ratio + c.set_ratio == 0)
+        r.error("cache.set_ratio", "get_ratio and set_ratio cannot both be 0");
+    if (const auto* k = r.child("keys")) {
+        JsonReader kr(*k, "cache.keys", errors);
+        kr.allow_only({"count", "prefix", "distribution", "zipf_s", "mean", "stddev"});
+        if (auto v = kr.count("count", 1, UINT64_MAX)) c.keys.count = *v;
+        if (auto v = kr.string("prefix")) {
+            if (v->size() > kMaxPrefixBytes)
+                kr.error("cache.keys.prefix", "longer than " + std::to_string(kMaxPrefixBytes) +
+                                                  " bytes (memcached keys are at most 250)");
+            else if (v->find_first_of(" \t\r\n") != std::string::npos)
+                kr.error("cache.keys.prefix", "memcached keys cannot contain whitespace");
+            else
+                c.keys.prefix = *v;
+        }
+        if (auto v = kr.choice("distribution", {"uniform", "zipf", "sequential", "gaussian"}))
+            c.keys.distribution = KeyDistribution(*v);
+        if (auto v = kr.number("mean")) {
+            if (*v < 0 || *v >= double(c.keys.count))
+                kr.error("cache.keys.mean", "must be a key number in [0, count)");
+            else
+                c.keys.mean = *v;
+        }
+        if (auto v = kr.number("stddev")) {
+            // Wider than the space, most draws would fall outside it and be drawn again.
+            if (*v <= 0 || *v > double(c.keys.count))
+                kr.error("cache.keys.stddev", "must be in (0, count]");
+            else
+                c.keys.stddev = *v;
+        }
+        if ((c.keys.mean || c.keys.stddev) && c.keys.distribution != KeyDistribution::gaussian)
+            kr.error("cache.keys.distribution",
+                     "mean and stddev are for the \"gaussian\" distribution");
+        if (auto v = kr.number("zipf_s")) {
+            if (*v <= 0 || *v > 10)
+                kr.error("cache.keys.zipf_s", "must be in (0, 10]");
+            else
+                c.keys.zipf_s = *v;
+        }
+    }
+    if (const auto* vs = r.child("value_size")) {
+        JsonReader vr(*vs, "cache.value_size", errors);
+        vr.allow_only({"min", "max", "weights", "bytes"});
+        if (auto v = vr.integer("min", 0, kMaxValueBytes)) c.value_size.min = uint32_t(*v);
+        if (auto v = vr.integer("max", 0, kMaxValueBytes)) c.value_size.max = uint32_t(*v);
+        if (auto v = vr.choice("bytes", {"compressible", "random"}))
+            c.value_size.random_bytes = *v == 1;
+        if (const auto* w = vr.child("weights")) parse_weighted_sizes(*w, vr, c.value_size);
+        if (c.value_size.min > c.value_size.max)
+            vr.error("cache.value_size", "min " + std::to_string(c.value_size.min) + " > max " +
+                                             std::to_string(c.value_size.max));
+    }
+    if (auto v = r.integer("ttl_s", 0, INT32_MAX)) c.ttl_s = uint32_t(*v);
+    if (auto v = r.boolean("prefill")) c.prefill = *v;
+    if (auto v = r.choice("driver", {"libmemcached", "async"})) c.driver = CacheDriver(*v);
+    if (auto v = r.integer("threads", 0, 1024)) c.threads = int(*v);
+    if (auto v = r.integer("pipeline", 1, 1024)) c.pipeline = int(*v);
+    if (auto v = r.integer("timeout_ms", 1, 3'600'000)) c.timeout_ms = int(*v);
+    if (c.prefill && c.keys.count > kMaxPrefillKeys)
+        r.error("cache.prefill", "a key space of " + std::to_string(c.keys.count) +
+                                     " keys is too large to prefill (at most " +
+                                     std::to_string(kMaxPrefillKeys) + ")");
+    if (c.protocol == CacheProtocol::meta && c.driver == CacheDriver::libmemcached)
+        r.error("cache.protocol", "\"meta\" needs \"driver\": \"async\"");
+    if (c.pipeline > 1 && c.driver == CacheDriver::libmemcached)
+        r.error("cache.pipeline", "pipelining needs \"driver\": \"async\"");
+    else if (c.pipeline > 1 && c.protocol == CacheProtocol::binary)
+        r.error("cache.pipeline", "pipelining needs the async driver, which speaks text and meta");
+    if (c.protocol == CacheProtocol::binary && c.driver == CacheDriver::async)
+        r.error("cache.protocol", "\"binary\" needs \"driver\": \"libmemcached\"");
+    if (auto v = r.integer("multiget", 1, kMaxMultiget)) c.multiget = uint32_t(*v);
+    if (const auto* v = r.child("replay")) c.replay = parse_replay(*v, errors, read_files);
+    check_cache_combinations(c, r);
+    return c;
+}
+
+}  // namespace perflab
