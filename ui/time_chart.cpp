@@ -541,25 +541,32 @@ void TimeChart::showEvent(QShowEvent* event) {
     if (stale_) redraw();
 }
 
-// Called once the replot's layout has placed the panels and before anything is drawn; a panel
-// outside the scroll area's view keeps its axes and legend (cheap) but not its series.
+// Called once the replot's layout has placed the panels and before anything is drawn: a panel
+// outside the scroll area's view is not drawn, neither its series nor its axes, grid and legend
+// (hiding the axis rect hides the axes and grid drawn as its children, the legend row its
+// legend; series are not children of the rect).
 void TimeChart::skipSeriesOutOfView() {
     const QRect view = plot_->visibleRegion().boundingRect();
     // Not shown (a hidden tab being resized): its next showing paints this replot's buffer.
     if (view.isEmpty()) return;
+    const auto skip = [this](QCPLayerable* l) {
+        if (!l->visible()) return;
+        l->setVisible(false);
+        skipped_.push_back(l);
+    };
     for (const auto& p : panels_) {
-        if (!p.rect->visible() || p.rect->outerRect().intersects(view)) continue;
+        if (!p.rect->visible()) continue;
+        if (!p.header->outerRect().intersects(view)) skip(p.header);
+        if (p.rect->outerRect().intersects(view)) continue;
+        skip(p.rect);
         for (QCPGraph* g : p.rect->graphs())
-            if (g->visible()) {
-                g->setVisible(false);
-                skipped_.push_back(g);
-            }
+            skip(g);
     }
 }
 
 void TimeChart::restoreSkippedSeries() {
-    for (QCPGraph* g : skipped_)
-        g->setVisible(true);
+    for (QCPLayerable* l : skipped_)
+        l->setVisible(true);
     skipped_.clear();
 }
 

@@ -19,6 +19,7 @@ class QCPLegend;
 class QCPAxisRect;
 class QCPItemStraightLine;
 class QCPGraph;
+class QCPLayerable;
 class QCPMarginGroup;
 class QCustomPlot;
 class QMenu;
@@ -149,11 +150,11 @@ class TimeChart : public QWidget {
     double planned_s_ = 0;
     double latest_s_ = 0;
     bool follow_ = true;
-    bool stale_ = false;              // something changed since the last redraw
-    bool replotting_ = false;         // between a replot's start and its end
-    std::vector<QCPGraph*> skipped_;  // series hidden for one replot: their panel is not in view
-    int plotHeight_ = 0;              // the stack's minimum height, applied at the next redraw
-    QStringList reserved_;            // kinds of panels to come
+    bool stale_ = false;                  // something changed since the last redraw
+    bool replotting_ = false;             // between a replot's start and its end
+    std::vector<QCPLayerable*> skipped_;  // hidden for one replot: their panel is not in view
+    int plotHeight_ = 0;                  // the stack's minimum height, applied at the next redraw
+    QStringList reserved_;                // kinds of panels to come
     QCPLayoutElement* spacer_ = nullptr;  // their room, under the panels
     int markers_ = 0;
     QSet<QString> hidden_;

@@ -53,6 +53,14 @@ class TimeChartTest : public QObject {
             }
         return false;
     }
+    // Whether `area` holds any dark pixel: text or an axis line on the white plot.
+    static bool hasInk(const QImage& image, const QRect& area) {
+        const QRect in = area.intersected(image.rect());
+        for (int y = in.top(); y <= in.bottom(); ++y)
+            for (int x = in.left(); x <= in.right(); ++x)
+                if (QColor(image.pixel(x, y)).lightness() < 128) return true;
+        return false;
+    }
     static QAction* action(QMenu* menu, const QString& text) {
         for (QAction* a : menu->actions())
             if (a->text() == text) return a;
@@ -374,20 +382,29 @@ void TimeChartTest::seriesOutOfViewAreDrawnWhenScrolledIn() {
     // The bottom panel is below the view: its series is not in the plot's buffer.
     QVERIFY(
         !chart.axisRect(3)->outerRect().intersects(chart.plot()->visibleRegion().boundingRect()));
-    // (Its legend, above it, is drawn: the area is the plot area's.)
+    // Nor its axes: the left margin, where its tick labels go, is blank.
     const QRect bottom = chart.axisRect(3)->rect();
+    const QRect labels(chart.axisRect(3)->outerRect().left(), bottom.top(),
+                       bottom.left() - chart.axisRect(3)->outerRect().left(), bottom.height());
     QVERIFY(!hasMagenta(chart.plot()->grab().toImage(), bottom));
+    QVERIFY(!hasInk(chart.plot()->grab().toImage(), labels));
     for (QCPGraph* g : graphs)
         QVERIFY(g->visible());
+    for (int p = 0; p < 4; ++p)
+        QVERIFY(chart.axisRect(p)->visible());
     const QImage exported = chart.plot()->toPixmap().toImage();
     QVERIFY(hasMagenta(exported, bottom));
+    QVERIFY(hasInk(exported, labels));
 
     auto* scroll = chart.findChild<QScrollArea*>();
     QVERIFY(scroll);
     scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
     QTRY_VERIFY(hasMagenta(chart.plot()->grab().toImage(), bottom));
+    QVERIFY(hasInk(chart.plot()->grab().toImage(), labels));
     for (QCPGraph* g : graphs)
         QVERIFY(g->visible());
+    for (int p = 0; p < 4; ++p)
+        QVERIFY(chart.axisRect(p)->visible());
 }
 
 int run_time_chart_test(int argc, char** argv) {
