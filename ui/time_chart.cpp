@@ -73,11 +73,11 @@ void TimeChart::setupPlot() {
     // whole stack with no replot around it.
     connect(plot_, &QCustomPlot::beforeReplot, this, [this] { replotting_ = true; });
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
-        if (replotting_) skipSeriesOutOfView();
+        if (replotting_) skipPanelsOutOfView();
     });
     connect(plot_, &QCustomPlot::afterReplot, this, [this] {
         replotting_ = false;
-        restoreSkippedSeries();
+        restoreSkippedPanels();
     });
     // What scrolls into view was not drawn: draw it before the scrolled stack is painted.
     connect(scroll_->verticalScrollBar(), &QScrollBar::valueChanged, this,
@@ -545,7 +545,7 @@ void TimeChart::showEvent(QShowEvent* event) {
 // outside the scroll area's view is not drawn, neither its series nor its axes, grid and legend
 // (hiding the axis rect hides the axes and grid drawn as its children, the legend row its
 // legend; series are not children of the rect).
-void TimeChart::skipSeriesOutOfView() {
+void TimeChart::skipPanelsOutOfView() {
     const QRect view = plot_->visibleRegion().boundingRect();
     // Not shown (a hidden tab being resized): its next showing paints this replot's buffer.
     if (view.isEmpty()) return;
@@ -564,7 +564,7 @@ void TimeChart::skipSeriesOutOfView() {
     }
 }
 
-void TimeChart::restoreSkippedSeries() {
+void TimeChart::restoreSkippedPanels() {
     for (QCPLayerable* l : skipped_)
         l->setVisible(true);
     skipped_.clear();

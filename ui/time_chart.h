@@ -138,8 +138,8 @@ class TimeChart : public QWidget {
     void scheduleRedraw();
     void redraw();
     void showTooltip(QMouseEvent* event);
-    void skipSeriesOutOfView();
-    void restoreSkippedSeries();
+    void skipPanelsOutOfView();
+    void restoreSkippedPanels();
     static void thin(QCPGraph* graph);
 
     QScrollArea* scroll_;

@@ -193,7 +193,10 @@ uint64_t runEpoll(std::vector<Conn>& conns, Workload& w, Clock::time_point end) 
             for (;;) {
                 const ssize_t got = recv(c.fd, c.in.data() + c.len, c.in.size() - c.len, 0);
                 if (got == 0) fail("the server closed a connection");
-                if (got < 0) break;
+                if (got < 0) {
+                    if (errno == EAGAIN) break;
+                    fail(std::string("recv: ") + std::strerror(errno));
+                }
                 c.len += size_t(got);
                 if (!w.whole(c)) continue;
                 ++done;
@@ -229,18 +232,26 @@ class Ring {
     Ring& operator=(const Ring&) = delete;
 
     void send(const Conn& c, uint64_t i) {
-        io_uring_sqe* s = io_uring_get_sqe(&ring_);
+        io_uring_sqe* s = sqe();
         io_uring_prep_send(s, c.fd, c.request.data(), c.request.size(), 0);
         io_uring_sqe_set_data64(s, i << 1);
     }
     void recv(Conn& c, uint64_t i) {
-        io_uring_sqe* s = io_uring_get_sqe(&ring_);
+        io_uring_sqe* s = sqe();
         io_uring_prep_recv(s, c.fd, c.in.data() + c.len, c.in.size() - c.len, 0);
         io_uring_sqe_set_data64(s, (i << 1) | 1);
     }
     io_uring* get() { return &ring_; }
 
   private:
+    // A full submission queue (more connections than its entries) goes to the kernel first.
+    io_uring_sqe* sqe() {
+        io_uring_sqe* s = io_uring_get_sqe(&ring_);
+        if (s) return s;
+        io_uring_submit(&ring_);
+        return io_uring_get_sqe(&ring_);
+    }
+
     io_uring ring_{};
 };
 

@@ -33,7 +33,7 @@ class TimeChartTest : public QObject {
     void compactLabels();
     void tickLabelsDoNotOverlapAt1024x700();
     void crosshairSpansEveryPanelAndNamesEachValueWithItsUnit();
-    void seriesOutOfViewAreDrawnWhenScrolledIn();
+    void panelsOutOfViewAreDrawnWhenScrolledIn();
 
   private:
     static void addPanels(TimeChart& chart) {
@@ -360,7 +360,7 @@ void TimeChartTest::crosshairSpansEveryPanelAndNamesEachValueWithItsUnit() {
 
 // A replot leaves out the series of panels scrolled out of view; scrolling draws them, an
 // export draws every panel, and no series is left hidden by it.
-void TimeChartTest::seriesOutOfViewAreDrawnWhenScrolledIn() {
+void TimeChartTest::panelsOutOfViewAreDrawnWhenScrolledIn() {
     TimeChart chart;
     chart.resize(600, 260);
     std::vector<QCPGraph*> graphs;
