@@ -29,6 +29,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from http_vs_wrk import floor_transports  # noqa: E402
+
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -251,12 +254,6 @@ def run_memcaslap(args, server, workdir, connections):
             "-T", "1", "-c", str(connections), "-w", window,
             "-t", f"{int(args.duration)}s"]
     return run_client(args, server, argv, args.duration, os.path.join(workdir, "mcs.out"))
-
-
-def floor_transports(floor):
-    """epoll, and io_uring when this kernel lets the floor client set a ring up."""
-    ok = subprocess.run([floor, "--check-uring"], stderr=subprocess.DEVNULL).returncode == 0
-    return ["epoll", "uring"] if ok else ["epoll"]
 
 
 def run_floor(args, server, workdir, connections, transport):
