@@ -475,6 +475,10 @@ void LiveRunTest::agentsRunShowsATilePerAgentAndStoresTheirShares() {
         agent_ops += agent.totals.total_ops();
     QCOMPARE(agent_ops, summary.overall.totals.total_ops());
     QVERIFY(agent_ops > 0);
+    // As the other stored-run checks here: the history shows the run first. A run that was
+    // not stored says why among the live view's notices.
+    QTRY_VERIFY2_WITH_TIMEOUT(window.historyView()->model()->rowCount() >= 1,
+                              qPrintable(window.liveView()->noticeText()), 10000);
     RunStore store(default_database_path(), Access::read);
     const auto runs = store.list();
     QCOMPARE(runs.size(), size_t(1));
