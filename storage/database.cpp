@@ -73,7 +73,10 @@ std::unique_ptr<Connection> open_database(const std::string& path, Access access
     const FileKind kind = probe_file(path);
     if (kind == FileKind::other)
         throw StoreError(path + " is not a PerfLab database (not an SQLite file)");
-    if (kind == FileKind::missing && access == Access::read)
+    // An empty file is a database a writer has just created and not yet set up: a reader that
+    // set it up too (journal mode, schema) would race the writer, which could then fail to
+    // store its run.
+    if ((kind == FileKind::missing || kind == FileKind::empty) && access == Access::read)
         throw StoreError("no database at " + path + " (no run stored yet)");
     if (kind == FileKind::sqlite) check_existing(path);
     if (kind == FileKind::missing) ensure_directory(path);

@@ -307,6 +307,25 @@ TEST(OpenDatabase, ReadingNeverCreatesAFile) {
     EXPECT_NE(stat(dir.file("none.db").c_str(), &st), 0);
 }
 
+// SQLite creates the file empty and writes its header with the first change: a reader that
+// comes in between finds no database and leaves the file to its writer.
+TEST(OpenDatabase, ReadingLeavesAnEmptyFileToItsWriter) {
+    test::TempDir dir;
+    const auto db = dir.file("runs.db");
+    dir.write("runs.db", "");
+    try {
+        RunStore store(db, Access::read);
+        FAIL() << "no error";
+    } catch (const StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find("no run stored yet"), std::string::npos) << e.what();
+    }
+    struct stat st {};
+    ASSERT_EQ(stat(db.c_str(), &st), 0);
+    EXPECT_EQ(st.st_size, 0);
+    write_run(db, 1);
+    EXPECT_EQ(RunStore(db, Access::read).list().size(), 1u);
+}
+
 TEST(OpenDatabase, ReadOnlyLocationIsAClearError) {
     // sysfs refuses new files even to root.
     try {
