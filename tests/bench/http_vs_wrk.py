@@ -196,14 +196,19 @@ def floor_transports(floor):
     return ["epoll", "uring"] if ok else ["epoll"]
 
 
+def run_floor(args, argv):
+    """Runs transport_floor pinned as the clients are; its requests, seconds and CPU."""
+    out, cpu = run_measured(pinned(args, [args.floor] + argv))
+    m = re.search(r"requests (\d+) seconds ([\d.]+)", out)
+    return int(m.group(1)), float(m.group(2)), cpu
+
+
 def floor_round(args, url, transport):
     parts = urllib.parse.urlsplit(url)
-    out, cpu = run_measured(pinned(args, [args.floor, str(parts.port), str(args.connections),
-                                          f"{args.duration:g}", transport, "http",
-                                          "--path", parts.path]))
-    m = re.search(r"requests (\d+) seconds ([\d.]+)", out)
-    total = int(m.group(1))
-    return total / float(m.group(2)), cpu / total, total
+    total, secs, cpu = run_floor(args, [str(parts.port), str(args.connections),
+                                        f"{args.duration:g}", transport, "http",
+                                        "--path", parts.path])
+    return total / secs, cpu / total, total
 
 
 def per_request(cpu):

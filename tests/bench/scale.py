@@ -38,7 +38,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from http_vs_wrk import free_port, run_nginx, start_pinned  # noqa: E402
+from http_vs_wrk import free_port, run_floor, run_nginx, start_pinned  # noqa: E402
 
 
 def parse_args():
@@ -197,16 +197,10 @@ def measure_floor(args, engine, target, connections, duration):
     else:
         argv = [target.split(":")[1], str(connections), f"{duration:g}", "epoll", "memcache",
                 "--keys", "10000", "--prefix", "key:", "--value-min", "100", "--value-max", "100"]
-    before = os.times()
-    out = subprocess.run(["taskset", "-c", args.client_core, args.floor] + argv,
-                         capture_output=True, text=True, check=True).stdout
-    after = os.times()
-    cpu = (after.children_user - before.children_user) + \
-          (after.children_system - before.children_system)
-    ops = int(out.split()[1])
-    print(f"  floor {engine} {connections:>6} connections: {ops / duration:9.0f} ops/s, "
-          f"CPU {cpu / ops * 1e6:6.2f} µs/op", flush=True)
-    return cpu / ops
+    ops, secs, cpu = run_floor(args, argv)
+    print(f"  floor {engine} {connections:>6} connections: {ops / secs:9.0f} ops/s, "
+          f"CPU {cpu.total() / ops * 1e6:6.2f} µs/op", flush=True)
+    return cpu.total() / ops
 
 
 def main():
