@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "database.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -66,6 +70,59 @@ void ensure_directory(const std::string& path) {
         throw StoreError("cannot create the directory of database " + path + ": " + ec.message());
 }
 
+// WAL with NORMAL: a killed process loses nothing committed; only a power cut may lose the
+// last transactions.
+void set_up(Connection& db, const std::string& path) {
+    try {
+        db.exec("PRAGMA foreign_keys = ON");
+        db.exec("PRAGMA journal_mode = WAL");
+        db.exec("PRAGMA synchronous = NORMAL");
+        migrate(db);
+    } catch (const StoreError& e) {
+        throw StoreError("cannot write to database " + path + ": " + e.what());
+    }
+}
+
+// Links `from` to `to` unless `to` exists; false when it does.
+bool move_unless_exists(const std::string& from, const std::string& to) {
+    if (renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return true;
+    int err = errno;
+    // Filesystems without RENAME_NOREPLACE (NFS) still refuse a hard link over a file.
+    if (err == EINVAL || err == ENOSYS) {
+        if (link(from.c_str(), to.c_str()) == 0) {
+            unlink(from.c_str());
+            return true;
+        }
+        err = errno;
+    }
+    if (err == EEXIST) return false;
+    throw StoreError("cannot create database " + to + ": " + std::strerror(err));
+}
+
+// A new database appears whole: it is set up under a name of its own and moved into place
+// only if no one made one meanwhile. Two writers setting up one new file at once left one of
+// them with "database is locked" (the history's first listing and a run's store, both at a
+// window's start), and that run unstored.
+void create_database(const std::string& path) {
+    ensure_directory(path);
+    static std::atomic<unsigned> made{0};
+    const std::string staging =
+        path + ".new-" + std::to_string(getpid()) + "-" + std::to_string(made++);
+    const auto remove_staging = [&] {
+        for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+            unlink((staging + suffix).c_str());
+    };
+    try {
+        // Closing the only connection folds the WAL into the file and removes it.
+        Connection db(staging, Connection::Mode::create);
+        set_up(db, path);
+    } catch (...) {
+        remove_staging();
+        throw;
+    }
+    if (!move_unless_exists(staging, path)) remove_staging();
+}
+
 }  // namespace
 
 std::unique_ptr<Connection> open_database(const std::string& path, Access access) {
@@ -73,27 +130,15 @@ std::unique_ptr<Connection> open_database(const std::string& path, Access access
     const FileKind kind = probe_file(path);
     if (kind == FileKind::other)
         throw StoreError(path + " is not a PerfLab database (not an SQLite file)");
-    // An empty file is a database a writer has just created and not yet set up: a reader that
-    // set it up too (journal mode, schema) would race the writer, which could then fail to
-    // store its run.
+    // An empty file holds no run; setting it up is left to a writer.
     if ((kind == FileKind::missing || kind == FileKind::empty) && access == Access::read)
         throw StoreError("no database at " + path + " (no run stored yet)");
-    if (kind == FileKind::sqlite) check_existing(path);
-    if (kind == FileKind::missing) ensure_directory(path);
-    auto db = std::make_unique<Connection>(
-        path, kind == FileKind::missing ? Connection::Mode::create : Connection::Mode::read_write);
+    if (kind == FileKind::missing) create_database(path);
+    if (kind != FileKind::empty) check_existing(path);
+    auto db = std::make_unique<Connection>(path, Connection::Mode::read_write);
     if (sqlite3_db_readonly(db->handle(), "main") == 1)
         throw StoreError("cannot write to database " + path + " (read-only location)");
-    try {
-        db->exec("PRAGMA foreign_keys = ON");
-        db->exec("PRAGMA journal_mode = WAL");
-        // WAL with NORMAL: a killed process loses nothing committed; only a power cut may
-        // lose the last transactions.
-        db->exec("PRAGMA synchronous = NORMAL");
-        migrate(*db);
-    } catch (const StoreError& e) {
-        throw StoreError("cannot write to database " + path + ": " + e.what());
-    }
+    set_up(*db, path);
     return db;
 }
 

@@ -2,7 +2,10 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <atomic>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "hgrm_export.h"
 #include "model/summary_report.h"
@@ -307,8 +310,8 @@ TEST(OpenDatabase, ReadingNeverCreatesAFile) {
     EXPECT_NE(stat(dir.file("none.db").c_str(), &st), 0);
 }
 
-// SQLite creates the file empty and writes its header with the first change: a reader that
-// comes in between finds no database and leaves the file to its writer.
+// An empty file (an older PerfLab killed while creating it, or `touch`) holds no run: a reader
+// says so and leaves the file to a writer, which sets it up.
 TEST(OpenDatabase, ReadingLeavesAnEmptyFileToItsWriter) {
     test::TempDir dir;
     const auto db = dir.file("runs.db");
@@ -324,6 +327,41 @@ TEST(OpenDatabase, ReadingLeavesAnEmptyFileToItsWriter) {
     EXPECT_EQ(st.st_size, 0);
     write_run(db, 1);
     EXPECT_EQ(RunStore(db, Access::read).list().size(), 1u);
+}
+
+// The history's first listing and a run's store both open a window's new database at once.
+TEST(OpenDatabase, WritersCreatingOneNewDatabaseAtOnceAllSucceed) {
+    test::TempDir dir;
+    int failures = 0;
+    std::string first_error;
+    for (int round = 0; round < 60; ++round) {
+        const auto db = dir.file("round" + std::to_string(round) + "/runs.db");
+        std::atomic<int> ready{0};
+        std::vector<std::string> errors(3);
+        std::vector<std::thread> writers;
+        for (size_t w = 0; w < errors.size(); ++w)
+            writers.emplace_back([&, w] {
+                ++ready;
+                while (ready.load() < int(errors.size()))
+                    std::this_thread::yield();
+                try {
+                    open_database(db, Access::write);
+                } catch (const StoreError& e) {
+                    errors[w] = e.what();
+                }
+            });
+        for (auto& t : writers)
+            t.join();
+        for (const auto& e : errors)
+            if (!e.empty() && failures++ == 0) first_error = e;
+        // What a creator set up under a name of its own is gone, moved into place or removed.
+        for (const auto& entry :
+             std::filesystem::directory_iterator(dir.file("round" + std::to_string(round))))
+            EXPECT_EQ(entry.path().filename(), "runs.db");
+    }
+    EXPECT_EQ(failures, 0) << first_error;
+    write_run(dir.file("round0/runs.db"), 1);
+    EXPECT_EQ(RunStore(dir.file("round0/runs.db"), Access::read).list().size(), 1u);
 }
 
 TEST(OpenDatabase, ReadOnlyLocationIsAClearError) {
