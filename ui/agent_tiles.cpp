@@ -6,6 +6,8 @@
 #include <QLocale>
 #include <QVBoxLayout>
 
+#include "tick_text.h"
+
 namespace perflab {
 
 namespace {
@@ -39,7 +41,8 @@ AgentTiles::Tile& AgentTiles::tile(size_t index, const QString& host) {
         column->setContentsMargins(8, 2, 8, 2);
         auto* caption = new QLabel(frame);
         caption->setStyleSheet(QStringLiteral("color: palette(mid); font-size: 9pt;"));
-        auto* value = new QLabel(QStringLiteral("–"), frame);
+        auto* value = new TickText(frame);
+        value->setText(QStringLiteral("–"));
         value->setStyleSheet(kNormal);
         column->addWidget(caption);
         column->addWidget(value);
@@ -49,6 +52,13 @@ AgentTiles::Tile& AgentTiles::tile(size_t index, const QString& host) {
     Tile& t = tiles_[index];
     if (t.caption->text() != host) t.caption->setText(host);
     return t;
+}
+
+// A style sheet set anew, even the same one, polishes the tile again: only a change is set.
+void AgentTiles::warn(Tile& t, bool warning) {
+    if (warning == t.warning) return;
+    t.warning = warning;
+    t.value->setStyleSheet(warning ? kWarning : kNormal);
 }
 
 QString AgentTiles::update(const std::vector<AgentTick>& agents, double seconds) {
@@ -61,7 +71,7 @@ QString AgentTiles::update(const std::vector<AgentTick>& agents, double seconds)
         Tile& t = tile(i, host);
         if (a.lost) {
             t.value->setText(tr("lost"));
-            t.value->setStyleSheet(kWarning);
+            warn(t, true);
             continue;
         }
         QStringList parts{tr("%1 ops/s").arg(QLocale().toString(double(a.ops) / seconds, 'f', 0))};
@@ -71,7 +81,7 @@ QString AgentTiles::update(const std::vector<AgentTick>& agents, double seconds)
         const bool cpu_bound = a.cpu_pct > kCpuLimit;
         const bool late_bound = a.ops > 0 && double(a.late) > kLateLimit * double(a.ops);
         t.value->setText(parts.join(QStringLiteral(" · ")));
-        t.value->setStyleSheet(cpu_bound || late_bound || a.behind ? kWarning : kNormal);
+        warn(t, cpu_bound || late_bound || a.behind);
         if (limit.isEmpty() && cpu_bound)
             limit = tr("agent %1 uses %2% CPU: it may be the limit, not the server.")
                         .arg(host)

@@ -9,6 +9,8 @@
 
 namespace perflab {
 
+class TickText;
+
 // One tile per agent in the live view of a run that agents send: its ops/s, CPU and late
 // sends in the last tick, and its state (sending, behind, lost). Hidden for a run without
 // agents.
@@ -28,9 +30,11 @@ class AgentTiles : public QWidget {
   private:
     struct Tile {
         QLabel* caption;
-        QLabel* value;
+        TickText* value;
+        bool warning = false;
     };
     Tile& tile(size_t index, const QString& host);
+    static void warn(Tile& t, bool warning);
 
     std::vector<Tile> tiles_;
 };

@@ -16,6 +16,7 @@
 #include "model/run_plan.h"
 #include "slo_watch.h"
 #include "stat_tile.h"
+#include "tick_text.h"
 #include "time_chart.h"
 
 namespace perflab {
@@ -48,9 +49,8 @@ LiveView::LiveView(QWidget* parent)
 LiveView::~LiveView() = default;
 
 void LiveView::setupBanner() {
-    banner_ = new QLabel(this);
+    banner_ = new TickText(this, TickText::Overflow::wrap);
     banner_->setObjectName(QStringLiteral("generatorBanner"));
-    banner_->setWordWrap(true);
     banner_->setStyleSheet(QStringLiteral(
         "background: #fff3cd; color: #664d03; border: 1px solid #ffe69c; padding: 6px;"));
     banner_->hide();
@@ -73,7 +73,7 @@ void LiveView::setupProgress() {
     auto* row = new QHBoxLayout;
     title_ = new QLabel(this);
     title_->setStyleSheet(QStringLiteral("font-weight: 600;"));
-    phase_ = new QLabel(this);
+    phase_ = new TickText(this, TickText::Overflow::grow);
     progress_ = new QProgressBar(this);
     progress_->setTextVisible(true);
     stop_ = new QPushButton(tr("Stop"), this);

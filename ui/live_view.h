@@ -19,6 +19,7 @@ class LiveCharts;
 class SloWatch;
 class AgentTiles;
 class StatTile;
+class TickText;
 class TimeChart;
 
 // The run as it happens: a banner when the load generator is the limit, tiles with the
@@ -70,11 +71,11 @@ class LiveView : public QWidget {
     void warnGenerator(const QString& why);
     void addNotice(const QString& text);
 
-    QLabel* banner_;
+    TickText* banner_;
     QLabel* notices_;
     QStringList noticeLines_;
     QLabel* title_;
-    QLabel* phase_;
+    TickText* phase_;
     QProgressBar* progress_;
     QPushButton* stop_;
     QDoubleSpinBox* rateBox_;

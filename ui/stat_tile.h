@@ -3,9 +3,9 @@
 
 #include <QFrame>
 
-class QLabel;
-
 namespace perflab {
+
+class TickText;
 
 // One current figure with its caption, e.g. "p99 latency / 1.24ms".
 class StatTile : public QFrame {
@@ -16,7 +16,7 @@ class StatTile : public QFrame {
     QString value() const;
 
   private:
-    QLabel* value_;
+    TickText* value_;
 };
 
 }  // namespace perflab

@@ -5,6 +5,7 @@
 int run_spec_form_test(int argc, char** argv);
 int run_live_run_test(int argc, char** argv);
 int run_slo_view_test(int argc, char** argv);
+int run_tick_text_test(int argc, char** argv);
 int run_chart_export_test(int argc, char** argv);
 int run_compare_test(int argc, char** argv);
 int run_history_test(int argc, char** argv);
