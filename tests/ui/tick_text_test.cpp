@@ -6,6 +6,8 @@
 #include <QApplication>
 #include <QFontMetricsF>
 #include <QHBoxLayout>
+#include <QProgressBar>
+#include <QSet>
 #include <QTest>
 #include <QVBoxLayout>
 
@@ -33,6 +35,26 @@ class LayoutRequests : public QObject {
     }
 };
 
+// Counts the paints of a window's widgets, and which were painted.
+class Paints : public QObject {
+  public:
+    explicit Paints(QWidget* window) {
+        for (QWidget* w : window->findChildren<QWidget*>())
+            w->installEventFilter(this);
+    }
+    int count = 0;
+    QSet<QObject*> widgets;
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Paint) {
+            ++count;
+            widgets.insert(watched);
+        }
+        return false;
+    }
+};
+
 IntervalSample tick(int t, int64_t ops, int64_t latency_us) {
     IntervalSample s;
     s.t_ms = t * 1000;
@@ -51,6 +73,7 @@ class TickTextTest : public QObject {
     Q_OBJECT
   private slots:
     void liveTilesChangeWithoutLayingOutTheWindow();
+    void aTickPaintsNothingBeforeTheEventLoop();
     void growingTextIsNeverElided();
     void wrappedTextLaysOutOnlyWhenItsLinesChange();
 };
@@ -83,6 +106,33 @@ void TickTextTest::liveTilesChangeWithoutLayingOutTheWindow() {
     }
     QTest::qWait(50);
     QCOMPARE(requests.count, 0);
+}
+
+// A tick's sample is handled and its paint waits for the event loop, where it joins the
+// tick's one paint of the window: a widget repainted at once flushes the window on its own.
+void TickTextTest::aTickPaintsNothingBeforeTheEventLoop() {
+    RunSpec spec;
+    spec.name = "progress";
+    Phase phase;
+    phase.duration_s = 60;
+    spec.phases.push_back(phase);
+    LiveView view;
+    view.resize(1024, 700);
+    view.begin(spec);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.addSample(tick(1, 1000, 200));
+    QTest::qWait(50);
+
+    auto* progress = view.findChild<QProgressBar*>();
+    QVERIFY(progress);
+    const Paints painted(&view);
+    view.addSample(tick(2, 2000, 300));
+    view.addSample(tick(3, 3000, 400));
+    QCOMPARE(painted.count, 0);
+    QCOMPARE(progress->value(), 3);
+    // The loop paints the bar with the tick's other changes.
+    QTRY_VERIFY(painted.widgets.contains(progress));
 }
 
 // The phase line beside a stretching progress bar takes the room its longest text needs.
