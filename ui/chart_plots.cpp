@@ -2,6 +2,7 @@
 #include "chart_plots.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace perflab {
 
@@ -26,6 +27,15 @@ void AreaGraph::drawFill(QCPPainter* painter, QVector<QPointF>* lines) const {
         strip.push_back(QPointF(strip.front().x(), base));
         painter->drawPolygon(strip);
     }
+}
+
+QSize LegendEntry::minimumOuterSizeHint() const {
+    Measured now{mPlottable->name(), getFont(), mParentLegend->iconSize(),
+                 mParentLegend->iconTextPadding(), mMargins};
+    if (size_.isValid() && now == measured_) return size_;
+    measured_ = std::move(now);
+    size_ = QCPPlottableLegendItem::minimumOuterSizeHint();
+    return size_;
 }
 
 void BoldLineGraph::drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines) const {

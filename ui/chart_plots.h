@@ -30,6 +30,29 @@ class BoldLineGraph : public QCPGraph {
     void drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines) const override;
 };
 
+// A legend entry that measures its text once per name and font: QCP shapes every entry's text
+// at every layout, and again when the legend's columns are fitted, a fifth of a live replot
+// with a dozen panels' legends.
+class LegendEntry : public QCPPlottableLegendItem {
+  public:
+    using QCPPlottableLegendItem::QCPPlottableLegendItem;
+
+  protected:
+    QSize minimumOuterSizeHint() const override;
+
+  private:
+    struct Measured {
+        QString name;
+        QFont font;
+        QSize icon;
+        int padding = 0;
+        QMargins margins;
+        bool operator==(const Measured&) const = default;
+    };
+    mutable Measured measured_;
+    mutable QSize size_;
+};
+
 // The stack's height is a size hint, not a minimum size: QWidget::setMinimumHeight resizes at
 // once, and the scroll area then resizes again for its new scroll bar, each time reallocating
 // the paint buffers and replotting the whole stack. A hint leaves one resize, the scroll area's.

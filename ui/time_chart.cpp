@@ -386,7 +386,7 @@ void TimeChart::setupSeries(QCPLegend* legend, QCPGraph* graph, const QString& n
     // the fills still whole).
     graph->setPen(QPen(color, 1, style));
     graph->setAdaptiveSampling(true);
-    graph->addToLegend(legend);
+    legend->addItem(new LegendEntry(legend, graph));
 }
 
 void TimeChart::append(QCPGraph* graph, double t_s, double value) {

@@ -5,6 +5,7 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetricsF>
 #include <QMenu>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -30,6 +31,7 @@ class TimeChartTest : public QObject {
     void legendsSitOutsideThePlotAreas();
     void clickOnLegendEntryTogglesItsSeries();
     void longLegendEntriesWrapInsideTheChart();
+    void aRenamedSeriesGetsAnEntryOfItsNewWidth();
     void compactLabels();
     void tickLabelsDoNotOverlapAt1024x700();
     void crosshairSpansEveryPanelAndNamesEachValueWithItsUnit();
@@ -235,6 +237,33 @@ void TimeChartTest::longLegendEntriesWrapInsideTheChart() {
                  qPrintable(QString::number(legend->item(i)->outerRect().right())));
     const QCPLegend* shortNames = chart.legend(other);
     QCOMPARE(shortNames->item(0)->outerRect().top(), shortNames->item(2)->outerRect().top());
+}
+
+// Entries are measured once per name: a new name is measured anew, and the legend wraps for it.
+void TimeChartTest::aRenamedSeriesGetsAnEntryOfItsNewWidth() {
+    TimeChart chart;
+    chart.resize(600, 300);
+    const int panel = chart.addPanel(QStringLiteral("ms"), TimeChart::Scale::linear);
+    std::vector<QCPGraph*> series;
+    for (const char* name : {"p50", "p99", "max"}) {
+        series.push_back(chart.addSeries(panel, QLatin1String(name), Qt::red));
+        chart.append(series.back(), 1, 1);
+    }
+    QSignalSpy replots(chart.plot(), &QCustomPlot::afterReplot);
+    chart.refresh();
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QCPLegend* legend = chart.legend(panel);
+    QTRY_VERIFY(replots.count() >= 1);
+    QCOMPARE(legend->item(0)->outerRect().top(), legend->item(2)->outerRect().top());
+
+    const QString longName = QStringLiteral("#2 ") + QString(90, QLatin1Char('y'));
+    series[0]->setName(longName);
+    chart.refresh();
+    const double text = QFontMetricsF(legend->font()).horizontalAdvance(longName);
+    QTRY_VERIFY2(legend->item(0)->outerRect().width() >= text,
+                 qPrintable(QString::number(legend->item(0)->outerRect().width())));
+    QTRY_VERIFY(legend->item(2)->outerRect().top() > legend->item(0)->outerRect().top());
 }
 
 void TimeChartTest::clickOnLegendEntryTogglesItsSeries() {
