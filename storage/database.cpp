@@ -83,7 +83,7 @@ void set_up(Connection& db, const std::string& path) {
     }
 }
 
-// Links `from` to `to` unless `to` exists; false when it does.
+// Moves `from` to `to` unless `to` exists; false when it does.
 bool move_unless_exists(const std::string& from, const std::string& to) {
     if (renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return true;
     int err = errno;
