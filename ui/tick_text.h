@@ -9,7 +9,7 @@ namespace perflab {
 // Text that changes every tick (a tile's figure, the phase line, the generator banner) and
 // repaints only itself. A QLabel given a new text asks its layout to run again, which asks its
 // parent's, up to the tab widget, which then repaints the whole window: a second full paint of
-// the window each tick, a third of the GUI thread's CPU during a run. This one asks for a new
+// the window each tick, a fifth of the GUI thread's CPU during a run. This one asks for a new
 // layout only when its text needs more room than it had: never (`elide`: what does not fit is
 // elided), when it is wider than any before (`grow`, which never shrinks below that), or when its
 // wrapped lines are more or fewer (`wrap`). Style sheets apply as to a QFrame (background, border,
