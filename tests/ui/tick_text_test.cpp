@@ -67,6 +67,22 @@ IntervalSample tick(int t, int64_t ops, int64_t latency_us) {
     return s;
 }
 
+// The live view of a 60-s run, shown at 1024x700, with its first tick handled and painted.
+bool showPastFirstTick(LiveView& view) {
+    RunSpec spec;
+    spec.name = "ticks";
+    Phase phase;
+    phase.duration_s = 60;
+    spec.phases.push_back(phase);
+    view.resize(1024, 700);
+    view.begin(spec);
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view)) return false;
+    view.addSample(tick(1, 1000, 200));
+    QTest::qWait(50);
+    return true;
+}
+
 }  // namespace
 
 class TickTextTest : public QObject {
@@ -79,16 +95,8 @@ class TickTextTest : public QObject {
 };
 
 void TickTextTest::liveTilesChangeWithoutLayingOutTheWindow() {
-    RunSpec spec;
-    spec.name = "tiles";
-    spec.phases.push_back(Phase{});
     LiveView view;
-    view.resize(1024, 700);
-    view.begin(spec);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.addSample(tick(1, 1000, 200));
-    QTest::qWait(50);
+    QVERIFY(showPastFirstTick(view));
 
     const LayoutRequests requests;
     const StatTile* rate = view.findChildren<StatTile*>().front();
@@ -111,18 +119,8 @@ void TickTextTest::liveTilesChangeWithoutLayingOutTheWindow() {
 // A tick's sample is handled and its paint waits for the event loop, where it joins the
 // tick's one paint of the window: a widget repainted at once flushes the window on its own.
 void TickTextTest::aTickPaintsNothingBeforeTheEventLoop() {
-    RunSpec spec;
-    spec.name = "progress";
-    Phase phase;
-    phase.duration_s = 60;
-    spec.phases.push_back(phase);
     LiveView view;
-    view.resize(1024, 700);
-    view.begin(spec);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.addSample(tick(1, 1000, 200));
-    QTest::qWait(50);
+    QVERIFY(showPastFirstTick(view));
 
     auto* progress = view.findChild<QProgressBar*>();
     QVERIFY(progress);
