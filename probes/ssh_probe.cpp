@@ -80,12 +80,14 @@ void SshProbe::connect() {
     loop_->read_until(buffer_, "\n", options_.timeout_s * 1000);
     if (buffer_.starts_with("@@pid ")) remote_pid_ = std::atoi(buffer_.c_str() + 6);
     buffer_.erase(0, buffer_.find('\n') + 1);
-    last_ = request_snapshot();
 }
 
+// The first window starts after everything the probe does to open (its own exec, shell and
+// reads of the hardware profile), or the first tick would measure the probe itself.
 void SshProbe::open() {
     connect();
     profile_ = remote_hardware_profile(*session_);
+    last_ = request_snapshot();
 }
 
 ProcSnapshot SshProbe::request_snapshot() {
@@ -118,6 +120,7 @@ ProbeReading SshProbe::poll() {
         if (Clock::now() < next_attempt_) return r;
         try {
             connect();
+            last_ = request_snapshot();
             backoff_ = {};
             r.events.push_back({0, "probe", "probe " + source() + ": reconnected"});
         } catch (const SshError& e) {
