@@ -11,7 +11,7 @@ packages=(
   libcli11-dev libgtest-dev zlib1g-dev libnghttp2-dev liburing-dev
   memcached libmemcached-tools nginx-light openssh-server wrk openssl nghttp2-client
   default-jdk-headless libhdrhistogram-java jmeter jmeter-http procps iproute2
-  xvfb xauth imagemagick python3 poppler-utils
+  xvfb xauth imagemagick python3 poppler-utils locales
 )
 
 missing=()

@@ -5,6 +5,7 @@
 #include <QCommandLineParser>
 #include <QMessageBox>
 #include <algorithm>
+#include <clocale>
 
 #include "compare_view.h"
 #include "history_view.h"
@@ -74,6 +75,9 @@ void apply_options(MainWindow& window) {
 
 int gui_main(int argc, char** argv) {
     QApplication app(argc, argv);
+    // QApplication took the user's locale for the C library too; numbers in files, reports
+    // and protocols are written and read with '.' whatever the desktop's language.
+    std::setlocale(LC_NUMERIC, "C");
     QApplication::setOrganizationName(QStringLiteral("PerfLab"));
     QApplication::setApplicationName(QStringLiteral("PerfLab"));
     QApplication::setApplicationVersion(QStringLiteral(PERFLAB_VERSION));

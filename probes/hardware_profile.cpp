@@ -14,6 +14,8 @@
 #include <sstream>
 #include <utility>
 
+#include "model/format.h"
+
 namespace perflab {
 
 namespace {
@@ -210,7 +212,7 @@ void parse_cpuinfo(std::string_view text, HardwareProfile& out) {
         } else if (key == "model name" && out.cpu_model.empty()) {
             out.cpu_model = std::string(value);
         } else if (key == "cpu MHz" && out.mhz == 0) {
-            out.mhz = std::strtod(std::string(value).c_str(), nullptr);
+            out.mhz = parse_number(value).value_or(0);
         } else if (key == "cache size" && out.caches.empty()) {
             out.caches["cache"] = std::string(value);
         } else if (key == "physical id") {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "model/format.h"
 #include "ssh_probe.h"
 
 namespace perflab {
@@ -63,7 +64,7 @@ std::map<std::string, double> parse_jstat_line(const std::vector<std::string>& h
     std::map<std::string, double> out;
     const auto w = words(line);
     for (size_t i = 0; i < w.size() && i < header.size(); ++i)
-        if (w[i] != "-") out[header[i]] = std::strtod(w[i].c_str(), nullptr);
+        if (w[i] != "-") out[header[i]] = parse_number(w[i]).value_or(0);
     return out;
 }
 

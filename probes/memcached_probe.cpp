@@ -8,6 +8,8 @@
 
 #include <cstring>
 
+#include "model/format.h"
+
 namespace perflab {
 
 namespace {
@@ -16,7 +18,7 @@ constexpr std::string_view kEnd = "END\r\n";
 
 double number(const std::map<std::string, std::string>& stats, const std::string& name) {
     const auto it = stats.find(name);
-    return it == stats.end() ? 0.0 : std::strtod(it->second.c_str(), nullptr);
+    return it == stats.end() ? 0.0 : parse_number(it->second).value_or(0);
 }
 
 double rate(const std::map<std::string, std::string>& a,

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "model/format.h"
+
 namespace perflab {
 
 std::vector<std::pair<std::string, Histogram>> hgrm_histograms(const RunSummary& summary) {
@@ -43,9 +45,10 @@ std::string hgrm_text(const Histogram& h) {
         const double reached = 100.0 * double(cumulative) / double(total);
         const double value = double(std::min(highest, h.max())) / kScale;
         while (next <= reached && next < 100.0) {
-            std::snprintf(line, sizeof line, "%12.3f %2.12f %10llu %14.2f\n", value, next / 100,
-                          static_cast<unsigned long long>(cumulative), 1 / (1 - next / 100));
-            out += line;
+            std::snprintf(line, sizeof line, " %10llu ",
+                          static_cast<unsigned long long>(cumulative));
+            out += format_fixed(value, 3, 12) + " " + format_fixed(next / 100, 12, 2) + line +
+                   format_fixed(1 / (1 - next / 100), 2, 14) + "\n";
             const int halvings = int(std::log2(100.0 / (100.0 - next))) + 1;
             next += 100.0 / (kTicksPerHalfDistance * std::pow(2.0, halvings));
             // Like HdrHistogram, the bucket that completes the count reports once; the
@@ -54,20 +57,19 @@ std::string hgrm_text(const Histogram& h) {
         }
     });
     if (total > 0) {
-        std::snprintf(line, sizeof line, "%12.3f %2.12f %10llu\n", double(h.max()) / kScale, 1.0,
-                      static_cast<unsigned long long>(total));
-        out += line;
+        std::snprintf(line, sizeof line, " %10llu\n", static_cast<unsigned long long>(total));
+        out +=
+            format_fixed(double(h.max()) / kScale, 3, 12) + " " + format_fixed(1.0, 12, 2) + line;
     }
     const double stddev = total ? std::sqrt(variance_sum / double(total)) : 0;
     int buckets = 1;
     for (int64_t limit = 2048; limit <= Histogram::kHighest; limit *= 2)
         ++buckets;
-    std::snprintf(line, sizeof line, "#[Mean    = %12.3f, StdDeviation   = %12.3f]\n",
-                  mean / kScale, stddev / kScale);
-    out += line;
-    std::snprintf(line, sizeof line, "#[Max     = %12.3f, Total count    = %12llu]\n",
-                  double(h.max()) / kScale, static_cast<unsigned long long>(total));
-    out += line;
+    out += "#[Mean    = " + format_fixed(mean / kScale, 3, 12) +
+           ", StdDeviation   = " + format_fixed(stddev / kScale, 3, 12) + "]\n";
+    std::snprintf(line, sizeof line, ", Total count    = %12llu]\n",
+                  static_cast<unsigned long long>(total));
+    out += "#[Max     = " + format_fixed(double(h.max()) / kScale, 3, 12) + line;
     std::snprintf(line, sizeof line, "#[Buckets = %12d, SubBuckets     = %12d]\n", buckets, 2048);
     out += line;
     return out;

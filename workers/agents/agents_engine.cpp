@@ -19,9 +19,7 @@ constexpr int kClockRounds = 8;
 constexpr auto kLead = std::chrono::seconds(1);
 
 std::string ms_text(int64_t ns) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3f ms", double(ns) / 1e6);
-    return text;
+    return format_fixed(double(ns) / 1e6, 3) + " ms";
 }
 
 bool finished_phase(const AgentLink::State& s, int phase) {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/format.h"
+
 namespace perflab {
 
 namespace {
@@ -312,7 +314,7 @@ bool ProgramBuilder::variable(RequestProgram::Part& part, const TemplatePiece& p
             op.kind = Kind::zipf;
             op.index = uint32_t(p.zipfs_.size());
             p.zipfs_.emplace_back(uint64_t(to_int(piece.args[0])),
-                                  std::strtod(piece.args[1].c_str(), nullptr));
+                                  parse_number(piece.args[1]).value_or(0));
             part.max += kNumberBytes;
             break;
         case TemplateVar::pick: {

@@ -42,8 +42,8 @@ void write_row(std::ostream& out, const std::string& name, const OpSample& op, d
                const Histogram& h) {
     char line[256];
     std::snprintf(
-        line, sizeof line, "  %-8s %10llu %11.1f %8llu %8s %8s %8s %8s %8s %8s %8s %8s\n",
-        name.c_str(), static_cast<unsigned long long>(op.count), rate,
+        line, sizeof line, "  %-8s %10llu %11s %8llu %8s %8s %8s %8s %8s %8s %8s %8s\n",
+        name.c_str(), static_cast<unsigned long long>(op.count), format_fixed(rate, 1).c_str(),
         static_cast<unsigned long long>(op.errors), format_latency_us(h.min()).c_str(),
         format_latency_us(int64_t(h.mean())).c_str(), format_latency_us(h.percentile(50)).c_str(),
         format_latency_us(h.percentile(90)).c_str(), format_latency_us(h.percentile(95)).c_str(),

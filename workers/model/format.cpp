@@ -1,15 +1,56 @@
 // SPDX-License-Identifier: MIT
 #include "format.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
 namespace perflab {
 
 std::string format_fixed(double value, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-    return buf;
+    // Room for any double in fixed notation (up to 309 integer digits) and its decimals.
+    char buf[400];
+    const auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed,
+                                 std::min(decimals, 60));
+    return std::string(buf, r.ptr);
+}
+
+std::string format_fixed(double value, int decimals, int width) {
+    std::string s = format_fixed(value, decimals);
+    if (int(s.size()) < width) s.insert(0, size_t(width) - s.size(), ' ');
+    return s;
+}
+
+namespace {
+
+bool blank(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+}  // namespace
+
+std::optional<double> parse_number_prefix(std::string_view text, size_t& used) {
+    size_t i = 0;
+    while (i < text.size() && blank(text[i]))
+        ++i;
+    // from_chars takes no '+'; strtod, which files written elsewhere were made for, does.
+    if (i + 1 < text.size() && text[i] == '+' && text[i + 1] != '-') ++i;
+    double value = 0;
+    const auto r = std::from_chars(text.data() + i, text.data() + text.size(), value);
+    if (r.ec != std::errc()) return std::nullopt;
+    used = size_t(r.ptr - text.data());
+    return value;
+}
+
+std::optional<double> parse_number(std::string_view text) {
+    size_t used = 0;
+    const auto value = parse_number_prefix(text, used);
+    if (!value) return std::nullopt;
+    while (used < text.size() && blank(text[used]))
+        ++used;
+    if (used != text.size()) return std::nullopt;
+    return value;
 }
 
 std::string format_latency_us(int64_t us) {

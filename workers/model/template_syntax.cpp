@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "format.h"
+
 namespace perflab {
 
 namespace {
@@ -48,10 +50,8 @@ std::string check_args(TemplateVar var, const std::vector<std::string>& args) {
                 return "expected two integers A ≤ B";
             return "";
         case TemplateVar::zipf: {
-            char* end = nullptr;
-            const double s = args.size() == 2 ? std::strtod(args[1].c_str(), &end) : 0;
-            if (args.size() != 2 || !is_integer(args[0], a) || a < 1 || *end != '\0' || s <= 0 ||
-                s > 10)
+            const auto s = args.size() == 2 ? parse_number(args[1]) : std::nullopt;
+            if (args.size() != 2 || !is_integer(args[0], a) || a < 1 || !s || *s <= 0 || *s > 10)
                 return "expected N ≥ 1 and an exponent S in (0, 10]";
             return "";
         }
