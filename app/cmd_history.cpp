@@ -101,6 +101,13 @@ int note_command(const EditOptions& o) {
     if (!o.at.empty()) {
         const auto t_ms = parse_duration_ms(o.at);
         if (!t_ms) return bad_input("note --at: \"" + o.at + "\" is not a time such as 42s or 1m");
+        try {
+            const std::string outside = outside_run(
+                RunStore(database_path(o.db), Access::read).info(o.id), *t_ms, "note --at");
+            if (!outside.empty()) return bad_input(outside);
+        } catch (const StoreError& e) {
+            return bad_input(e.what());
+        }
         return edit(
             o, [&](RunStore& s) { s.annotate(o.id, *t_ms, o.text); }, "annotated");
     }

@@ -9,8 +9,15 @@ namespace perflab {
 
 int import_command(const ImportCommandOptions& o) {
     const std::string db = database_path(o.db);
+    ImportOptions options = o.import;
+    if (!o.max_span.empty()) {
+        const auto ms = parse_duration_ms(o.max_span);
+        if (!ms || *ms < 1000)
+            return bad_input("--max-span: \"" + o.max_span +
+                             "\" is not a duration of a second or more (e.g. 45d, 90d12h)");
+        options.max_span_s = *ms / 1000;
+    }
     try {
-        ImportOptions options = o.import;
         // Progress on stderr in tenths, for a file that takes a while.
         int shown = 0;
         options.progress = [&shown](double share) {
@@ -20,6 +27,8 @@ int import_command(const ImportCommandOptions& o) {
             std::cerr << "importing: " << tenth * 10 << "%\n";
         };
         const ImportResult r = import_run(db, options);
+        for (const auto& w : r.warnings)
+            std::cerr << "perflab: " << o.import.file << ": warning: " << w << "\n";
         std::cerr << "run " << r.run_id << " stored in " << db << ": " << r.requests
                   << " requests from " << r.format << " results " << o.import.file << "\n";
         std::cout << r.run_id << std::endl;

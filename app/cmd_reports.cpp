@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "commands.h"
+#include "drawn_report.h"
 #include "hgrm_export.h"
 #include "hlog_export.h"
-#include "pdf_report.h"
 #include "run_compare.h"
 #include "run_report.h"
 #include "run_store.h"
@@ -94,6 +94,12 @@ int show_command(const ShowOptions& o) {
     if (!window) return bad_input(error);
     try {
         RunStore store(database_path(o.db), Access::read);
+        const RunInfo run = store.info(o.id);
+        // A window that holds no tick of the run would report zeros as if they were figures.
+        std::string outside;
+        if (!o.from.empty()) outside = outside_run(run, window->from_ms, "--from", true);
+        if (outside.empty() && !o.to.empty()) outside = outside_run(run, window->to_ms, "--to");
+        if (!outside.empty()) return bad_input(outside);
         const RunReport report = load_report(store, o.id, *window);
         if (o.json)
             std::cout << report_json(report).dump(2) << std::endl;
@@ -197,15 +203,14 @@ int compare_command(const CompareOptions& o) {
 }
 
 int export_command(const ExportOptions& o) {
-    if (o.format == "pdf") return export_pdf_report(database_path(o.db), o.id, o.output);
+    if (o.format == "pdf" || o.format == "html")
+        return export_drawn_report(database_path(o.db), o.id, o.output, o.format);
     std::string text;
     try {
         RunStore store(database_path(o.db), Access::read);
         if (o.format == "hgrm") return export_hgrm(store.summary(o.id), o.output);
         if (o.format == "md") {
             text = report_markdown(load_report(store, o.id));
-        } else if (o.format == "html") {
-            text = report_html(load_report(store, o.id));
         } else if (o.format == "csv") {
             const RunKind kind = store.info(o.id).kind == "http" ? RunKind::http : RunKind::cache;
             text = ticks_csv(store.samples(o.id), kind);

@@ -121,6 +121,7 @@ int tag_command(const EditOptions& options);
 struct ImportCommandOptions {
     std::string db;
     ImportOptions import;
+    std::string max_span;  // a duration ("45d", "90d12h"); empty: import_span.h's default
 };
 int import_command(const ImportCommandOptions& options);
 

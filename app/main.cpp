@@ -86,6 +86,8 @@ int main(int argc, char** argv) {
         ->add_option("--format", import.import.format,
                      "auto (default), jtl, vegeta, k6, memtier or hlog")
         ->check(CLI::IsMember({"auto", "jtl", "vegeta", "k6", "memtier", "hlog"}));
+    import_cmd->add_option("--max-span", import.max_span,
+                           "Longest time the file's requests may spread over (default 31d)");
     import_cmd->add_option("--db", import.db, "Run database (default: the user's)");
 
     const StoreCommands store = add_store_commands(app);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "store_access.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -8,6 +9,7 @@
 
 #include "commands.h"
 #include "database.h"
+#include "model/format.h"
 
 namespace perflab {
 
@@ -21,13 +23,9 @@ std::optional<int64_t> parse_duration_ms(const std::string& text) {
     size_t i = 0;
     while (i < text.size()) {
         size_t used = 0;
-        double value = 0;
-        try {
-            value = std::stod(text.substr(i), &used);
-        } catch (const std::exception&) {
-            return std::nullopt;
-        }
-        if (value < 0) return std::nullopt;
+        const auto parsed = parse_number_prefix(std::string_view(text).substr(i), used);
+        if (!parsed || *parsed < 0 || !std::isfinite(*parsed)) return std::nullopt;
+        const double value = *parsed;
         i += used;
         size_t unit_end = i;
         while (unit_end < text.size() && std::isalpha(static_cast<unsigned char>(text[unit_end])))
@@ -42,11 +40,24 @@ std::optional<int64_t> parse_duration_ms(const std::string& text) {
             total += value * 60'000;
         else if (unit == "h")
             total += value * 3'600'000;
+        else if (unit == "d")
+            total += value * 86'400'000;
         else
             return std::nullopt;
         if (unit.empty() && i < text.size()) return std::nullopt;
     }
+    if (!(total < 1e18)) return std::nullopt;  // beyond int64 as ms
     return int64_t(total + 0.5);
+}
+
+std::string outside_run(const RunInfo& run, int64_t t_ms, const std::string& what,
+                        bool before_end) {
+    if (run.ended_at_ms <= 0) return "";
+    const int64_t length = run.ended_at_ms - run.started_at_ms;
+    if (t_ms >= 0 && (before_end ? t_ms < length : t_ms <= length)) return "";
+    return what + ": " + format_fixed(double(t_ms) / 1000, 1) + " s is outside run " +
+           std::to_string(run.id) + ", which spans 0.0-" + format_fixed(double(length) / 1000, 1) +
+           " s";
 }
 
 int bad_input(const std::string& message) {

@@ -4,12 +4,14 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "base64.h"
 #include "hdr_encoding.h"
 #include "hlog_export.h"
 #include "import_record.h"
+#include "model/format.h"
 
 namespace perflab {
 
@@ -19,33 +21,43 @@ namespace {
 std::optional<double> header_seconds(const std::string& line, const char* key) {
     const std::string prefix = std::string("#[") + key + ": ";
     if (line.rfind(prefix, 0) != 0) return std::nullopt;
-    try {
-        return std::stod(line.substr(prefix.size()));
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
+    size_t used = 0;
+    return parse_number_prefix(std::string_view(line).substr(prefix.size()), used);
 }
 
 double number(const std::string& text, int64_t line, const char* field) {
-    try {
-        size_t used = 0;
-        const double v = std::stod(text, &used);
-        if (used == text.size() && std::isfinite(v) && v >= 0) return v;
-    } catch (const std::exception&) {
-    }
+    if (const auto v = parse_number(text); v && std::isfinite(*v) && *v >= 0) return *v;
     throw ImportError(line, field, "expected a number of seconds, got \"" + text + "\"");
 }
 
-struct Interval {
-    int64_t length_ms = 0;
-    std::map<std::string, OpSample> ops;  // histograms only: latency and service time
-};
+// Merges h into the encoded histogram `slot`: an interval's op seldom has two lines.
+void merge_into(std::string& slot, const Histogram& h) {
+    if (slot.empty()) {
+        slot = h.encode();
+        return;
+    }
+    auto merged = Histogram::decode(slot);
+    if (!merged) throw std::logic_error("an import's own histogram does not decode");
+    merged->merge(h);
+    slot = merged->encode();
+}
+
+Histogram decoded(const std::string& slot) {
+    if (slot.empty()) return {};
+    auto h = Histogram::decode(slot);
+    if (!h) throw std::logic_error("an import's own histogram does not decode");
+    return std::move(*h);
+}
 
 }  // namespace
 
-HlogRun read_hlog(std::istream& in) {
+HlogRun read_hlog(std::istream& in, int64_t max_span_s) {
     std::optional<double> base, start;
-    std::map<int64_t, Interval> intervals;  // by start, ms since the epoch
+    HlogRun run;
+    ImportSpan span(max_span_s);
+    // Every line's values, service times too: while they fit an int64 no merge of them (an
+    // interval's, the run's summary) overflows a histogram's count.
+    uint64_t values = 0;
     std::string line;
     int64_t number_of_line = 0;
     while (std::getline(in, line)) {
@@ -87,40 +99,58 @@ HlogRun read_hlog(std::istream& in) {
         std::string error;
         auto h = hdr::decompressed(*bytes, error);
         if (!h) throw ImportError(number_of_line, "Interval_Compressed_Histogram", error);
+        if (h->count() > uint64_t(INT64_MAX) - values)
+            throw ImportError(number_of_line, "Interval_Compressed_Histogram",
+                              "the log holds more than 2^63 - 1 values");
+        values += h->count();
         // Interval_Max is in the writer's unit (PerfLab's: ms for µs values); one that does
         // not land in the maximum's bucket is in another unit and is left alone.
-        h->refine_max(std::llround(max_ms * 1000));
+        h->refine_max(std::llround(std::min(max_ms * 1000, 9e18)));
         // Small timestamps are relative to the log's base (HistogramLogWriter's convention).
         const double origin = base ? *base : start && at_s < 1e9 ? *start : 0;
-        const auto begin_ms = int64_t(std::llround((origin + at_s) * 1000));
-        Interval& interval = intervals[begin_ms];
-        interval.length_ms = std::max(interval.length_ms, int64_t(std::llround(length_s * 1000)));
+        const double begin = std::round((origin + at_s) * 1000);
+        const double length = std::round(length_s * 1000);
+        // Beyond int64 as ms, no check below could tell it apart from a plausible time.
+        if (!(begin < 9e18 && length < 9e18))
+            throw ImportError(number_of_line, "StartTimestamp", "not a plausible time");
+        const auto begin_ms = int64_t(begin);
+        span.check(begin_ms, number_of_line, "StartTimestamp");
+        span.check(begin_ms + int64_t(length), number_of_line, "Interval_Length");
+        HlogRun::Interval& interval = run.intervals_[begin_ms];
+        interval.length_ms = std::max(interval.length_ms, int64_t(length));
         // PerfLab's own logs carry an op's service time under a tag of its own.
         const std::string suffix = kServiceTagSuffix;
-        if (op.size() > suffix.size() && op.ends_with(suffix))
-            interval.ops[op.substr(0, op.size() - suffix.size())].service.merge(*h);
-        else
-            interval.ops[op].latency.merge(*h);
+        if (op.size() > suffix.size() && op.ends_with(suffix)) {
+            merge_into(interval.ops[op.substr(0, op.size() - suffix.size())].service, *h);
+        } else {
+            run.requests_ += h->count();
+            run.ops_.insert(op);
+            merge_into(interval.ops[op].latency, *h);
+        }
     }
-    if (intervals.empty()) throw ImportError(number_of_line, "", "no interval in the log");
-    HlogRun run;
-    run.start_ms = intervals.begin()->first;
-    for (const auto& [begin_ms, interval] : intervals) {
+    if (run.intervals_.empty()) throw ImportError(number_of_line, "", "no interval in the log");
+    run.start_ms_ = run.intervals_.begin()->first;
+    return run;
+}
+
+void HlogRun::drain(const std::function<void(IntervalSample&&)>& f) {
+    while (!intervals_.empty()) {
+        auto node = intervals_.extract(intervals_.begin());
+        const Interval& interval = node.mapped();
         IntervalSample s;
-        const int64_t from_ms = begin_ms - run.start_ms;
+        const int64_t from_ms = node.key() - start_ms_;
         s.t_ms = from_ms + interval.length_ms;
         s.interval_ms = interval.length_ms;
-        for (const auto& [op, sample] : interval.ops) {
+        for (const auto& [op, encoded] : interval.ops) {
             OpSample& o = s.ops[op];
-            o.count = sample.latency.count();
-            o.latency = sample.latency;
-            o.service = sample.service;
+            o.latency = decoded(encoded.latency);
+            o.service = decoded(encoded.service);
+            o.count = o.latency.count();
             if (o.count) s.add_sends(o.count, from_ms * 1000, s.t_ms * 1000);
         }
         if (s.sent) s.add_reply_time(s.t_ms * 1000);
-        run.ticks.push_back(std::move(s));
+        f(std::move(s));
     }
-    return run;
 }
 
 }  // namespace perflab

@@ -75,6 +75,14 @@ int64_t whole(const Columns& c, const std::vector<std::string>& row, const char*
     return *v;
 }
 
+int64_t ms_as_us(const Columns& c, const std::vector<std::string>& row, const char* name,
+                 int64_t n) {
+    int64_t us = 0;
+    if (__builtin_mul_overflow(whole(c, row, name, n), 1000, &us))
+        throw ImportError(n, name, "\"" + *c.get(row, name) + "\" ms is too large");
+    return us;
+}
+
 uint64_t optional_bytes(const Columns& c, const std::vector<std::string>& row, const char* name,
                         int64_t n) {
     const std::string* text = c.get(row, name);
@@ -88,8 +96,10 @@ ImportRecord record_of(const Columns& c, const std::vector<std::string>& row, in
                           std::to_string(row.size()) + " fields where the header has " +
                               std::to_string(c.width()));
     ImportRecord r;
-    r.sent_us = whole(c, row, "timeStamp", n) * 1000;
-    r.latency_us = whole(c, row, "elapsed", n) * 1000;
+    r.line = n;
+    r.time_field = "timeStamp";
+    r.sent_us = ms_as_us(c, row, "timeStamp", n);
+    r.latency_us = ms_as_us(c, row, "elapsed", n);
     r.op = *c.get(row, "label");
     const std::string& success = *c.get(row, "success");
     if (success != "true" && success != "false")
@@ -112,13 +122,20 @@ ImportRecord record_of(const Columns& c, const std::vector<std::string>& row, in
 
 }  // namespace
 
-void read_jtl(std::istream& in, const RecordSink& sink) {
+void read_jtl(std::istream& in, const RecordSink& sink, const WarningSink& warn) {
     std::string line;
     if (!std::getline(in, line)) throw ImportError(1, "", "empty file");
     const Columns columns(fields_of(line, 1));
     for (int64_t n = 2; std::getline(in, line); ++n) {
         if (line.empty() || line == "\r") continue;
-        sink(record_of(columns, fields_of(line, n), n));
+        ImportRecord r;
+        try {
+            r = record_of(columns, fields_of(line, n), n);
+        } catch (const ImportError&) {
+            if (skip_cut_last_line(in, n, warn)) return;
+            throw;
+        }
+        sink(std::move(r));
     }
 }
 

@@ -12,6 +12,7 @@ namespace perflab {
 // properties write it), elapsed (ms), label, responseCode and success; bytes, sentBytes,
 // responseMessage and failureMessage are read when present. Each label is an op. Throws
 // ImportError naming the line and column.
-void read_jtl(std::istream& in, const RecordSink& sink);
+// A last line cut short is skipped, and `warn` told.
+void read_jtl(std::istream& in, const RecordSink& sink, const WarningSink& warn = {});
 
 }  // namespace perflab

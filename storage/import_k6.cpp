@@ -12,6 +12,7 @@ namespace perflab {
 
 namespace {
 
+// The string at `key` (a tag, a line's type or metric), or "" when it is not a string.
 std::string tag(const nlohmann::json& tags, const char* key) {
     const auto it = tags.find(key);
     return it != tags.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -20,7 +21,9 @@ std::string tag(const nlohmann::json& tags, const char* key) {
 ImportRecord record_of(const nlohmann::json& data, int64_t n) {
     ImportRecord r;
     const auto value = data.find("value");
-    if (value == data.end() || !value->is_number() || value->get<double>() < 0)
+    // Up to a year: a larger one is no request's and would overflow as µs.
+    if (value == data.end() || !value->is_number() || !(value->get<double>() >= 0) ||
+        value->get<double>() > 365.0 * 86'400'000)
         throw ImportError(n, "data.value", "not a duration in milliseconds");
     r.latency_us = int64_t(std::llround(value->get<double>() * 1000));
     const auto time = data.find("time");
@@ -29,6 +32,8 @@ ImportRecord record_of(const nlohmann::json& data, int64_t n) {
                            : std::nullopt;
     if (!ended) throw ImportError(n, "data.time", "not an RFC 3339 time");
     r.sent_us = *ended - r.latency_us;
+    r.line = n;
+    r.time_field = "data.time";
     const auto tags_it = data.find("tags");
     const nlohmann::json tags =
         tags_it != data.end() && tags_it->is_object() ? *tags_it : nlohmann::json::object();
@@ -52,14 +57,15 @@ ImportRecord record_of(const nlohmann::json& data, int64_t n) {
 
 }  // namespace
 
-void read_k6(std::istream& in, const RecordSink& sink) {
+void read_k6(std::istream& in, const RecordSink& sink, const WarningSink& warn) {
     std::string text;
     for (int64_t n = 1; std::getline(in, text); ++n) {
         if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
         const auto line = nlohmann::json::parse(text, nullptr, false);
+        if (line.is_discarded() && skip_cut_last_line(in, n, warn)) return;
         if (line.is_discarded() || !line.is_object()) throw ImportError(n, "", "not a JSON object");
-        if (line.value("type", "") != "Point" || line.value("metric", "") != "http_req_duration")
-            continue;
+        // Not json::value(), which throws a type_error for a type or metric that is no string.
+        if (tag(line, "type") != "Point" || tag(line, "metric") != "http_req_duration") continue;
         const auto data = line.find("data");
         if (data == line.end() || !data->is_object()) throw ImportError(n, "data", "missing");
         sink(record_of(*data, n));

@@ -13,6 +13,7 @@ namespace perflab {
 // (0: no response) and `error`; `expected_response` decides success where k6 wrote it, else
 // a status from 200 to 399. Every other line (metric declarations, other metrics) is skipped.
 // Throws ImportError naming the line and field.
-void read_k6(std::istream& in, const RecordSink& sink);
+// A last line cut short is skipped, and `warn` told.
+void read_k6(std::istream& in, const RecordSink& sink, const WarningSink& warn = {});
 
 }  // namespace perflab

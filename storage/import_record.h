@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <istream>
 #include <stdexcept>
 #include <string>
 
@@ -18,9 +19,22 @@ struct ImportRecord {
     std::string error;  // why it failed, as the tool said
     uint64_t bytes_in = 0;
     uint64_t bytes_out = 0;
+    int64_t line = 0;                      // in the file, for errors
+    const char* time_field = "timestamp";  // the field sent_us came from, for errors
 };
 
 using RecordSink = std::function<void(ImportRecord&&)>;
+// What an import skipped and the user should know: "line 9001: cut short, skipped".
+using WarningSink = std::function<void(const std::string&)>;
+
+// A line that did not read, at the end of a file with no newline after it: what a tool killed
+// while writing leaves. It is skipped with a warning rather than refusing the whole file.
+// `in` is the stream the line was just read from.
+inline bool skip_cut_last_line(const std::istream& in, int64_t line, const WarningSink& warn) {
+    if (!in.eof()) return false;
+    if (warn) warn("line " + std::to_string(line) + ": cut short (the file ends in it), skipped");
+    return true;
+}
 
 // A results file that cannot be read as its format: where and what.
 class ImportError : public std::runtime_error {

@@ -55,6 +55,7 @@ IntervalSample& ImportTicks::tick(int64_t second) {
 }
 
 void ImportTicks::add(const ImportRecord& r) {
+    span_.check(floor_div(r.sent_us, 1000), r.line, r.time_field);
     const int64_t second = floor_div(r.sent_us, 1'000'000);
     IntervalSample& s = tick(second);
     first_s_ = requests_ ? std::min(first_s_, second) : second;
@@ -96,8 +97,6 @@ void ImportTicks::drain(const std::function<void(IntervalSample&&)>& f) {
         }
         s.t_ms = (second - first_s_ + 1) * 1000;
         s.interval_ms = 1000;
-        for (const auto& op : ops_)
-            s.ops[op];
         f(std::move(s));
     }
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "import_record.h"
+#include "import_span.h"
 #include "model/sample.h"
 
 namespace perflab {
@@ -19,13 +20,15 @@ namespace perflab {
 // (a few hundred bytes) rather than as a live histogram (an address-space mapping each).
 class ImportTicks {
   public:
+    explicit ImportTicks(int64_t max_span_s = kImportMaxSpanS) : span_(max_span_s) {}
+    // Throws ImportError for a record sent at no plausible time or past the span allowed.
     void add(const ImportRecord& r);
 
     uint64_t requests() const { return requests_; }
     int64_t start_ms() const { return first_s_ * 1000; }  // wall clock, ms since the epoch
     const std::set<std::string>& ops() const { return ops_; }
     // Hands f every second from the first to the last, in order, a second without requests
-    // as an empty tick, every op in every tick; one tick's histograms alive at a time.
+    // as an empty tick, each with the ops sent in it; one tick's histograms alive at a time.
     void drain(const std::function<void(IntervalSample&&)>& f);
 
   private:
@@ -42,6 +45,7 @@ class ImportTicks {
     static IntervalSample thaw(Frozen&& f);
     IntervalSample& tick(int64_t second);
 
+    ImportSpan span_;
     std::map<int64_t, IntervalSample> hot_;  // by second since the epoch: the newest few
     std::map<int64_t, Frozen> cold_;         // the others
     std::set<std::string> ops_;

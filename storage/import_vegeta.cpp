@@ -46,6 +46,7 @@ ImportRecord record_of(const nlohmann::json& line, int64_t n) {
     const auto sent = ts->is_string() ? parse_rfc3339_us(ts->get<std::string>()) : std::nullopt;
     if (!sent) throw ImportError(n, "timestamp", "not an RFC 3339 time");
     r.sent_us = *sent;
+    r.line = n;
     const auto latency = line.find("latency");
     if (latency == line.end()) throw ImportError(n, "latency", "missing");
     if (!is_uint(*latency)) throw ImportError(n, "latency", "not a duration in nanoseconds");
@@ -104,12 +105,15 @@ std::optional<int64_t> parse_rfc3339_us(std::string_view t) {
     return secs * 1'000'000 + frac_us;
 }
 
-void read_vegeta(std::istream& in, const RecordSink& sink) {
+void read_vegeta(std::istream& in, const RecordSink& sink, const WarningSink& warn) {
     std::string text;
     for (int64_t n = 1; std::getline(in, text); ++n) {
         if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
         const auto line = nlohmann::json::parse(text, nullptr, false);
-        if (line.is_discarded()) throw ImportError(n, "", "not valid JSON");
+        if (line.is_discarded()) {
+            if (skip_cut_last_line(in, n, warn)) return;
+            throw ImportError(n, "", "not valid JSON");
+        }
         sink(record_of(line, n));
     }
 }

@@ -93,8 +93,10 @@ const char* source_of(const std::string& format) {
 // per second as its requests came (a stored hour of requests would map a histogram per op
 // and second), handed over one at a time.
 struct ReadRun {
+    explicit ReadRun(int64_t max_span_s) : ticks(max_span_s) {}
     std::vector<IntervalSample> samples;
     ImportTicks ticks;
+    std::optional<HlogRun> hlog;
     int64_t start_ms = 0;
     uint64_t requests = 0;
     std::set<std::string> ops;  // in every tick
@@ -106,6 +108,7 @@ struct ReadRun {
         for (auto& s : samples)
             f(std::move(s));
         samples.clear();
+        if (hlog) hlog->drain(f);
         ticks.drain(f);
     }
 };
@@ -119,9 +122,9 @@ void count_samples(ReadRun& run) {
     }
 }
 
-ReadRun read_memtier_run(std::istream& in) {
-    MemtierRun memtier = read_memtier(in);
-    ReadRun run;
+ReadRun read_memtier_run(std::istream& in, int64_t max_span_s) {
+    MemtierRun memtier = read_memtier(in, max_span_s);
+    ReadRun run(max_span_s);
     run.start_ms = memtier.start_ms;
     run.samples = std::move(memtier.ticks);
     count_samples(run);
@@ -183,16 +186,27 @@ int64_t insert_run(Connection& db, const RunSpec& spec, int64_t started_at_ms,
     return run;
 }
 
-// Reads the file in its format, reporting progress through the options.
-ReadRun read_run(const ImportOptions& o, const std::string& format) {
+// Throws naming the run `file` became when a file of that hash was imported before.
+void refuse_imported(Connection& db, const std::string& file, const std::string& sha256) {
+    Statement q(db, "SELECT id FROM runs WHERE source_sha256 = ?1");
+    q.bind(1, sha256);
+    if (q.step())
+        throw std::runtime_error(file + " was imported already, as run " +
+                                 std::to_string(q.integer(0)));
+    q.run();
+}
+
+// Reads the file in its format, reporting progress through the options and what it
+// skipped through `warn`.
+ReadRun read_run(const ImportOptions& o, const std::string& format, const WarningSink& warn) {
     std::ifstream in(o.file);
-    if (format == "memtier") return read_memtier_run(in);
-    ReadRun run;
+    if (format == "memtier") return read_memtier_run(in, o.max_span_s);
+    ReadRun run(o.max_span_s);
     if (format == "hlog") {
-        HlogRun hlog = read_hlog(in);
-        run.start_ms = hlog.start_ms;
-        run.samples = std::move(hlog.ticks);
-        count_samples(run);
+        run.hlog = read_hlog(in, o.max_span_s);
+        run.start_ms = run.hlog->start_ms();
+        run.requests = run.hlog->requests();
+        run.ops = run.hlog->ops();
         return run;
     }
     const auto size = double(std::filesystem::file_size(o.file));
@@ -203,11 +217,11 @@ ReadRun read_run(const ImportOptions& o, const std::string& format) {
             o.progress(std::clamp(double(in.tellg()) / size, 0.0, 1.0));
     };
     if (format == "jtl")
-        read_jtl(in, sink);
+        read_jtl(in, sink, warn);
     else if (format == "vegeta")
-        read_vegeta(in, sink);
+        read_vegeta(in, sink, warn);
     else if (format == "k6")
-        read_k6(in, sink);
+        read_k6(in, sink, warn);
     else
         throw std::runtime_error("--format: \"" + o.format +
                                  "\" is not auto, jtl, vegeta, k6, memtier or hlog");
@@ -226,22 +240,26 @@ ImportResult import_run(const std::string& db_path, const ImportOptions& o) {
     const std::string sha256 = sha256_of(o.file);
     if (std::filesystem::exists(db_path)) {
         auto db = open_database(db_path, Access::read);
-        Statement q(*db, "SELECT id FROM runs WHERE source_sha256 = ?1");
-        q.bind(1, sha256);
-        if (q.step())
-            throw std::runtime_error(o.file + " was imported already, as run " +
-                                     std::to_string(q.integer(0)));
-        q.run();
+        refuse_imported(*db, o.file, sha256);
     }
-    ReadRun run = read_run(o, result.format);
+    ReadRun run = read_run(o, result.format,
+                           [&result](const std::string& w) { result.warnings.push_back(w); });
     result.requests = run.requests;
     if (result.requests == 0) throw std::runtime_error(o.file + " holds no request");
     if (o.progress) o.progress(1.0);
+    for (const auto& w : result.warnings)
+        run.note += "; " + w;
     const RunSpec spec = spec_of(o, result.format, run);
 
     auto db = open_database(db_path, Access::write);
     Transaction tx(*db);
-    result.run_id = insert_run(*db, spec, run.start_ms, sha256, run.latency.has_value());
+    try {
+        result.run_id = insert_run(*db, spec, run.start_ms, sha256, run.latency.has_value());
+    } catch (const StoreError&) {
+        // Another import of the same file stored it while this one read (a UNIQUE hash).
+        refuse_imported(*db, o.file, sha256);
+        throw;
+    }
     RunRows rows(*db);
     SummaryBuilder builder(spec.kind);
     int64_t seq = 0, last_ms = 0;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "import_span.h"
+
 namespace perflab {
 
 struct ImportOptions {
@@ -13,6 +15,8 @@ struct ImportOptions {
     std::string name;  // empty: the file's name
     std::vector<std::string> tags;
     std::string format = "auto";  // auto, jtl, vegeta, k6, memtier or hlog
+    // The longest time the file's requests may spread over (import_span.h).
+    int64_t max_span_s = kImportMaxSpanS;
     // Called now and then from the reading thread with the share of the file read, 0..1.
     std::function<void(double)> progress;
 };
@@ -21,6 +25,8 @@ struct ImportResult {
     int64_t run_id = 0;
     std::string format;  // the one read: jtl, vegeta, k6, memtier or hlog
     uint64_t requests = 0;
+    // What was skipped (a last line cut short), also in the run's notes.
+    std::vector<std::string> warnings;
 };
 
 // Reads another tool's results (a JMeter JTL in CSV, vegeta's or k6's JSON lines, an

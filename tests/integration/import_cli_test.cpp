@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -276,6 +277,113 @@ TEST_F(ImportCli, BadFilesExit2NamingLineAndFieldAndStoreNothing) {
     EXPECT_NE(missing.err.find("none.jtl"), std::string::npos) << missing.err;
     EXPECT_EQ(perflab({"import", dir.file("a.jtl"), "--db", db, "--format", "k6"}).code, 2);
     EXPECT_EQ(runs().size(), 1u);  // the good file's run alone
+}
+
+// Files that ran away on earlier code: one absurd timestamp beside real rows made decades of
+// empty ticks, a huge one overflowed; now refused naming the line, or allowed by --max-span.
+TEST_F(ImportCli, ImplausibleTimesAndLongSpansAreRefusedNamingTheLine) {
+    const std::string head = "timeStamp,elapsed,label,responseCode,success\n";
+    const std::string ok_line = "1772366400000,5,a,200,true\n";  // 2026-03-01 12:00:00 UTC
+    const struct {
+        const char* file;
+        std::string text;
+        std::string message;
+    } cases[] = {
+        {"zero.jtl", head + ok_line + "0,5,a,200,true\n",
+         "line 3: timeStamp: 0 ms since the epoch is not a plausible time"},
+        {"huge.jtl", head + ok_line + "9223372036854776,5,a,200,true\n",
+         "line 3: timeStamp: \"9223372036854776\" ms is too large"},
+        {"old.jtl", head + ok_line + "978307200000,5,a,200,true\n",
+         "line 3: timeStamp: 2001-01-01 00:00:00 UTC makes the file span 9190.5 days"},
+        {"future.json",
+         R"({"timestamp":"2026-03-01T12:00:00Z","latency":5000,"code":200})"
+         "\n"
+         R"({"timestamp":"2226-03-01T12:00:00Z","latency":5000,"code":200})"
+         "\n",
+         "line 2: timestamp: "},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.file);
+        dir.write(c.file, c.text);
+        const Output out = perflab({"import", dir.file(c.file), "--db", db});
+        EXPECT_EQ(out.code, 2) << out.err;
+        EXPECT_NE(out.err.find(c.message), std::string::npos) << out.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(db));  // nothing stored
+
+    // 20 s between two requests: over a 10 s limit, within a 30 s one.
+    dir.write("span.jtl", head + ok_line + "1772366420000,5,a,200,true\n");
+    const Output refused =
+        perflab({"import", dir.file("span.jtl"), "--db", db, "--max-span", "10s"});
+    EXPECT_EQ(refused.code, 2);
+    EXPECT_NE(refused.err.find("line 3: timeStamp: "), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("give --max-span"), std::string::npos) << refused.err;
+    const Output bad = perflab({"import", dir.file("span.jtl"), "--db", db, "--max-span", "long"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("--max-span: \"long\""), std::string::npos) << bad.err;
+    const Output allowed =
+        perflab({"import", dir.file("span.jtl"), "--db", db, "--max-span", "30s"});
+    ASSERT_EQ(allowed.code, 0) << allowed.err;
+    EXPECT_EQ(show(1)["summary"]["requests"], 2);
+}
+
+// What a killed vegeta leaves: its last line cut short. The requests before it are stored and
+// the cut line is named, on stderr and in the run's notes.
+TEST_F(ImportCli, ACutLastLineIsSkippedWithAWarning) {
+    const std::string ok = R"({"timestamp":"2026-03-01T12:00:00Z","latency":5000,"code":200})";
+    dir.write("cut.json", ok + "\n" + ok + "\n" + R"({"timestamp":"2026-03-01T12:00:0)");
+    const Output out = perflab({"import", dir.file("cut.json"), "--db", db});
+    ASSERT_EQ(out.code, 0) << out.err;
+    EXPECT_NE(out.err.find("warning: line 3: cut short"), std::string::npos) << out.err;
+    const json shown = show(1);
+    EXPECT_EQ(shown["summary"]["requests"], 2);
+    EXPECT_NE(shown["run"]["notes"].get<std::string>().find("line 3: cut short"), std::string::npos)
+        << shown["run"].dump();
+    const std::string head = "timeStamp,elapsed,label,responseCode,success\n";
+    dir.write("cut.jtl", head + "1772366400000,5,a,200,true\n1772366400010,5,a,2");
+    const Output jtl = perflab({"import", dir.file("cut.jtl"), "--db", db});
+    ASSERT_EQ(jtl.code, 0) << jtl.err;
+    EXPECT_NE(jtl.err.find("warning: line 3: cut short"), std::string::npos) << jtl.err;
+}
+
+// A tick holds the ops sent in it, not every op of the file: a label seen once in an hour
+// is one op in one tick, not one in each of 3600.
+TEST_F(ImportCli, TicksHoldOnlyTheOpsSentInThem) {
+    std::string jtl = "timeStamp,elapsed,label,responseCode,success\n";
+    for (int s = 0; s < 6; ++s)
+        jtl +=
+            std::to_string(1772366400000 + s * 1000) + ",5," + (s < 3 ? "a" : "b") + ",200,true\n";
+    dir.write("two.jtl", jtl);
+    ASSERT_EQ(perflab({"import", dir.file("two.jtl"), "--db", db}).code, 0);
+    const Output out = perflab({"export", "1", "--db", db, "--format", "json"});
+    ASSERT_EQ(out.code, 0) << out.err;
+    const json ticks = json::parse(out.out)["ticks"];
+    ASSERT_EQ(ticks.size(), 6u);
+    for (size_t s = 0; s < 6; ++s) {
+        SCOPED_TRACE(s);
+        ASSERT_EQ(ticks[s]["ops"].size(), 1u) << ticks[s]["ops"].dump();
+        EXPECT_TRUE(ticks[s]["ops"].contains(s < 3 ? "a" : "b"));
+    }
+}
+
+// Two imports of one file at once: one run, the other told which (a UNIQUE hash, where a
+// read before the insert let both through).
+TEST_F(ImportCli, OneFileImportedTwiceAtOnceIsOneRun) {
+    std::string jtl = "timeStamp,elapsed,label,responseCode,success\n";
+    for (int i = 0; i < 200'000; ++i)
+        jtl += std::to_string(1772366400000 + i) + ",5,a,200,true\n";
+    dir.write("big.jtl", jtl);
+    Process a({PERFLAB_BINARY, "import", dir.file("big.jtl"), "--db", db}, dir.file("a.out"),
+              dir.file("a.err"));
+    Process b({PERFLAB_BINARY, "import", dir.file("big.jtl"), "--db", db}, dir.file("b.out"),
+              dir.file("b.err"));
+    const int code_a = a.wait(), code_b = b.wait();
+    EXPECT_EQ(std::min(code_a, code_b), 0)
+        << read_file(dir.file("a.err")) << read_file(dir.file("b.err"));
+    EXPECT_EQ(std::max(code_a, code_b), 2);
+    const std::string refused = read_file(dir.file(code_a == 2 ? "a.err" : "b.err"));
+    EXPECT_NE(refused.find("was imported already, as run 1"), std::string::npos) << refused;
+    EXPECT_EQ(runs().size(), 1u);
 }
 
 }  // namespace

@@ -103,6 +103,14 @@ TEST_F(StoreCli, RunStoresAndEveryCommandReadsIt) {
     ASSERT_EQ(window.code, 0) << window.err;
     EXPECT_NE(window.out.find("Window: 0.2 s to 0.6 s"), std::string::npos) << window.out;
     EXPECT_EQ(perflab({"show", "1", "--db", db, "--from", "soon"}).code, 2);
+    // A window outside the 1-s run holds no tick: bad input naming the run's span, not zeros.
+    for (const auto& [option, value] : {std::pair{"--from", "5s"}, {"--to", "1h"}}) {
+        const Output outside = perflab({"show", "1", "--db", db, option, value});
+        EXPECT_EQ(outside.code, 2) << outside.out;
+        EXPECT_NE(outside.err.find(std::string(option) + ": "), std::string::npos) << outside.err;
+        EXPECT_NE(outside.err.find(" s is outside run 1, which spans 0.0-"), std::string::npos)
+            << outside.err;
+    }
 
     const Output compare = perflab({"compare", "1", "2", "--db", db});
     ASSERT_EQ(compare.code, 0) << compare.err;
@@ -115,6 +123,12 @@ TEST_F(StoreCli, RunStoresAndEveryCommandReadsIt) {
         ASSERT_EQ(e.code, 0) << format << ": " << e.err;
         EXPECT_FALSE(test::read_file(file).empty()) << format;
     }
+    // The CLI's HTML is the desktop's: one file, its charts inline, to a file or to stdout.
+    const std::string html = test::read_file(dir.file("export.html"));
+    EXPECT_NE(html.find("<img src=\"data:image/png;base64,"), std::string::npos) << html;
+    const Output html_out = perflab({"export", "1", "--db", db, "--format", "html"});
+    ASSERT_EQ(html_out.code, 0) << html_out.err;
+    EXPECT_NE(html_out.out.find("<img src=\"data:image/png;base64,"), std::string::npos);
     const Output hgrm =
         perflab({"export", "1", "--db", db, "--format", "hgrm", "-o", dir.file("export.hgrm")});
     ASSERT_EQ(hgrm.code, 0) << hgrm.err;
@@ -206,6 +220,11 @@ TEST_F(StoreCli, NoteAtATimeIsAnEventOfTheRun) {
     const auto bad = perflab({"note", "1", "x", "--at", "soon", "--db", db});
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("\"soon\""), std::string::npos) << bad.err;
+    const auto late = perflab({"note", "1", "x", "--at", "99s", "--db", db});
+    EXPECT_EQ(late.code, 2);
+    EXPECT_NE(late.err.find("note --at: 99.0 s is outside run 1, which spans 0.0-"),
+              std::string::npos)
+        << late.err;
 }
 
 TEST_F(StoreCli, NewerSchemaIsRefusedUntouched) {
