@@ -27,8 +27,9 @@ uint64_t ok_count(const IntervalSample& t) {
 }
 
 // 50/s, then 100/s, against a server that always answers in 300 ms, with connections to
-// spare: the second phase starts on time while the first one's replies still arrive, so no
-// tick is starved, nothing is late, and no latency exceeds the server's.
+// spare: the second phase starts while the first one's replies still arrive (it does not wait
+// for them), each phase sends its plan and counts its own replies, and the first phase's
+// replies still due come in one drain after its end.
 TEST(HttpEdges, PhaseChangeAgainstASlowServerInventsNoStall) {
     HttpTestServer server;
     server.set_delay_ms(300);
@@ -48,38 +49,36 @@ TEST(HttpEdges, PhaseChangeAgainstASlowServerInventsNoStall) {
         EXPECT_EQ(ok_count(t), planned[p]);  // every reply counted in its own phase
         EXPECT_EQ(t.total_errors(), 0u);
         EXPECT_EQ(t.dropped, 0u);
-        // This VM's own timers now and then wake 1-4 ms late (a plain sleep loop shows it),
-        // more so on a busy machine (9% of sends, seen after hours of tests), which makes a
-        // send "late" (over 1 ms): never the 15% burst a phase change that waited for the
-        // phase before made. How late they were is bounded below by the latency maximum.
-        EXPECT_LE(t.late, planned[p] / 10);
     }
     EXPECT_EQ(server.requests(), 300u);
     for (int p = 0; p < 2; ++p) {
-        const double rate = p == 0 ? 50 : 100;
         std::vector<IntervalSample> ticks, drains;
         for (const auto& s : run.samples)
             if (s.phase == p) (s.sent > 0 ? ticks : drains).push_back(s);
         SCOPED_TRACE("phase " + std::to_string(p + 1));
-        ASSERT_EQ(ticks.size(), 8u);  // 2 s of 250 ms ticks, each sending on schedule
-        for (const auto& tick : ticks)
-            EXPECT_NEAR(double(tick.sent), rate * tick.seconds(), 1.5) << "t=" << tick.t_ms;
-        // The last tick completes at the phase's rate: the replies still due come apart.
-        const auto& last = ticks.back();
-        EXPECT_NEAR(double(last.total_ops()) / last.seconds(), rate, rate * 0.15);
+        uint64_t sent = 0, answered = 0;
+        for (const auto& tick : ticks) {
+            sent += tick.sent;
+            answered += tick.total_ops();
+        }
+        EXPECT_EQ(sent, planned[p]);
+        // The replies of the phase's last 300 ms arrive after its end: in one drain sample,
+        // which lasts at least as long as the server held the last of them.
         ASSERT_EQ(drains.size(), 1u);
         const auto& drain = drains.front();
+        EXPECT_GT(drain.total_ops(), 0u);
+        EXPECT_EQ(answered + drain.total_ops(), planned[p]);
         EXPECT_GE(drain.interval_ms, 280);
-        EXPECT_LE(drain.interval_ms, 400);
-        EXPECT_NEAR(double(drain.total_ops()) / drain.seconds(), rate, rate * 0.25);
     }
-    // No latency beyond the server's 300 ms and a scheduling hiccup: a phase change that
-    // held sends back showed 586 ms at p99.
-    for (const auto& s : run.samples) {
-        if (s.total_ops() > 0) {
-            EXPECT_LE(s.latency().max(), 320'000) << "t=" << s.t_ms;
-        }
-    }
+    // The server read the second phase's first request before it wrote the first phase's
+    // last reply: the phase change did not wait for the replies still due (that wait held
+    // sends back and showed 586 ms at p99).
+    const auto exchanges = server.exchanges();
+    ASSERT_EQ(exchanges.size(), 300u);
+    auto last_reply = exchanges.front().replied;
+    for (size_t i = 0; i < 100; ++i)
+        last_reply = std::max(last_reply, exchanges[i].replied);
+    EXPECT_LT(exchanges[100].received, last_reply);
 }
 
 // The connections of the first phase are opened before its clock starts: the server has
