@@ -200,8 +200,25 @@ CREATE TABLE run_agents (
 ) WITHOUT ROWID;
 )sql";
 
-constexpr const char* kSteps[] = {kVersion1, kVersion2, kVersion3, kVersion4,  kVersion5, kVersion6,
-                                  kVersion7, kVersion8, kVersion9, kVersion10, kVersion11};
+// Version 12: one run per imported file, whoever imports it at the same time. A file two
+// imports raced to store before keeps its first run; the later ones keep their figures.
+constexpr const char* kVersion12 = R"sql(
+UPDATE runs SET source_sha256 = NULL
+    WHERE source_sha256 IS NOT NULL
+      AND id NOT IN (SELECT MIN(id) FROM runs WHERE source_sha256 IS NOT NULL
+                     GROUP BY source_sha256);
+CREATE UNIQUE INDEX runs_source ON runs (source_sha256) WHERE source_sha256 IS NOT NULL;
+)sql";
+
+// Version 13: a phase's drain sample is marked (IntervalSample::drain); runs stored before
+// keep 0, and the charts tell their drains by their phase.
+constexpr const char* kVersion13 = R"sql(
+ALTER TABLE samples ADD COLUMN drain INTEGER NOT NULL DEFAULT 0 CHECK (drain IN (0, 1));
+)sql";
+
+constexpr const char* kSteps[] = {kVersion1,  kVersion2,  kVersion3, kVersion4, kVersion5,
+                                  kVersion6,  kVersion7,  kVersion8, kVersion9, kVersion10,
+                                  kVersion11, kVersion12, kVersion13};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

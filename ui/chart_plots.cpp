@@ -52,6 +52,14 @@ void BoldLineGraph::drawLinePlot(QCPPainter* painter, const QVector<QPointF>& li
     painter->translate(0, 1);
 }
 
+void QuietPlot::resizeEvent(QResizeEvent* event) {
+    if (size().isEmpty()) {
+        setViewport(rect());
+        return;
+    }
+    QCustomPlot::resizeEvent(event);
+}
+
 void StackPlot::setStackHeight(int height) {
     if (height == height_) return;
     height_ = height;
@@ -59,7 +67,7 @@ void StackPlot::setStackHeight(int height) {
 }
 
 QSize StackPlot::minimumSizeHint() const {
-    const QSize layout = QCustomPlot::minimumSizeHint();
+    const QSize layout = QuietPlot::minimumSizeHint();
     return {layout.width(), std::max(layout.height(), height_)};
 }
 

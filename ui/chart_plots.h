@@ -53,12 +53,23 @@ class LegendEntry : public QCPPlottableLegendItem {
     mutable QSize size_;
 };
 
+// A plot shown before its first layout gets a resize event of its empty size first, and
+// QCustomPlot replots on every resize: into an empty paint buffer, which QPainter refuses with
+// a warning. Empty, this one only takes the size; the layout's resize that follows replots.
+class QuietPlot : public QCustomPlot {
+  public:
+    using QCustomPlot::QCustomPlot;
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+};
+
 // The stack's height is a size hint, not a minimum size: QWidget::setMinimumHeight resizes at
 // once, and the scroll area then resizes again for its new scroll bar, each time reallocating
 // the paint buffers and replotting the whole stack. A hint leaves one resize, the scroll area's.
-class StackPlot : public QCustomPlot {
+class StackPlot : public QuietPlot {
   public:
-    using QCustomPlot::QCustomPlot;
+    using QuietPlot::QuietPlot;
     int stackHeight() const { return height_; }
     void setStackHeight(int height);
     QSize minimumSizeHint() const override;

@@ -24,7 +24,7 @@ RunCurves curves_of(const std::vector<IntervalSample>& samples) {
     int phase = 0;
     for (const IntervalSample& s : samples) {
         // A phase's drain overlaps the next phase's ticks: drawn, it would be a dip in them.
-        if (s.interval_ms <= 0 || s.phase < phase) continue;
+        if (s.interval_ms <= 0 || s.drain || s.phase < phase) continue;
         phase = s.phase;
         if (origin_ms < 0) origin_ms = s.t_ms - s.interval_ms;
         const Histogram h = s.latency();

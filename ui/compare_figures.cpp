@@ -15,22 +15,7 @@ bool ends_with(const std::string& s, const char* suffix) {
     return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
 }
 
-// Below this a change is noise in a table of rounded figures.
-constexpr double kSameWithinPct = 0.05;
-
 }  // namespace
-
-Change judge(const std::string& figure, double delta_pct) {
-    if (std::isnan(delta_pct) || std::abs(delta_pct) < kSameWithinPct) return Change::neutral;
-    const bool up = delta_pct > 0;
-    if (figure == "throughput" || figure == "hit_rate" || figure == "success")
-        return up ? Change::better : Change::worse;
-    if (ends_with(figure, "_us") || figure == "errors" || figure == "error_rate" ||
-        ends_with(figure, "jvm_full_gcs") || ends_with(figure, "jvm_gc_ms") ||
-        ends_with(figure, "memcached_evictions"))
-        return up ? Change::worse : Change::better;
-    return Change::neutral;
-}
 
 QColor change_color(Change change) {
     switch (change) {
@@ -119,8 +104,7 @@ QString cell_text(const Comparison::Figure& f, size_t i) {
 }
 
 Change cell_change(const Comparison::Figure& f, size_t i) {
-    if (i == 0) return Change::neutral;
-    if (!f.judged()) return judge(f.name, f.delta_pct[i]);
+    if (i == 0 || !f.judged()) return Change::neutral;
     if (f.verdict[i] == "better") return Change::better;
     if (f.verdict[i] == "worse") return Change::worse;
     return Change::neutral;

@@ -9,10 +9,8 @@
 
 namespace perflab {
 
-// Whether a change of a key figure is good news: more throughput, hits or successes is
-// better; more latency or errors is worse; the others (duration, bytes) only differ.
+// A change the statistics called better or worse; every other is neutral.
 enum class Change { better, worse, neutral };
-Change judge(const std::string& figure, double delta_pct);
 QColor change_color(Change change);  // a light cell background
 
 QString figure_label(const std::string& figure);            // "p99 latency"
@@ -23,7 +21,8 @@ QString delta_text(double delta_pct);                       // "+12.3%", "" when
 // figure statistics judge with its 95% interval ("31.0 ms (+3.2% [+1.1, +5.0])", a
 // fraction's in points), and "too few ticks" where there can be no verdict.
 QString cell_text(const Comparison::Figure& f, size_t side);
-// A judged figure's cell is coloured by its verdict only (same: not at all); another by judge().
+// A cell is coloured by its figure's verdict only, as the CLI judges: a figure the statistics
+// do not judge (evictions, bytes, max) and a change within the noise are not coloured.
 Change cell_change(const Comparison::Figure& f, size_t side);
 
 }  // namespace perflab

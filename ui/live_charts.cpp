@@ -89,8 +89,9 @@ QCPGraph* LiveCharts::opGraph(const std::string& op) {
     return ops_.emplace(op, g).first->second;
 }
 
+// Runs stored before drains were marked: a sample of an earlier phase than the last drawn.
 bool LiveCharts::isDrain(const IntervalSample& s) const {
-    return s.phase < phase_;
+    return s.drain || s.phase < phase_;
 }
 
 bool LiveCharts::addSample(const IntervalSample& s) {

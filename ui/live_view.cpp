@@ -9,11 +9,14 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <chrono>
 
 #include "agent_tiles.h"
 #include "live_charts.h"
+#include "model/figures.h"
 #include "model/format.h"
 #include "model/run_plan.h"
+#include "run_answer.h"
 #include "slo_watch.h"
 #include "stat_tile.h"
 #include "tick_text.h"
@@ -71,7 +74,10 @@ void LiveView::setupNotices() {
 
 void LiveView::setupProgress() {
     auto* row = new QHBoxLayout;
-    title_ = new QLabel(this);
+    // A long run name is elided (whole in its tooltip), never a reason to widen the window.
+    title_ = new TickText(this, TickText::Overflow::elide);
+    title_->setObjectName(QStringLiteral("runTitle"));
+    title_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     title_->setStyleSheet(QStringLiteral("font-weight: 600;"));
     phase_ = new TickText(this, TickText::Overflow::grow);
     progress_ = new QProgressBar(this);
@@ -152,10 +158,14 @@ void LiveView::updateRateControl(const IntervalSample& s) {
 
 void LiveView::askNote(qint64 t_ms) {
     if (!note_->isEnabled()) return;
+    // The moment asked for, not the one the text was typed by (22 s became 31 s).
+    const qint64 asked = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::steady_clock::now().time_since_epoch())
+                             .count();
     bool ok = false;
     const QString text = QInputDialog::getText(this, tr("Note"), tr("Note on the time axis:"),
                                                QLineEdit::Normal, {}, &ok);
-    if (ok && !text.trimmed().isEmpty()) emit noteRequested(text.trimmed(), t_ms);
+    if (ok && !text.trimmed().isEmpty()) emit noteRequested(text.trimmed(), t_ms, asked);
 }
 
 // One line of checks under the progress: green while the window meets a check, red while
@@ -167,6 +177,15 @@ void LiveView::setupVerdicts() {
     verdicts_->setTextFormat(Qt::RichText);
     verdicts_->hide();
     layout()->addWidget(verdicts_);
+    answer_ = new QLabel(this);
+    answer_->setObjectName(QStringLiteral("runAnswer"));
+    answer_->setWordWrap(true);
+    answer_->setTextFormat(Qt::RichText);
+    answer_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    answer_->setStyleSheet(QStringLiteral(
+        "background: #e7f1ff; color: #052c65; border: 1px solid #9ec5fe; padding: 6px;"));
+    answer_->hide();
+    layout()->addWidget(answer_);
 }
 
 void LiveView::updateVerdicts() {
@@ -205,6 +224,8 @@ void LiveView::setupTiles() {
 void LiveView::begin(const RunSpec& spec) {
     spec_ = spec;
     title_->setText(qs(spec.name));
+    title_->setToolTip(qs(spec.name));
+    title_->updateGeometry();
     phase_->setText(tr("starting…"));
     banner_->hide();
     notices_->clear();
@@ -227,6 +248,7 @@ void LiveView::begin(const RunSpec& spec) {
     verdictChecks_.clear();
     verdictFailing_ = false;
     verdicts_->setVisible(spec.slo.has_value());
+    answer_->hide();
     verdicts_->clear();
     if (spec.slo) {
         plan_ = run_plan(spec);
@@ -328,6 +350,19 @@ void LiveView::finish(const RunSummary& summary) {
     QString text = tr("%1 · %2").arg(qs(to_string(summary.status)), phase_->text());
     if (summary.status == RunStatus::failed) text = tr("failed: %1").arg(qs(summary.error));
     phase_->setText(text);
+    // The run's answer, not its last tick's (a drain's few replies): the tiles show the whole
+    // run, and a line above them its figures, verdict and search result.
+    const Figures f = figures(summary.kind, summary.overall);
+    if (f.duration_s > 0) {
+        rate_->setValue(rateText(f.throughput));
+        if (f.hit_rate)
+            hitRate_->setValue(QStringLiteral("%1 %").arg(100.0 * *f.hit_rate, 0, 'f', 2));
+        p50_->setValue(qs(format_latency_us(f.latency.percentile(50))));
+        p99_->setValue(qs(format_latency_us(f.latency.percentile(99))));
+        errors_->setValue(tr("%1 %").arg(100.0 * f.error_rate, 0, 'f', 2));
+    }
+    answer_->setText(run_answer_html(summary));
+    answer_->show();
     charts_->refresh();
 }
 

@@ -54,7 +54,8 @@ class LiveView : public QWidget {
     // The rate box or its ±10% buttons: the current open-model phase should send at `rate`.
     void rateChangeRequested(double rate);
     // "Note…" (Ctrl+M) or the chart's "Add a note here": a note at t_ms, or now when t_ms < 0.
-    void noteRequested(const QString& text, qint64 t_ms);
+    // `asked_ns`: when the user asked (steady clock), which a note for now stands at.
+    void noteRequested(const QString& text, qint64 t_ms, qint64 asked_ns);
 
   private:
     void setupBanner();
@@ -74,7 +75,7 @@ class LiveView : public QWidget {
     TickText* banner_;
     QLabel* notices_;
     QStringList noticeLines_;
-    QLabel* title_;
+    TickText* title_;
     TickText* phase_;
     QProgressBar* progress_;
     QPushButton* stop_;
@@ -96,6 +97,7 @@ class LiveView : public QWidget {
     RunSpec plan_;
     std::unique_ptr<SloWatch> slo_;
     QLabel* verdicts_;
+    QLabel* answer_;
     QStringList verdictChecks_;
     bool verdictFailing_ = false;
 };

@@ -137,7 +137,9 @@ void MainWindow::setupSession() {
     connect(session_, &RunSession::probeRefused, this, &MainWindow::onProbeRefused);
     connect(live_, &LiveView::stopRequested, session_, &RunSession::stop);
     connect(live_, &LiveView::noteRequested, this,
-            [this](const QString& text, qint64 t_ms) { session_->annotate(text, t_ms); });
+            [this](const QString& text, qint64 t_ms, qint64 asked) {
+                session_->annotate(text, t_ms, asked);
+            });
     connect(live_, &LiveView::rateChangeRequested, this, [this](double rate) {
         if (!session_->changeRate(rate))
             statusBar()->showMessage(tr("This phase's rate cannot be changed now"), 5000);
@@ -354,9 +356,14 @@ void MainWindow::importFile(const QString& path) {
     }));
 }
 
+// Shown window-modal without a nested event loop: a run going on, its ticks and its end
+// (or an import's progress) are handled while the message waits for the user.
 void MainWindow::report(const QString& title, const QString& error) {
     statusBar()->showMessage(title % QStringLiteral(": ") % error);
-    QMessageBox::warning(this, title, error);
+    auto* box = new QMessageBox(QMessageBox::Warning, title, error, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorReport"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 }  // namespace perflab

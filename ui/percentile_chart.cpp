@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "chart_plots.h"
 #include "compact_ticks.h"
 #include "graph_values.h"
 #include "model/compare_stats.h"
@@ -15,7 +16,7 @@
 
 namespace perflab {
 
-PercentileChart::PercentileChart(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+PercentileChart::PercentileChart(QWidget* parent) : QWidget(parent), plot_(new QuietPlot(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);

@@ -6,6 +6,8 @@
 #include <QVBoxLayout>
 #include <nlohmann/json.hpp>
 
+#include "chart_plots.h"
+
 namespace perflab {
 
 namespace {
@@ -17,7 +19,7 @@ double number(const nlohmann::json& o, const char* key) {
 
 }  // namespace
 
-PhasePreview::PhasePreview(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+PhasePreview::PhasePreview(QWidget* parent) : QWidget(parent), plot_(new QuietPlot(this)) {
     setupPlot();
 }
 

@@ -2,6 +2,7 @@
 #include "run_session.h"
 
 #include <QThread>
+#include <chrono>
 #include <functional>
 
 #include "agents_engine.h"
@@ -182,10 +183,13 @@ void RunSession::adopt(std::unique_ptr<LocalMemcached> server) {
     server_ = std::move(server);
 }
 
-bool RunSession::annotate(const QString& text, qint64 t_ms) {
+bool RunSession::annotate(const QString& text, qint64 t_ms, qint64 asked_ns) {
     if (!controller_) return false;
+    const auto asked =
+        asked_ns > 0 ? std::chrono::steady_clock::time_point(std::chrono::nanoseconds(asked_ns))
+                     : std::chrono::steady_clock::now();
     controller_->annotate(text.toStdString(),
-                          t_ms < 0 ? std::nullopt : std::optional<int64_t>(t_ms));
+                          t_ms < 0 ? std::nullopt : std::optional<int64_t>(t_ms), asked);
     return true;
 }
 

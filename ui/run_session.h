@@ -38,7 +38,8 @@ class RunSession : public QObject {
     // The current open-model phase's rate from now on; false when it cannot change.
     bool changeRate(double rate);
     // A note on the run's time axis at t_ms, or now when t_ms < 0; false with no run.
-    bool annotate(const QString& text, qint64 t_ms = -1);
+    // t_ms < 0: at `asked` (steady clock, ns since its epoch), or now when that is 0 too.
+    bool annotate(const QString& text, qint64 t_ms = -1, qint64 asked_ns = 0);
     const RunBridge* bridge() const { return bridge_; }
 
   signals:

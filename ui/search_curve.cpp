@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "chart_plots.h"
 #include "compact_ticks.h"
 #include "model/search_result.h"
 #include "model/spec.h"
@@ -27,7 +28,7 @@ const Curve kCurves[] = {{"p50", "p50", &SearchStep::p50_ms, QColor(0x1f, 0x77, 
 
 }  // namespace
 
-SearchCurve::SearchCurve(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+SearchCurve::SearchCurve(QWidget* parent) : QWidget(parent), plot_(new QuietPlot(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);

@@ -48,6 +48,8 @@ void StoredRunView::setupWidgets() {
         tr("CSV: one row per tick; HdrHistogram log: every tick's latency histograms"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(back);
+    // The header wraps: a long run name is no reason to widen the window.
+    title_->setWordWrap(true);
     bar->addWidget(title_, 1);
     bar->addWidget(exportCurve_);
     bar->addWidget(exportReport_);

@@ -11,6 +11,7 @@ namespace perflab {
 namespace {
 
 constexpr int kUnbounded = 1 << 20;
+constexpr int kGrowRoom = 36;  // characters
 
 }  // namespace
 
@@ -57,10 +58,15 @@ QSize TickText::sizeHint() const {
     return {width + m.left() + m.right(), fontMetrics().height() + m.top() + m.bottom()};
 }
 
+// `grow` keeps the room of its widest text up to kGrowRoom characters (a phase line with its
+// planned rate fits); past that, and for the others, a text is elided rather than widen the
+// window past the screen.
 QSize TickText::minimumSizeHint() const {
     const QMargins m = contentsMargins();
-    const int width = overflow_ == Overflow::grow ? advance(widest_) : 0;
-    return {width + m.left() + m.right(), fontMetrics().height() + m.top() + m.bottom()};
+    const int room = overflow_ == Overflow::grow
+                         ? std::min(advance(widest_), kGrowRoom * fontMetrics().averageCharWidth())
+                         : 0;
+    return {room + m.left() + m.right(), fontMetrics().height() + m.top() + m.bottom()};
 }
 
 int TickText::heightForWidth(int width) const {

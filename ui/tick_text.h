@@ -11,9 +11,9 @@ namespace perflab {
 // parent's, up to the tab widget, which then repaints the whole window: a second full paint of
 // the window each tick, a fifth of the GUI thread's CPU during a run. This one asks for a new
 // layout only when its text needs more room than it had: never (`elide`: what does not fit is
-// elided), when it is wider than any before (`grow`, which never shrinks below that), or when its
-// wrapped lines are more or fewer (`wrap`). Style sheets apply as to a QFrame (background, border,
-// padding).
+// elided), when it is wider than any before (`grow`, which never shrinks below that, up to a
+// few dozen characters: no text widens the window past the screen), or when its wrapped lines
+// are more or fewer (`wrap`). Style sheets apply as to a QFrame (background, border, padding).
 class TickText : public QFrame {
   public:
     enum class Overflow { elide, grow, wrap };

@@ -9,6 +9,7 @@
 #include <QSettings>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <vector>
 
 #include "chart_export.h"
 #include "chart_plots.h"
@@ -239,16 +240,25 @@ void TimeChart::toggleSeries(QCPAbstractLegendItem* item) {
 
 namespace {
 
+// The legend's entries in order. A legend that wraps keeps empty cells at the end of its
+// last line, which count in itemCount() and are null for item().
+std::vector<QCPAbstractLegendItem*> legend_entries(QCPLegend* legend) {
+    std::vector<QCPAbstractLegendItem*> entries;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem* entry = legend->item(i)) entries.push_back(entry);
+    return entries;
+}
+
 // The most legend entries per line (up to kLegendColumns) whose columns fit `width`: long
 // names (a compare of runs named in full) go one to a line rather than off the plot's edge.
-int legend_columns(QCPLegend* legend, int width) {
-    const int count = legend->itemCount();
+int legend_columns(const std::vector<QCPAbstractLegendItem*>& entries, int spacing, int width) {
+    const int count = int(entries.size());
     for (int columns = std::min(count, kLegendColumns); columns > 1; --columns) {
         std::vector<int> widths(size_t(columns), 0);
         for (int i = 0; i < count; ++i)
-            widths[size_t(i % columns)] = std::max(widths[size_t(i % columns)],
-                                                   legend->item(i)->minimumOuterSizeHint().width());
-        int total = legend->columnSpacing() * (columns - 1);
+            widths[size_t(i % columns)] = std::max(
+                widths[size_t(i % columns)], entries[size_t(i)]->minimumOuterSizeHint().width());
+        int total = spacing * (columns - 1);
         for (const int w : widths)
             total += w;
         if (total <= width) return columns;
@@ -269,8 +279,9 @@ void TimeChart::fitTicks() {
             p.rect->update(QCPLayoutElement::upPreparation);
         // The visible width, not the plot's: a legend wider than the view widens the plot.
         const int width = scroll_->viewport()->width() - p.header->rect().left();
-        const int columns = legend_columns(p.legend, width);
-        const int count = p.legend->itemCount();
+        const auto entries = legend_entries(p.legend);
+        const int columns = legend_columns(entries, p.legend->columnSpacing(), width);
+        const int count = int(entries.size());
         if (count > 0 && columns != std::min(p.legend->wrap(), count)) {
             p.legend->setWrap(columns);
             p.legend->setFillOrder(p.legend->fillOrder(), true);  // setWrap alone moves none

@@ -69,10 +69,11 @@ void RunController::request_stop() {
 }
 
 // A stop of the run's own (slo.abort): never the second request that cancels replies.
-void RunController::annotate(std::string text, std::optional<int64_t> t_ms) {
+void RunController::annotate(std::string text, std::optional<int64_t> t_ms,
+                             Clock::time_point asked) {
     {
         std::lock_guard lock(mutex_);
-        notes_.push_back({std::move(text), t_ms, Clock::now()});
+        notes_.push_back({std::move(text), t_ms, asked});
     }
     wake_.notify_all();
 }
@@ -168,9 +169,30 @@ void RunController::emit_sample(int slot, Clock::time_point now) {
 
 void RunController::publish(const IntervalSample& sample) {
     summary_.add(sample);
+    give_up_if_unreached(sample);
     for (auto* o : observers_)
         o->on_sample(sample);
     if (slo_) slo_->on_sample(sample);
+}
+
+// A server that is not there fails the run after three connect timeouts, not after its
+// phases (a 60-s spec spent 60 s before its exit 1); "wait_for_server" waits for one that
+// starts later.
+void RunController::give_up_if_unreached(const IntervalSample& sample) {
+    answered_ = answered_ || !never_answered(sample);
+    if (answered_ || gave_up_ || spec_.wait_for_server) return;
+    const int timeout_ms = spec_.http    ? spec_.http->connect_timeout_ms
+                           : spec_.cache ? spec_.cache->timeout_ms
+                                         : 0;
+    const std::string unreached = engine_->first_connection_error();
+    if (timeout_ms <= 0 || unreached.empty() || sample.t_ms < 3 * int64_t(timeout_ms)) return;
+    gave_up_ = true;
+    emit_event({sample.t_ms, "error",
+                "no server answered in the run's first " + format_fixed(sample.t_ms / 1000.0, 1) +
+                    " s (three connect timeouts): " + unreached +
+                    "; the run stops (\"wait_for_server\": true waits for a server that starts "
+                    "later)"});
+    request_stop();
 }
 
 void RunController::emit_drain(const Draining& d, Clock::time_point now) {
@@ -188,6 +210,7 @@ void RunController::emit_drain(const Draining& d, Clock::time_point now) {
     sample.t_ms = ms_since_start(now);
     sample.interval_ms = sample.t_ms - ms_since_start(d.ended);
     sample.phase = phase;
+    sample.drain = true;
     if (sample.total_ops() > 0 || sample.dropped > 0 || sample.sent > 0) publish(sample);
     for (auto* o : observers_)
         o->on_phase_end(summary_.phase(sample.phase));

@@ -48,7 +48,10 @@ class RunController {
     bool change_rate(double rate);
     // Safe from any thread: a `note` event ("heap dump here") at `t_ms` on the run's clock,
     // or now; on the time axis of every panel and in the store like any event.
-    void annotate(std::string text, std::optional<int64_t> t_ms = std::nullopt);
+    // Without t_ms, the note stands at `asked`: when the user asked for it, not when they
+    // finished typing it.
+    void annotate(std::string text, std::optional<int64_t> t_ms = std::nullopt,
+                  Clock::time_point asked = Clock::now());
     // Set once run() has started the clock.
     Clock::time_point start_time() const { return start_; }
     // With an slo in the spec: where the probes' samples go so full GCs are counted; null
@@ -112,6 +115,7 @@ class RunController {
     void emit_engine_events(Clock::time_point now);
     void emit_notes();
     RunStatus final_status(const RunSummary& summary, std::string& error) const;
+    void give_up_if_unreached(const IntervalSample& sample);
 
     RunSpec spec_;  // as given: what observers see and the store keeps
     RunSpec plan_;  // the phases run: the spec's, or a search's allotted up front
@@ -132,6 +136,8 @@ class RunController {
     std::vector<int> reported_;    // per slot: the phase it is reported as
     std::vector<bool> continued_;  // per slot: the rest of its phase went to the next
     int changes_left_;
+    bool answered_ = false;  // some op of the run reached a server
+    bool gave_up_ = false;
     IntervalSample carry_;
     int carry_phase_ = -1;
     std::atomic<double> pending_rate_{0};       // wakes the controller's waits

@@ -135,7 +135,8 @@ TEST(HostBook, VersionOneDatabaseMigratesAndKeepsItsRuns) {
     {  // back to what a version 1 PerfLab left behind
         Connection raw(db, Connection::Mode::read_write);
         raw.exec(
-            "DROP TABLE saved_hosts; ALTER TABLE samples DROP COLUMN dropped; "
+            "DROP TABLE saved_hosts; DROP INDEX runs_source; ALTER TABLE samples DROP COLUMN "
+            "drain; ALTER TABLE samples DROP COLUMN dropped; "
             "ALTER TABLE samples DROP COLUMN first_send_us; "
             "ALTER TABLE samples DROP COLUMN last_send_us; "
             "ALTER TABLE samples DROP COLUMN last_reply_us; ALTER TABLE runs DROP COLUMN rate; "

@@ -84,5 +84,32 @@ TEST(HttpCli, TextReportAgainstNginx) {
         EXPECT_NE(out.out.find(line), std::string::npos) << line << "\n" << out.out;
 }
 
+// Nothing listens on the port: after three connect timeouts the run stops, failed, naming the
+// error, instead of spending its 60 s phase. With "wait_for_server" it goes on to its end.
+TEST(HttpCli, AnUnreachableServerStopsTheRunAfterThreeConnectTimeouts) {
+    TempDir dir;
+    const std::string url = "http://127.0.0.1:" + std::to_string(free_port()) + "/";
+    json spec = http_spec(url, {{{"duration_s", 60}, {"rate", 20}}}, {{"connect_timeout_ms", 200}});
+    spec["tick_ms"] = 100;
+    const Output out = perflab_run(dir, spec, {"--json"});  // events on stderr
+    EXPECT_EQ(out.code, 1) << out.err;
+    EXPECT_NE(out.err.find("no server answered in the run's first "), std::string::npos) << out.err;
+    EXPECT_NE(out.err.find("\"wait_for_server\": true"), std::string::npos) << out.err;
+    const json report = json::parse(out.out);
+    EXPECT_EQ(report["status"], "failed");
+    // Stopped at the fourth tick or so, not at the phase's end: far fewer than its 1200 sends.
+    EXPECT_LT(report["requests"].get<uint64_t>() + report["dropped"].get<uint64_t>(), 1200u);
+
+    spec["phases"] = {{{"duration_s", 1}, {"rate", 20}}};
+    spec["wait_for_server"] = true;
+    const Output waited = perflab_run(dir, spec, {"--json"});
+    EXPECT_EQ(waited.code, 1) << waited.err;
+    EXPECT_EQ(waited.err.find("no server answered in the run's first "), std::string::npos)
+        << waited.err;
+    EXPECT_EQ(json::parse(waited.out)["requests"].get<uint64_t>() +
+                  json::parse(waited.out)["dropped"].get<uint64_t>(),
+              20u);
+}
+
 }  // namespace
 }  // namespace perflab::test

@@ -4,11 +4,14 @@
 #include <qcustomplot.h>
 
 #include <QAction>
+#include <QApplication>
+#include <QInputDialog>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -73,6 +76,7 @@ class LiveRunTest : public QObject {
     void throughputTotalKeepsThePlanAndDrainsAreNotDrawn();
     void serviceTimeIsALineOnlyWhereItWasMeasured();
     void annotationRoundTripsThroughTheStoreAndTheReport();
+    void aNoteStandsWhereItWasAskedFor();
     void importLandsInTheHistoryWithItsProgress();
     void agentsRunShowsATilePerAgentAndStoresTheirShares();
     void agentAtItsLimitRaisesTheBanner();
@@ -406,6 +410,52 @@ void LiveRunTest::annotationRoundTripsThroughTheStoreAndTheReport() {
     QVERIFY(stored.reportText().contains(QStringLiteral("note: V in the hits")));
     const std::string markdown = report_markdown(load_report(store, id));
     QVERIFY(markdown.find("note: heap dump here") != std::string::npos);
+}
+
+// Note… pressed at a tick; the text typed while eight more ticks came: the note stands where
+// it was asked for, before those ticks, not where OK was pressed (22 s had become 31 s).
+void LiveRunTest::aNoteStandsWhereItWasAskedFor() {
+    const test::OwnDataHome home;
+    test::MemcachedServer server;
+    MainWindow window;
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QString error;
+    QVERIFY2(window.startRun(cache_spec(server.endpoint(), 6.0), &error), qPrintable(error));
+    LiveView* live = window.liveView();
+    QTRY_VERIFY_WITH_TIMEOUT(live->ticks() >= 2, 10000);
+    const int asked_at = live->ticks();
+    QTimer typing;
+    connect(&typing, &QTimer::timeout, [&] {
+        auto* input = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+        if (!input || live->ticks() < asked_at + 8) return;
+        input->setTextValue(QStringLiteral("asked here"));
+        input->accept();
+    });
+    typing.start(20);
+    auto* note = live->findChild<QPushButton*>(QStringLiteral("noteButton"));
+    QVERIFY(note && note->isEnabled());
+    note->click();  // returns once the dialog is answered
+    typing.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    RunStore store(default_database_path(), Access::read);
+    const int64_t id = store.list().front().id;
+    const auto events = store.events(id);
+    const auto it = std::find_if(events.begin(), events.end(),
+                                 [](const RunEvent& e) { return e.kind == "note"; });
+    QVERIFY(it != events.end());
+    QCOMPARE(it->text, std::string("asked here"));
+    std::vector<int64_t> ticks;
+    for (const auto& s : store.samples(id))
+        if (!s.drain && s.interval_ms > 0) ticks.push_back(s.t_ms);
+    QVERIFY(int(ticks.size()) > asked_at + 8);
+    // Asked after tick `asked_at` was drawn, and before tick asked_at + 8 was even made.
+    QVERIFY2(it->t_ms >= ticks[size_t(asked_at) - 1] && it->t_ms < ticks[size_t(asked_at) + 7],
+             qPrintable(QStringLiteral("note at %1 ms, ticks %2 and %3 at %4 and %5 ms")
+                            .arg(it->t_ms)
+                            .arg(asked_at)
+                            .arg(asked_at + 8)
+                            .arg(ticks[size_t(asked_at) - 1])
+                            .arg(ticks[size_t(asked_at) + 7])));
 }
 
 // File → Import results…: vegeta's JSON lines read off the GUI thread, the progress bar full,

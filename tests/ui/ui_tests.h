@@ -12,3 +12,4 @@ int run_history_test(int argc, char** argv);
 int run_hosts_test(int argc, char** argv);
 int run_time_chart_test(int argc, char** argv);
 int run_secrets_test(int argc, char** argv);
+int run_window_guard_test(int argc, char** argv);

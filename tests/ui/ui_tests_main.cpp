@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
                  {"ChartExportTest", run_chart_export_test}, {"CompareTest", run_compare_test},
                  {"HistoryTest", run_history_test},          {"HostsTest", run_hosts_test},
                  {"TimeChartTest", run_time_chart_test},     {"SecretsTest", run_secrets_test},
-                 {"SloViewTest", run_slo_view_test},         {"TickTextTest", run_tick_text_test}};
+                 {"SloViewTest", run_slo_view_test},         {"TickTextTest", run_tick_text_test},
+                 {"WindowGuardTest", run_window_guard_test}};
     // QTest sees the arguments after the class name (a test function, -v2...).
     for (const auto& t : tests)
         if (argc > 1 && std::strcmp(argv[1], t.name) == 0) {
@@ -31,6 +32,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: ui_tests TEST_CLASS [QTest args]; classes: SpecFormTest LiveRunTest "
                  "ChartExportTest CompareTest HistoryTest HostsTest TimeChartTest SecretsTest "
-                 "SloViewTest TickTextTest\n");
+                 "SloViewTest TickTextTest WindowGuardTest\n");
     return 2;
 }

@@ -46,6 +46,9 @@ struct IntervalSample {
     int phase = 0;            // index into the spec's phases
     double planned_rate = 0;  // open model: planned ops/s over the interval; 0 when closed
     int connections = 0;      // connections in use at the end of the interval
+    // A phase's drain: its replies that came after its end, while the next phase's ticks (or
+    // the run's end) went on. Counted in the phase's figures; no tick of the run's timeline.
+    bool drain = false;
     std::map<std::string, OpSample> ops;
     uint64_t hits = 0;
     uint64_t misses = 0;

@@ -254,6 +254,7 @@ nlohmann::json to_json(const RunSpec& s) {
     nlohmann::json j = {{"name", s.name}, {"kind", to_string(s.kind)}, {"tick_ms", s.tick_ms},
                         {"tags", s.tags}, {"notes", s.notes},          {"phases", phases}};
     if (s.seed) j["seed"] = *s.seed;
+    if (s.wait_for_server) j["wait_for_server"] = true;
     if (s.cache) j["cache"] = cache_json(*s.cache);
     if (s.http) j["http"] = http_json(*s.http);
     if (s.slo) j["slo"] = slo_json(*s.slo);

@@ -228,6 +228,9 @@ struct RunSpec {
     std::optional<SearchSpec> search;  // with it, `phases` is empty: the search makes them
     std::vector<AgentSpec> agents;     // empty: this machine generates the load
     AgentLoss on_agent_loss = AgentLoss::carry_on;
+    // false: a run that no server answered within its first three connect timeouts stops
+    // then, failed. true: it waits, for a server that starts after the run.
+    bool wait_for_server = false;
     // Set by `perflab agent`, never in a spec file: this run is agent `share` of `shares`.
     int share = 0;
     int shares = 1;

@@ -312,7 +312,7 @@ SpecResult parse_spec_as(const nlohmann::json& json, bool read_files) {
     JsonReader r(json, "", errors);
     if (!r.is_object()) return result;
     r.allow_only({"name", "kind", "tick_ms", "tags", "notes", "phases", "cache", "http", "probes",
-                  "seed", "slo", "search", "agents", "on_agent_loss"});
+                  "seed", "slo", "search", "agents", "on_agent_loss", "wait_for_server"});
     RunSpec s;
     if (auto v = r.string("name")) s.name = *v;
     if (auto v = r.choice("kind", {"cache", "http"}))
@@ -322,6 +322,7 @@ SpecResult parse_spec_as(const nlohmann::json& json, bool read_files) {
     if (auto v = r.integer("tick_ms", 10, 600'000)) s.tick_ms = int(*v);
     if (auto v = r.strings("tags")) s.tags = *v;
     if (auto v = r.string("notes")) s.notes = *v;
+    if (auto v = r.boolean("wait_for_server")) s.wait_for_server = *v;
     if (const auto* v = r.child("seed")) {
         // Unsigned 64-bit, whole: a seed is an identity, so nothing may round it.
         if (v->is_number_unsigned() || (v->is_number_integer() && v->get<int64_t>() >= 0))
