@@ -12,6 +12,7 @@ packages=(
   memcached libmemcached-tools nginx-light openssh-server wrk openssl nghttp2-client
   default-jdk-headless libhdrhistogram-java jmeter jmeter-http procps iproute2
   xvfb xauth imagemagick python3 poppler-utils locales
+  clang libfuzzer-14-dev libclang-rt-14-dev  # the fuzz preset (tests/bench/fuzz.sh)
 )
 
 missing=()

@@ -139,6 +139,8 @@ std::optional<Histogram> decompressed(std::string_view bytes, std::string& error
     const int half_magnitude = std::max(count_magnitude, 1) - 1;
     const int64_t half_count = int64_t{1} << half_magnitude;
     const int unit_magnitude = std::bit_width(uint64_t(lowest)) - 1;
+    // Past every value below 2^63 whatever the lowest value: no writer's counts go further.
+    const int64_t index_end = int64_t{64} << half_magnitude;
     Histogram h;
     int64_t index = 0;
     size_t at = 40;
@@ -158,17 +160,29 @@ std::optional<Histogram> decompressed(std::string_view bytes, std::string& error
         }
         const auto word = int64_t(v >> 1) ^ -int64_t(v & 1);
         if (word < 0) {
+            // A run of empty buckets, compared without negating the word: -2^63 has no negation.
+            if (-(word + 1) >= index_end - index) {
+                error = "a run of empty buckets past every value below 2^63";
+                return std::nullopt;
+            }
             index -= word;
             continue;
         }
         if (word > 0) {
+            // HdrHistogram counts in a long: a total past 2^63 - 1 is no histogram's, and a
+            // bucket holding that many would encode again as a run of empty buckets.
+            if (uint64_t(word) > uint64_t(INT64_MAX) - h.count()) {
+                error = "a histogram of more than 2^63 - 1 values";
+                return std::nullopt;
+            }
             int64_t bucket = (index >> half_magnitude) - 1;
             int64_t sub = (index & (half_count - 1)) + half_count;
             if (bucket < 0) {
                 sub -= half_count;
                 bucket = 0;
             }
-            if (bucket + unit_magnitude > 62) {
+            // The value's bits, not just its shift: 1024 << 53 is already 2^63.
+            if (std::bit_width(uint64_t(sub)) + bucket + unit_magnitude > 63) {
                 error = "a histogram value beyond 2^63";
                 return std::nullopt;
             }

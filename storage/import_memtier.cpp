@@ -11,6 +11,7 @@
 #include "base64.h"
 #include "hdr_encoding.h"
 #include "import_record.h"
+#include "model/format.h"
 
 namespace perflab {
 
@@ -34,6 +35,13 @@ uint64_t count_of(const json& object, const char* key, const std::string& path) 
     if (!v.is_number_unsigned())
         throw ImportError(path + "." + key, v.dump() + " is not a whole number");
     return v.get<uint64_t>();
+}
+
+// A count memtier may leave out (before 2.1, or 2.3 for "Connection Errors"): 0 then. Not
+// json::value(), which throws a type_error for a count of another type and converts a double
+// out of range.
+uint64_t optional_count(const json& object, const char* key, const std::string& path) {
+    return object.is_object() && object.contains(key) ? count_of(object, key, path) : 0;
 }
 
 // A latency in ms (memtier prints three decimals) as whole µs.
@@ -93,19 +101,23 @@ Histogram from_percentiles(const json& op, uint64_t count, const std::string& pa
 
 // Counts and bytes per second since the run's start, as memtier's "Time-Serie" keys them.
 void add_seconds(const json& series, const std::string& op, const std::string& path,
-                 std::map<int64_t, IntervalSample>& seconds) {
+                 int64_t max_span_s, std::map<int64_t, IntervalSample>& seconds) {
     for (const auto& [key, second] : series.items()) {
         int64_t at = 0;
         const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), at);
         const std::string here = path + "." + key;
         if (ec != std::errc() || end != key.data() + key.size() || at < 0 || !second.is_object())
             throw ImportError(here, "not a second of the run");
+        // Every second before it becomes a tick: one absurd key would fill the memory.
+        if (at > max_span_s)
+            throw ImportError(here, "past the " + format_fixed(double(max_span_s) / 86400, 1) +
+                                        " days allowed; give --max-span to import more");
         IntervalSample& s = seconds[at];
         OpSample& o = s.ops[op];
         o.count += count_of(second, "Count", here);
         // Bytes per second arrived in memtier 2.1.
-        s.bytes_in += second.value("Bytes RX", uint64_t{0});
-        s.bytes_out += second.value("Bytes TX", uint64_t{0});
+        s.bytes_in += optional_count(second, "Bytes RX", here);
+        s.bytes_out += optional_count(second, "Bytes TX", here);
     }
 }
 
@@ -117,12 +129,20 @@ json parsed(std::istream& in) {
         const auto upto = text.begin() + std::ptrdiff_t(std::min(e.byte, text.size()));
         throw ImportError(1 + std::count(text.begin(), upto, '\n'), "",
                           "not valid JSON (memtier_benchmark writes NaN as -nan before 2.1.2)");
+    } catch (const json::out_of_range& e) {
+        // A number beyond a double's range (1e400): nlohmann quotes it but does not say where.
+        const std::string what = e.what();
+        const size_t from = what.find('\'') + 1;
+        const std::string number = what.substr(from, what.rfind('\'') - from);
+        const auto at = text.begin() + std::ptrdiff_t(std::min(text.find(number), text.size()));
+        throw ImportError(1 + std::count(text.begin(), at, '\n'), "",
+                          "not valid JSON: " + number + " is beyond a double's range");
     }
 }
 
 }  // namespace
 
-MemtierRun read_memtier(std::istream& in) {
+MemtierRun read_memtier(std::istream& in, int64_t max_span_s) {
     const json doc = parsed(in);
     if (!doc.is_object() || !doc.contains(kSection))
         throw ImportError(kSection,
@@ -133,15 +153,18 @@ MemtierRun read_memtier(std::istream& in) {
     run.start_ms = int64_t(count_of(member(stats, "Runtime", kSection), "Start time",
                                     std::string(kSection) + ".Runtime"));
     for (const auto& [name, value] : stats.items()) {
+        // Captured by name: clang before 16 cannot capture a structured binding.
         const bool known = std::any_of(std::begin(kOps), std::end(kOps),
-                                       [&](const auto& op) { return name == op.first; });
+                                       [&name = name](const auto& op) { return name == op.first; });
         if (!known && name != "Totals" && name != "Waits" && value.is_object() &&
-            value.contains("Time-Serie") && value.value("Count", uint64_t{0}) > 0)
+            value.contains("Time-Serie") &&
+            optional_count(value, "Count", std::string(kSection) + "." + name) > 0)
             throw ImportError(std::string(kSection) + "." + name,
                               "memtier ran this command; PerfLab reads gets and sets only");
     }
     if (const auto totals = stats.find("Totals"); totals != stats.end())
-        run.connection_errors = totals->value("Connection Errors", uint64_t{0});
+        run.connection_errors =
+            optional_count(*totals, "Connection Errors", std::string(kSection) + ".Totals");
 
     std::map<int64_t, IntervalSample> seconds;
     for (const auto& [memtier_name, op] : kOps) {
@@ -149,7 +172,8 @@ MemtierRun read_memtier(std::istream& in) {
         const json& figures = member(stats, memtier_name, kSection);
         const uint64_t count = count_of(figures, "Count", path);
         if (count == 0) continue;  // a get-only run has no set row, as PerfLab's own
-        add_seconds(member(figures, "Time-Serie", path), op, path + ".Time-Serie", seconds);
+        add_seconds(member(figures, "Time-Serie", path), op, path + ".Time-Serie", max_span_s,
+                    seconds);
         const json& percentiles = member(figures, "Percentile Latencies", path);
         if (auto h = recorded(percentiles, path + ".Percentile Latencies")) {
             run.latency[op] = std::move(*h);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "import_span.h"
 #include "model/histogram.h"
 #include "model/sample.h"
 
@@ -27,7 +28,8 @@ struct MemtierRun {
     uint64_t connection_errors = 0;  // "Totals", memtier 2.3 and later
 };
 
-// Throws ImportError naming the line (JSON syntax) or the field.
-MemtierRun read_memtier(std::istream& in);
+// Throws ImportError naming the line (JSON syntax) or the field, also for a second of a
+// "Time-Serie" past the span allowed (import_span.h): each second up to it becomes a tick.
+MemtierRun read_memtier(std::istream& in, int64_t max_span_s = kImportMaxSpanS);
 
 }  // namespace perflab

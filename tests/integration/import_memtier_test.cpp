@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "import_helpers.h"
@@ -119,6 +120,34 @@ TEST_F(ImportMemtier, BadFilesExit2AndStoreNothing) {
     EXPECT_NE(count.err.find("ALL STATS.Gets.Time-Serie.1.Count: \"many\" is not a whole number"),
               std::string::npos)
         << count.err;
+    EXPECT_EQ(perflab({"runs", "--db", db, "--json"}).out.find("\"id\""), std::string::npos);
+}
+
+// Found by tests/fuzz/memtier: a number beyond a double's range or a byte count of another
+// type escaped as nlohmann's exceptions, and one second far off made a tick of every second
+// before it until the memory ran out.
+TEST_F(ImportMemtier, AbsurdNumbersAreRefusedNamingThem) {
+    const std::string whole = read_file(kFixture);
+    std::string huge = whole;
+    huge.replace(huge.find("1772366400123"), 13, "1e400");
+    dir.write("huge.json", huge);
+    json bytes = json::parse(whole);
+    bytes["ALL STATS"]["Gets"]["Time-Serie"]["1"]["Bytes RX"] = "lots";
+    dir.write("bytes.json", bytes.dump(1, '\t'));
+    json far = json::parse(whole);
+    far["ALL STATS"]["Gets"]["Time-Serie"]["99999999"] = {{"Count", 1}};
+    dir.write("far.json", far.dump(1, '\t'));
+    const std::pair<const char*, const char*> cases[] = {
+        {"huge.json", "line 34: not valid JSON: 1e400 is beyond a double's range"},
+        {"bytes.json", "ALL STATS.Gets.Time-Serie.1.Bytes RX: \"lots\" is not a whole number"},
+        {"far.json",
+         "ALL STATS.Gets.Time-Serie.99999999: past the 31.0 days allowed; give --max-span"},
+    };
+    for (const auto& [file, message] : cases) {
+        const Output out = perflab({"import", dir.file(file), "--db", db});
+        EXPECT_EQ(out.code, 2) << file;
+        EXPECT_NE(out.err.find(message), std::string::npos) << out.err;
+    }
     EXPECT_EQ(perflab({"runs", "--db", db, "--json"}).out.find("\"id\""), std::string::npos);
 }
 

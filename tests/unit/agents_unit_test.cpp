@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <utility>
 #include <vector>
 
 #include "agent_protocol.h"
@@ -133,6 +134,27 @@ TEST(AgentProtocol, TickRoundTripsWhole) {
     EXPECT_EQ(back.ops.at("get").latency.max(), get.latency.max());
     EXPECT_EQ(back.ops.at("get").latency.percentile(50), get.latency.percentile(50));
     EXPECT_THROW(sample_from_json(json{{"t_ms", 1}}), std::runtime_error);
+}
+
+// Found by tests/fuzz/agent_protocol: a number out of its field's range was converted anyway
+// (undefined for a double), and a status code that is no number threw std::invalid_argument.
+TEST(AgentProtocol, MalformedNumbersAreMalformedTicks) {
+    IntervalSample s;
+    s.ops["get"].latency.record(100);
+    const json good = sample_json(s);
+    for (const auto& [key, value] : {std::pair<const char*, json>{"connections", 4e104},
+                                     {"phase", int64_t{1} << 40},
+                                     {"hits", -1},
+                                     {"t_ms", 1.5},
+                                     {"status_codes", {{"abc", 1}}},
+                                     {"errors", {{"timeout", 1e30}}}}) {
+        json bad = good;
+        bad[key] = value;
+        EXPECT_THROW(sample_from_json(bad), std::runtime_error) << key;
+    }
+    json bad = good;
+    bad["ops"]["get"]["check_failures"] = -2;
+    EXPECT_THROW(sample_from_json(bad), std::runtime_error);
 }
 
 }  // namespace

@@ -118,5 +118,41 @@ TEST(HdrEncoding, NinthLeb128ByteCarriesEightBits) {
     EXPECT_EQ(d.plain, concat(header(9), Bytes(9, 0x80)));
 }
 
+// The compressed form of a V2 encoding (the header above) whose counts are `payload`.
+std::string compressed_counts(const Bytes& payload) {
+    const Bytes plain = concat(header(uint32_t(payload.size())), payload);
+    uLongf size = compressBound(uLong(plain.size()));
+    Bytes deflated(size);
+    EXPECT_EQ(compress2(deflated.data(), &size, plain.data(), uLong(plain.size()), 9), Z_OK);
+    deflated.resize(size);
+    Bytes out = {0x1c, 0x84, 0x93, 0x14};
+    for (int shift = 24; shift >= 0; shift -= 8)
+        out.push_back((unsigned char)(size >> shift));
+    out = concat(out, deflated);
+    return std::string(out.begin(), out.end());
+}
+
+// Found by tests/fuzz/hdr_decompress: what does not fit an int64 read as something else.
+TEST(HdrEncoding, DecompressionRefusesWhatExceedsInt64) {
+    std::string error;
+    // Index 54272 (bucket 52): 1024 << 52 = 2^62, clamped to our highest. Empty buckets
+    // 0..54271 are zigzag 108543 (LEB128 0xff 0xcf 0x06), then a count of 1.
+    const auto below = hdr::decompressed(compressed_counts({0xff, 0xcf, 0x06, 0x02}), error);
+    ASSERT_TRUE(below) << error;
+    EXPECT_EQ(below->count(), 1u);
+    EXPECT_EQ(below->max(), Histogram::kHighest);
+    // Index 55296 (bucket 53): 1024 << 53 = 2^63, which wrapped to a negative value and read
+    // as 0 µs. Empty buckets 0..55295: zigzag 110591 (0xff 0xdf 0x06).
+    EXPECT_FALSE(hdr::decompressed(compressed_counts({0xff, 0xdf, 0x06, 0x02}), error));
+    EXPECT_EQ(error, "a histogram value beyond 2^63");
+    // A run of 2^63 empty buckets (nine bytes of 0xff, zigzag 2^64 - 1) overflowed the index.
+    EXPECT_FALSE(hdr::decompressed(compressed_counts(concat(Bytes(9, 0xff), {0x02})), error));
+    EXPECT_EQ(error, "a run of empty buckets past every value below 2^63");
+    // Two counts of 2^62 (zigzag 2^63: eight 0x80 bytes, then 0x80 whole): 2^63 values in all
+    // overflowed a bucket's count as the encoder writes it.
+    EXPECT_FALSE(hdr::decompressed(compressed_counts(Bytes(18, 0x80)), error));
+    EXPECT_EQ(error, "a histogram of more than 2^63 - 1 values");
+}
+
 }  // namespace
 }  // namespace perflab

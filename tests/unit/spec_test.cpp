@@ -137,6 +137,13 @@ TEST(Spec, NamesTheOffendingField) {
     j["phases"][2] = {{"duration_s", 5}};
     EXPECT_TRUE(
         has_error(j, R"(phases[2]: needs "rate" (open model) or "concurrency" (closed model))"));
+
+    // Found by tests/fuzz/spec: a whole float beyond int64 was converted, undefined behaviour.
+    j = valid_cache();
+    j["phases"][2]["concurrency"] = 1e61;
+    EXPECT_TRUE(has_error(j, "phases[2].concurrency: must be between 1 and 100000, got 1e+61"));
+    j["phases"][2]["concurrency"] = -1e61;
+    EXPECT_TRUE(has_error(j, "phases[2].concurrency: must be between 1 and 100000, got -1e+61"));
 }
 
 // memtier's key patterns and value sizes: what they read as, what they round-trip to, and

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "agent_protocol.h"
 
+#include <charconv>
 #include <stdexcept>
+#include <utility>
 
 #include "base64.h"
 
@@ -13,11 +15,33 @@ std::string histogram_text(const Histogram& h) {
     return base64_encode(h.encode());
 }
 
+// A whole number of type T, exactly. Not json::get<T>(), which converts whatever number it
+// finds: a double out of T's range is undefined behaviour, -1 a huge count.
+template <class T>
+T whole(const nlohmann::json& j) {
+    const bool fits = j.is_number_unsigned()  ? std::in_range<T>(j.get<uint64_t>())
+                      : j.is_number_integer() ? std::in_range<T>(j.get<int64_t>())
+                                              : false;
+    if (!fits)
+        throw std::runtime_error("a malformed tick: " + j.dump() +
+                                 " is out of range or not a whole number");
+    return j.get<T>();
+}
+
 Histogram histogram_from(const nlohmann::json& text) {
     const auto bytes = base64_decode(text.get<std::string>());
     auto h = bytes ? Histogram::decode(*bytes) : std::nullopt;
     if (!h) throw std::runtime_error("a tick holds a malformed histogram");
     return *h;
+}
+
+// A status_codes key; not std::stoi, whose std::invalid_argument is no malformed tick's.
+int status_code(const std::string& text) {
+    int code = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), code);
+    if (ec != std::errc() || end != text.data() + text.size())
+        throw std::runtime_error("a malformed tick: status code \"" + text + "\"");
+    return code;
 }
 
 }  // namespace
@@ -68,35 +92,37 @@ nlohmann::json sample_json(const IntervalSample& s) {
 IntervalSample sample_from_json(const nlohmann::json& j) {
     try {
         IntervalSample s;
-        s.t_ms = j.at("t_ms").get<int64_t>();
-        s.interval_ms = j.at("interval_ms").get<int64_t>();
-        s.phase = j.at("phase").get<int>();
+        s.t_ms = whole<int64_t>(j.at("t_ms"));
+        s.interval_ms = whole<int64_t>(j.at("interval_ms"));
+        s.phase = whole<int>(j.at("phase"));
         s.planned_rate = j.at("planned_rate").get<double>();
-        s.connections = j.at("connections").get<int>();
+        s.connections = whole<int>(j.at("connections"));
         for (const auto& [name, op] : j.at("ops").items()) {
             OpSample& o = s.ops[name];
-            o.count = op.at("count").get<uint64_t>();
-            o.errors = op.at("errors").get<uint64_t>();
+            o.count = whole<uint64_t>(op.at("count"));
+            o.errors = whole<uint64_t>(op.at("errors"));
             o.latency = histogram_from(op.at("latency"));
             o.service = histogram_from(op.at("service"));
-            o.check_failures = op.value("check_failures", uint64_t{0});
+            if (const auto c = op.find("check_failures"); c != op.end())
+                o.check_failures = whole<uint64_t>(*c);
             if (const auto c = op.find("checks_failed"); c != op.end())
-                o.checks_failed = c->get<std::map<std::string, uint64_t>>();
+                for (const auto& [check, n] : c->items())
+                    o.checks_failed[check] = whole<uint64_t>(n);
         }
-        s.hits = j.at("hits").get<uint64_t>();
-        s.misses = j.at("misses").get<uint64_t>();
-        s.bytes_in = j.at("bytes_in").get<uint64_t>();
-        s.bytes_out = j.at("bytes_out").get<uint64_t>();
-        s.sent = j.at("sent").get<uint64_t>();
-        s.late = j.at("late").get<uint64_t>();
-        s.dropped = j.at("dropped").get<uint64_t>();
-        s.first_send_us = j.at("first_send_us").get<int64_t>();
-        s.last_send_us = j.at("last_send_us").get<int64_t>();
-        s.last_reply_us = j.at("last_reply_us").get<int64_t>();
+        s.hits = whole<uint64_t>(j.at("hits"));
+        s.misses = whole<uint64_t>(j.at("misses"));
+        s.bytes_in = whole<uint64_t>(j.at("bytes_in"));
+        s.bytes_out = whole<uint64_t>(j.at("bytes_out"));
+        s.sent = whole<uint64_t>(j.at("sent"));
+        s.late = whole<uint64_t>(j.at("late"));
+        s.dropped = whole<uint64_t>(j.at("dropped"));
+        s.first_send_us = whole<int64_t>(j.at("first_send_us"));
+        s.last_send_us = whole<int64_t>(j.at("last_send_us"));
+        s.last_reply_us = whole<int64_t>(j.at("last_reply_us"));
         for (const auto& [kind, n] : j.at("errors").items())
-            s.errors[kind] = n.get<uint64_t>();
+            s.errors[kind] = whole<uint64_t>(n);
         for (const auto& [code, n] : j.at("status_codes").items())
-            s.status_codes[std::stoi(code)] = n.get<uint64_t>();
+            s.status_codes[status_code(code)] = whole<uint64_t>(n);
         return s;
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(std::string("a malformed tick: ") + e.what());

@@ -91,9 +91,14 @@ std::optional<int64_t> JsonReader::integer(const char* key, int64_t min, int64_t
         return std::nullopt;
     }
     const double d = v->get<double>();
+    // Beyond int64 a value counts as int64's nearest end, a float too: converting it would be
+    // undefined.
     const int64_t i = v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(INT64_MAX)
                           ? INT64_MAX
-                          : (v->is_number_integer() ? v->get<int64_t>() : int64_t(d));
+                      : v->is_number_integer() ? v->get<int64_t>()
+                      : d >= 0x1p63            ? INT64_MAX
+                      : d < -0x1p63            ? INT64_MIN
+                                               : int64_t(d);
     if (i < min || i > max) {
         error(path(key), "must be between " + std::to_string(min) + " and " + std::to_string(max) +
                              ", got " + v->dump());
