@@ -192,7 +192,6 @@ TEST(OpenModel, LatencyCountsFromTheIntendedTime) {
     EXPECT_EQ(t.total_errors(), 0u);
     EXPECT_GT(t.late, 100u);                         // ~300 ops were due during the stall
     EXPECT_GT(t.latency().percentile(99), 250'000);  // the first of them waited it out
-    EXPECT_LT(t.latency().percentile(50), 50'000);
     EXPECT_EQ(t.total_ops() + t.dropped, 1500u);
 }
 
