@@ -46,7 +46,7 @@ struct RunFilter {
     std::string name;  // a substring
 };
 
-// Ticks whose end lies in (from_ms, to_ms] on the run's clock.
+// Ticks whose middle lies in (from_ms, to_ms] on the run's clock (for_each_sample).
 struct Window {
     int64_t from_ms = -1;
     int64_t to_ms = std::numeric_limits<int64_t>::max();

@@ -193,7 +193,8 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
                 "SELECT seq, t_ms, interval_ms, phase, planned_rate, connections, hits, misses, "
                 "bytes_in, bytes_out, sent, late, errors_json, status_json, dropped, "
                 "first_send_us, last_send_us, last_reply_us, drain FROM samples "
-                "WHERE run_id = ?1 AND t_ms > ?2 AND t_ms <= ?3 ORDER BY seq");
+                "WHERE run_id = ?1 AND (?2 < 0 OR t_ms - interval_ms / 2 > ?2) AND "
+                "t_ms - interval_ms / 2 <= ?3 ORDER BY seq");
     q.bind(1, run).bind(2, from_ms).bind(3, to_ms);
     // The counters of every tick first (small rows), then the ops of each tick in seq
     // order: a tick is handed over as soon as its ops are read, so only one tick's

@@ -32,8 +32,10 @@ class RunRows {
     Statement histogram_;
 };
 
-// A run's ticks whose end lies in (from_ms, to_ms], in order, each handed to f as soon as
-// it is read: summing an hour costs the histograms of one tick, not of 3600.
+// A run's ticks whose middle lies in (from_ms, to_ms], in order, each handed to f as soon as
+// it is read: summing an hour costs the histograms of one tick, not of 3600. By the middle,
+// not the end: ticks end a few ms after the second, and a tick ending just after from_ms
+// is mostly before it (a 10-s window would span 11 s). A negative from_ms takes every tick.
 void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms,
                      const std::function<void(IntervalSample&&)>& f);
 std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t from_ms = -1,

@@ -121,6 +121,28 @@ TEST(RunStore, WindowPercentilesEqualAHistogramOfTheSameTicks) {
     }
 }
 
+// Ticks end a little after each second, as a real run's do: a 10-s window is 10 ticks and
+// 10 s, not 11 (the tick ending just after its start is mostly before it).
+TEST(RunStore, AWindowOfJitteredTicksSpansItsOwnLength) {
+    test::TempDir dir;
+    const RunSpec spec = cache_spec();
+    StoreWriter writer(dir.file("runs.db"), spec, profile());
+    writer.on_start(spec);
+    for (int i = 0; i < 30; ++i) {
+        auto s = test::synthetic_tick(i, 1000, 0, 100);
+        s.t_ms += 20;
+        writer.on_sample(s);
+    }
+    writer.on_end({});
+    ASSERT_EQ(writer.finish(), "");
+    RunStore store(dir.file("runs.db"), Access::read);
+    const auto ticks = store.samples(writer.run_id(), {10'000, 20'000});
+    ASSERT_EQ(ticks.size(), 10u);
+    EXPECT_EQ(ticks.front().t_ms, 11'020);
+    EXPECT_EQ(ticks.back().t_ms, 20'020);
+    EXPECT_DOUBLE_EQ(store.summary(writer.run_id(), {10'000, 20'000}).overall.duration_s, 10.0);
+}
+
 TEST(RunStore, HostsAreStoredOncePerMachine) {
     test::TempDir dir;
     const auto db = dir.file("runs.db");
