@@ -5,7 +5,9 @@
 #include <cmath>
 #include <map>
 
+#include "model/spec.h"
 #include "server_figures.h"
+#include "slo_watch.h"
 
 namespace perflab {
 namespace {
@@ -68,6 +70,33 @@ TEST(ServerFigures, NoProbeOfAKindGivesNaN) {
     EXPECT_TRUE(std::isnan(f.at("jvm_full_gcs")));
     EXPECT_TRUE(std::isnan(f.at("memcached_evictions")));
     EXPECT_TRUE(std::isnan(f.at("memcached_bytes_max")));
+}
+
+// A probe sample stamped exactly at a phase change covers the second before it: the ending
+// phase's, in the SLO verdict as in the Servers table (they disagreed: 0 and 2 against 1 and 1).
+TEST(ServerFigures, ASampleAtAPhaseChangeIsTheEndingPhasesInTheVerdictAsInTheTable) {
+    const auto r = parse_spec(
+        {{"kind", "cache"},
+         {"phases", {{{"duration_s", 10}, {"rate", 10}}, {{"duration_s", 10}, {"rate", 10}}}},
+         {"cache", {{"servers", {"127.0.0.1:11211"}}}},
+         {"probes", {{{"jvm", {{"pid", 1}}}}}},
+         {"slo", {{"max_full_gcs", 0}}}});
+    ASSERT_TRUE(r) << r.error_text();
+    SloWatch watch(
+        *r.spec, [](const RunEvent&) {}, [] {});
+    watch.phase_began(1, 10'000);
+    const std::vector<ProbeSample> samples = {
+        sample(9'000, "jvm", "jvm x", {{"full_gc_delta", 0}}),
+        sample(10'000, "jvm", "jvm x", {{"full_gc_delta", 1}}),
+        sample(19'000, "jvm", "jvm x", {{"full_gc_delta", 0}}),
+        sample(20'000, "jvm", "jvm x", {{"full_gc_delta", 1}}),
+    };
+    for (const auto& s : samples)
+        watch.on_probe_sample(s);
+    EXPECT_EQ(watch.full_gcs(0), 1u);
+    EXPECT_EQ(watch.full_gcs(1), 1u);
+    EXPECT_EQ(as_map(server_figures(samples, -1, 10'000)).at("jvm_full_gcs"), 1);
+    EXPECT_EQ(as_map(server_figures(samples, 10'000, 20'000)).at("jvm_full_gcs"), 1);
 }
 
 }  // namespace
