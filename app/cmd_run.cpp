@@ -106,7 +106,9 @@ int run_spec(const RunSpec& given, const RunOptions& options, int64_t* stored) {
         for (const auto& [source, profile] : probes.profiles())
             store->add_host(profile, source);
     }
-    ConsoleObserver console(options.json ? stderr : stdout);
+    GeneratorWatch generator(generator_cores(spec));
+    controller.add_observer(&generator);
+    ConsoleObserver console(options.json ? stderr : stdout, &generator);
     if (!options.quiet) controller.add_observer(&console);
     probes.attach(
         controller,
@@ -123,9 +125,18 @@ int run_spec(const RunSpec& given, const RunOptions& options, int64_t* stored) {
     if (options.json) {
         nlohmann::json j = summary_json(summary);
         if (!summary.agents.empty()) j["agents"] = agent_totals_json(summary.agents);
+        j["generator"] = {{"limited_ticks", generator.limited_ticks()},
+                          {"ticks", generator.ticks()},
+                          {"reason", generator.limited_ticks() ? generator.reason() : ""}};
         std::cout << j.dump(2) << std::endl;
-    } else
+    } else {
         std::cout << summary_text(summary) << std::flush;
+    }
+    // Beside the figures, as the GUI's banner is: they may measure PerfLab, not the server.
+    if (const std::string limit = generator.summary(); !limit.empty())
+        std::fprintf(options.json ? stderr : stdout,
+                     "Load generator: %s; those ticks may measure PerfLab, not the server\n",
+                     limit.c_str());
     if (summary.status == RunStatus::failed) {
         std::fprintf(stderr, "perflab: run failed: %s\n", summary.error.c_str());
         return kExitFailed;
@@ -183,14 +194,16 @@ int run_command(const RunOptions& options) {
                      parsed.error_text().c_str());
         return kExitBadInput;
     }
-    if (options.repeat <= 1) return run_spec(*parsed.spec, options);
+    RunSpec spec = *parsed.spec;
+    spec.tags.insert(spec.tags.end(), options.tags.begin(), options.tags.end());
+    if (options.repeat <= 1) return run_spec(spec, options);
     if (options.json) {
         std::fprintf(stderr,
                      "perflab: --repeat prints a report per run: use it without --json "
                      "and compare the series (perflab compare ID,ID,...)\n");
         return kExitBadInput;
     }
-    return run_series(*parsed.spec, options);
+    return run_series(spec, options);
 }
 
 }  // namespace perflab

@@ -19,11 +19,12 @@ constexpr int kExitCheckFailed = 3;  // compare --check: a figure is worse
 
 struct RunOptions {
     std::string spec_path;
-    bool json = false;      // summary as JSON on stdout; ticks go to stderr
-    bool quiet = false;     // no tick lines
-    std::string db;         // --db PATH; empty: the default database
-    bool no_store = false;  // --no-store: keep nothing
-    int repeat = 1;         // --repeat N: N runs tagged as one series
+    bool json = false;              // summary as JSON on stdout; ticks go to stderr
+    bool quiet = false;             // no tick lines
+    std::string db;                 // --db PATH; empty: the default database
+    bool no_store = false;          // --no-store: keep nothing
+    int repeat = 1;                 // --repeat N: N runs tagged as one series
+    std::vector<std::string> tags;  // --tag: added to the spec's
 };
 
 int run_command(const RunOptions& options);
@@ -93,7 +94,7 @@ struct CompareOptions {
     bool check = false;     // exit 3 when a figure of `figures` is worse
     bool baseline = false;  // compare with the baseline of the (one) side's name
     double threshold = 5;   // %: a smaller change is the same
-    std::string figures = "throughput,p99,error_rate";
+    std::string figures = "throughput,p50,p99,error_rate";
 };
 struct ExportOptions {
     std::string db;
@@ -107,6 +108,17 @@ struct EditOptions {  // delete, note, tag
     std::string text;
     std::string at;  // note --at 42s: a note at that time on the run's clock
 };
+
+// `perflab ab A.json B.json --repeat N`: N runs of each spec, interleaved A B B A A B...,
+// each in a process of its own, tagged as one experiment; then `compare` of the two series
+// with `compare`'s options (its exit: 3 when --check finds a figure worse).
+struct AbOptions {
+    std::string spec_a, spec_b;
+    std::string db;
+    int repeat = 3;
+    CompareOptions compare;
+};
+int ab_command(const AbOptions& options);
 
 int runs_command(const RunsOptions& options);
 int show_command(const ShowOptions& options);

@@ -16,6 +16,11 @@ void ConsoleObserver::on_start(const RunSpec& spec) {
 
 void ConsoleObserver::on_sample(const IntervalSample& sample) {
     std::fprintf(out_, "%s\n", line_->next(sample).c_str());
+    if (generator_ && generator_->raised())
+        std::fprintf(out_, "%s load generator limit: %s\n", format_clock(sample.t_ms).c_str(),
+                     generator_->reason().c_str());
+    else if (generator_ && generator_->cleared())
+        std::fprintf(out_, "%s load generator keeps up again\n", format_clock(sample.t_ms).c_str());
     std::fflush(out_);
 }
 

@@ -26,6 +26,25 @@ int main(int argc, char** argv) {
     run_cmd->add_flag("--no-store", run.no_store, "Do not store the run");
     run_cmd->add_option("--repeat", run.repeat, "Run the spec N times, tagged as one series")
         ->check(CLI::Range(1, 1000));
+    run_cmd->add_option("--tag", run.tags, "Tag the run, beside its spec's tags (repeatable)");
+
+    AbOptions ab;
+    auto* ab_cmd = app.add_subcommand(
+        "ab", "Run two specs interleaved (A B B A...), each run its own process, and compare them");
+    ab_cmd->add_option("a", ab.spec_a, "Spec A, the one compared with")->required();
+    ab_cmd->add_option("b", ab.spec_b, "Spec B")->required();
+    ab_cmd->add_option("--repeat", ab.repeat, "Runs of each spec (default 3)")
+        ->check(CLI::Range(1, 100));
+    ab_cmd->add_option("--db", ab.db, "Run database (default: the user's PerfLab database)");
+    ab_cmd->add_flag("--json", ab.compare.json,
+                     "The comparison as JSON on stdout (runs' on stderr)");
+    ab_cmd->add_flag("--check", ab.compare.check,
+                     "Exit 3 when a figure of --figures is worse in B");
+    ab_cmd
+        ->add_option("--threshold", ab.compare.threshold,
+                     "A change under this % is the same, whatever the noise (default 5)")
+        ->check(CLI::Range(0.0, 1000.0));
+    ab_cmd->add_option("--figures", ab.compare.figures, "The figures --check judges");
 
     DemoOptions demo;
     auto* demo_cmd =
@@ -104,6 +123,7 @@ int main(int argc, char** argv) {
     }
     if (*agent_cmd) return run_agent(STDIN_FILENO, STDOUT_FILENO);
     if (*run_cmd) return run_command(run);
+    if (*ab_cmd) return ab_command(ab);
     if (*demo_cmd) return demo_command(demo);
     if (*probe_cmd) return probe_command(probe);
     if (*trust_cmd) return hosts_trust_command(trust);

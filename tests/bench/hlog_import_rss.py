@@ -16,10 +16,11 @@ Example:
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
+
+from jtl_import_rss import measured_import
 
 RSS_BAR_MB = 200
 
@@ -66,14 +67,7 @@ def main():
                     out.write(",".join(fields) + "\n")
         print(f".hlog: {os.path.getsize(log) / (1 << 20):.0f} MiB, {args.seconds} intervals of "
               f"{len(intervals)} tags")
-        run = subprocess.run(["/usr/bin/time", "-v", args.perflab, "import", log, "--db",
-                              os.path.join(tmp, "runs.db")],
-                             capture_output=True, text=True, check=False)
-        if run.returncode != 0:
-            sys.exit(f"perflab import failed ({run.returncode}):\n{run.stderr}")
-        rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr)[1])
-        wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", run.stderr)[1]
-        seconds = sum(float(part) * 60**n for n, part in enumerate(reversed(wall.split(":"))))
+        rss_kb, seconds = measured_import(args.perflab, log, os.path.join(tmp, "runs.db"))
         rss_mb = rss_kb / 1024
         print(f"max RSS: {rss_mb:.1f} MiB (bar {RSS_BAR_MB} MB: "
               f"{'met' if rss_kb * 1024 < RSS_BAR_MB * 1e6 else 'MISSED'})")

@@ -67,6 +67,17 @@ def write_jtl(path, size_bytes):
     return rows
 
 
+def measured_import(perflab, results, db):
+    """`perflab import` under /usr/bin/time -v: its maximum resident set (kB) and wall time."""
+    run = subprocess.run(["/usr/bin/time", "-v", perflab, "import", results, "--db", db],
+                         capture_output=True, text=True, check=False)
+    if run.returncode != 0:
+        sys.exit(f"perflab import failed ({run.returncode}):\n{run.stderr}")
+    rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr)[1])
+    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", run.stderr)[1]
+    return rss_kb, sum(float(part) * 60**n for n, part in enumerate(reversed(wall.split(":"))))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--perflab", default="build/ci/app/perflab")
@@ -76,14 +87,7 @@ def main():
         jtl = os.path.join(tmp, "soak.jtl")
         rows = write_jtl(jtl, args.size_mb << 20)
         print(f"JTL: {os.path.getsize(jtl) / (1 << 20):.0f} MiB, {rows} rows")
-        run = subprocess.run(["/usr/bin/time", "-v", args.perflab, "import", jtl, "--db",
-                              os.path.join(tmp, "runs.db")],
-                             capture_output=True, text=True, check=False)
-        if run.returncode != 0:
-            sys.exit(f"perflab import failed ({run.returncode}):\n{run.stderr}")
-        rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr)[1])
-        wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", run.stderr)[1]
-        seconds = sum(float(part) * 60**n for n, part in enumerate(reversed(wall.split(":"))))
+        rss_kb, seconds = measured_import(args.perflab, jtl, os.path.join(tmp, "runs.db"))
         print(f"max RSS: {rss_kb / 1024:.1f} MiB")
         print(f"time: {seconds:.1f} s")
         print(f"rows/s: {rows / seconds:,.0f}")

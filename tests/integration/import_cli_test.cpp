@@ -28,10 +28,25 @@ int64_t latency_ns(int i) {
     return i % 37 == 0 ? base * 4 + 40'000'000 : base;
 }
 
+// A file import must refuse: exit 2, its message on stderr.
+struct BadFile {
+    const char* file;
+    std::string text;
+    std::string message;
+};
+
 class ImportCli : public ::testing::Test {
   protected:
     TempDir dir;
     std::string db = dir.file("runs.db");
+
+    void expect_refused(const BadFile& c) {
+        SCOPED_TRACE(c.file);
+        dir.write(c.file, c.text);
+        const Output out = perflab({"import", dir.file(c.file), "--db", db});
+        EXPECT_EQ(out.code, 2) << out.err;
+        EXPECT_NE(out.err.find(c.message), std::string::npos) << out.err;
+    }
 
     json show(int64_t id, std::vector<std::string> extra = {}) {
         std::vector<std::string> args = {"show", std::to_string(id), "--db", db, "--json"};
@@ -244,11 +259,7 @@ TEST_F(ImportCli, BadFilesExit2NamingLineAndFieldAndStoreNothing) {
     const std::string vegeta_ok =
         R"({"timestamp":"2026-03-01T12:00:00Z","latency":5000,"code":200})"
         "\n";
-    const struct {
-        const char* file;
-        std::string text;
-        std::string message;
-    } cases[] = {
+    const BadFile cases[] = {
         {"a.jtl", jtl_head + ok_line + "1772366400000,fast,a,200,true\n",
          "line 3: elapsed: \"fast\" is not a whole number"},
         {"b.jtl", jtl_head + ok_line + "1772366400000,5,a,200,maybe\n",
@@ -265,13 +276,8 @@ TEST_F(ImportCli, BadFilesExit2NamingLineAndFieldAndStoreNothing) {
     };
     dir.write("good.jtl", jtl_head + ok_line);
     ASSERT_EQ(perflab({"import", dir.file("good.jtl"), "--db", db}).code, 0);
-    for (const auto& c : cases) {
-        SCOPED_TRACE(c.file);
-        dir.write(c.file, c.text);
-        const Output out = perflab({"import", dir.file(c.file), "--db", db});
-        EXPECT_EQ(out.code, 2) << out.err;
-        EXPECT_NE(out.err.find(c.message), std::string::npos) << out.err;
-    }
+    for (const auto& c : cases)
+        expect_refused(c);
     const Output missing = perflab({"import", dir.file("none.jtl"), "--db", db});
     EXPECT_EQ(missing.code, 2);
     EXPECT_NE(missing.err.find("none.jtl"), std::string::npos) << missing.err;
@@ -284,11 +290,7 @@ TEST_F(ImportCli, BadFilesExit2NamingLineAndFieldAndStoreNothing) {
 TEST_F(ImportCli, ImplausibleTimesAndLongSpansAreRefusedNamingTheLine) {
     const std::string head = "timeStamp,elapsed,label,responseCode,success\n";
     const std::string ok_line = "1772366400000,5,a,200,true\n";  // 2026-03-01 12:00:00 UTC
-    const struct {
-        const char* file;
-        std::string text;
-        std::string message;
-    } cases[] = {
+    const BadFile cases[] = {
         {"zero.jtl", head + ok_line + "0,5,a,200,true\n",
          "line 3: timeStamp: 0 ms since the epoch is not a plausible time"},
         {"huge.jtl", head + ok_line + "9223372036854776,5,a,200,true\n",
@@ -302,13 +304,8 @@ TEST_F(ImportCli, ImplausibleTimesAndLongSpansAreRefusedNamingTheLine) {
          "\n",
          "line 2: timestamp: "},
     };
-    for (const auto& c : cases) {
-        SCOPED_TRACE(c.file);
-        dir.write(c.file, c.text);
-        const Output out = perflab({"import", dir.file(c.file), "--db", db});
-        EXPECT_EQ(out.code, 2) << out.err;
-        EXPECT_NE(out.err.find(c.message), std::string::npos) << out.err;
-    }
+    for (const auto& c : cases)
+        expect_refused(c);
     EXPECT_FALSE(std::filesystem::exists(db));  // nothing stored
 
     // 20 s between two requests: over a 10 s limit, within a 30 s one.
