@@ -16,8 +16,8 @@ namespace perflab {
 // An HdrHistogram interval log (.hlog) as ticks: one per interval, one op per tag (an
 // untagged line's op is "all"), values taken as µs, as `perflab export --format hlog` writes
 // them. Timestamps are relative to the log's BaseTime (or StartTime) when it has one.
-// Its histograms are kept encoded (a few hundred bytes each, where a live one maps tens of
-// KB), so a day of one-second intervals reads in bounded memory.
+// Its histograms are kept encoded and deflated (a few hundred bytes each, where a live one
+// maps tens of KB), so a day of one-second intervals reads in bounded memory.
 class HlogRun {
   public:
     int64_t start_ms() const { return start_ms_; }  // the first interval's, since the epoch
@@ -31,7 +31,7 @@ class HlogRun {
   private:
     friend HlogRun read_hlog(std::istream& in, int64_t max_span_s);
     struct EncodedOp {
-        std::string latency;  // Histogram::encode(); empty: none
+        std::string latency;  // Histogram::encode(), deflated; empty: none
         std::string service;
     };
     struct Interval {
