@@ -125,9 +125,6 @@ int run_spec(const RunSpec& given, const RunOptions& options, int64_t* stored) {
     if (options.json) {
         nlohmann::json j = summary_json(summary);
         if (!summary.agents.empty()) j["agents"] = agent_totals_json(summary.agents);
-        j["generator"] = {{"limited_ticks", generator.limited_ticks()},
-                          {"ticks", generator.ticks()},
-                          {"reason", generator.limited_ticks() ? generator.reason() : ""}};
         std::cout << j.dump(2) << std::endl;
     } else {
         std::cout << summary_text(summary) << std::flush;
