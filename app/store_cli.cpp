@@ -73,7 +73,7 @@ StoreCommands::StoreCommands(CLI::App& app) : parsed_(std::make_unique<Parsed>()
                      "A change under this % is the same, whatever the noise (default 5)")
         ->check(CLI::Range(0.0, 1000.0));
     p.compare_cmd->add_option("--figures", p.compare.figures,
-                              "The figures --check judges (default throughput,p99,error_rate)");
+                              "The figures --check judges (default throughput,p50,p99,error_rate)");
     add_db(p.compare_cmd, p.compare.db);
 
     p.export_cmd = app.add_subcommand("export", "Export a stored run");

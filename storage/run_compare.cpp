@@ -240,6 +240,9 @@ Comparison compare_sides(RunStore& store, const std::vector<std::vector<int64_t>
     c.spec_differences = differences(specs, {"/name", "/notes"});
     c.hardware_differences = differences(clients, {"/mhz"});
     c.different_machines = identities.size() > 1;
+    c.scope = std::all_of(sides.begin(), sides.end(), [](const auto& s) { return s.size() > 1; })
+                  ? "between-runs"
+                  : "within-run";
 
     // Statistics: every side against the first, over whole runs, then phase by phase.
     const RunKind kind = c.runs.front().kind == "http" ? RunKind::http : RunKind::cache;
@@ -255,7 +258,12 @@ Comparison compare_sides(RunStore& store, const std::vector<std::vector<int64_t>
         for (const auto& all : whole)
             for (const auto& e : all)
                 if (e.figure.name == f.name) per_side.push_back(e);
-        if (!per_side.empty()) judge(f, per_side);
+        if (per_side.empty()) continue;
+        // What the interval is about, not the mean of the runs' figures (a mean of p99s).
+        f.values = {per_side.front().a};
+        for (const auto& e : per_side)
+            f.values.push_back(e.b);
+        judge(f, per_side);
     }
     const nlohmann::json first_phases = specs.front().value("phases", nlohmann::json());
     const bool same_phases = std::all_of(specs.begin(), specs.end(), [&](const nlohmann::json& j) {
@@ -370,6 +378,14 @@ std::string comparison_text(const Comparison& c) {
     out +=
         "(↑) higher is better, (↓) lower: the change against the first run, its 95% interval "
         "[lo, hi] and the verdict (same: within the noise or under the threshold)\n";
+    if (c.scope == "within-run")
+        out +=
+            "Within-run noise only: a side of one run cannot show how much a second run of the "
+            "same server differs\n(warm-up, heap, the machine's other load). For run-to-run "
+            "noise compare series (perflab run SPEC --repeat N,\nthen compare ID,ID,... "
+            "ID,ID,...) or run perflab ab A.json B.json --repeat N\n";
+    else
+        out += "Run-to-run noise included: every side is several runs, drawn again as runs\n";
     for (const auto& w : c.warnings)
         out += "Warning: " + w + "\n";
     const auto list = [&](const char* title, const std::vector<Comparison::Difference>& ds) {
@@ -430,6 +446,7 @@ nlohmann::json to_json(const Comparison& c) {
             {"hardware_differences", diffs(c.hardware_differences)},
             {"different_machines", c.different_machines},
             {"sides", c.sides},
+            {"scope", c.scope},
             {"warnings", c.warnings}};
 }
 

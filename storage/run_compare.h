@@ -15,10 +15,11 @@ namespace perflab {
 // Runs side by side: key figures with their change against the first run, the spec fields
 // and the machine fields that differ, and whether the runs saw different machines.
 //
-// A side is one run or several pooled (the runs of a --repeat series): its values are the
-// mean over its runs, and the figures statistics judge (compare_stats.h) are judged over all
-// of its runs' ticks. When the runs' specs have the same phases, those figures are also
-// judged phase by phase ("p2.throughput").
+// A side is one run or several pooled (the runs of a --repeat series). The figures statistics
+// judge (compare_stats.h) are judged over all of its runs' ticks, and their values are the
+// estimates the intervals are about (a p99 over the pooled ticks, never a mean of p99s);
+// other figures' values are the mean over its runs. When the runs' specs have the same
+// phases, the judged figures are also judged phase by phase ("p2.throughput").
 struct Comparison {
     struct Figure {
         std::string name;               // "throughput", "p99_us"...
@@ -44,6 +45,9 @@ struct Comparison {
     std::vector<Difference> spec_differences;
     std::vector<Difference> hardware_differences;  // of the clients
     bool different_machines = false;
+    // "within-run" when a side is one run: its intervals hold the noise within runs only;
+    // "between-runs" when every side is several runs, drawn again as whole runs.
+    std::string scope;
 };
 
 Comparison compare_runs(RunStore& store, const std::vector<int64_t>& ids);

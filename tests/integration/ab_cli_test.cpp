@@ -57,6 +57,7 @@ TEST_F(AbCli, OneNginxSpecTwiceIsTheSameAndPassesTheCheck) {
     EXPECT_EQ(out.code, 0) << out.out << out.err;
     const json c = json::parse(out.out, nullptr, false);
     ASSERT_TRUE(c.is_object()) << out.out;
+    EXPECT_EQ(c["scope"], "between-runs");
     for (const char* figure : {"throughput", "p50_us", "p99_us"})
         EXPECT_EQ(c["figures"][figure]["verdict"][1], "same") << figure << ": " << c.dump();
     EXPECT_EQ(nginx.requests(), 6u * 400u);

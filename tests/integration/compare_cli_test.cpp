@@ -101,7 +101,8 @@ TEST_F(CompareCli, TellsASlowerServerFromNoise) {
     EXPECT_EQ(perflab({"baseline", "1"}).code, 0);
     const auto check = perflab({"compare", "--baseline", "3", "--check"});
     EXPECT_EQ(check.code, 3) << check.out << check.err;
-    EXPECT_NE(check.out.find("worse: p99_us"), std::string::npos) << check.out;
+    // --check judges throughput, p50, p99 and error rate unless --figures says otherwise.
+    EXPECT_NE(check.out.find("worse: p50_us, p99_us"), std::string::npos) << check.out;
     const auto runs = json::parse(perflab({"runs", "--json"}).out, nullptr, false);
     ASSERT_TRUE(runs.is_array());
 }

@@ -154,6 +154,62 @@ TEST(CompareStats, ALongRunIsJudgedOverAllItsTicks) {
     EXPECT_LT(find(all, "throughput").lo, find(all, "throughput").hi);
 }
 
+// An open model's rate is the schedule's: constant, or nearly (a part in 10⁹ from rounding),
+// and a constant series has no correlation to draw blocks for, however its rounding repeats.
+TEST(CompareStats, AConstantRateAsksForNoBlocks) {
+    std::mt19937_64 rng(17);
+    std::lognormal_distribution<double> latency(std::log(1000), 0.3);
+    std::vector<IntervalSample> exact, rounded;
+    for (int i = 0; i < kTicks; ++i) {
+        IntervalSample s;
+        s.interval_ms = 250;
+        auto& get = s.ops["get"];
+        for (int k = 0; k < 100; ++k)
+            get.latency.record(int64_t(latency(rng)));
+        get.count = 75;
+        exact.push_back(s);
+        // A step of one op in 10⁹ halfway: perfectly correlated, and nothing.
+        get.count = 1'000'000'000 + (i >= kTicks / 2);
+        rounded.push_back(s);
+    }
+    EXPECT_EQ(block_length(exact), 1u);
+    EXPECT_EQ(block_length(rounded), 1u);
+}
+
+// Latency that lasts over ticks asks for blocks even when the rate is the schedule's: with a
+// log level following AR(1) φ = 0.8 the optimal block for 60 ticks is 12 (Politis & White);
+// independent ticks are drawn one by one.
+TEST(CompareStats, LastingLatencyAsksForLongBlocksWhateverTheRate) {
+    std::mt19937_64 rng(23);
+    std::normal_distribution<double> normal(0, 1);
+    const auto open_run = [&](double phi) {
+        std::vector<IntervalSample> ticks;
+        double y = normal(rng);
+        for (int i = 0; i < kTicks; ++i) {
+            y = phi * y + std::sqrt(1 - phi * phi) * normal(rng);
+            IntervalSample s;
+            s.interval_ms = 1000;
+            auto& get = s.ops["get"];
+            get.count = 300;
+            for (int k = 0; k < 300; ++k)
+                get.latency.record(int64_t(1000 * std::exp(0.15 * y + 0.5 * normal(rng))));
+            ticks.push_back(std::move(s));
+        }
+        return ticks;
+    };
+    double lasting = 0, independent = 0;
+    constexpr int kRuns = 20;
+    for (int r = 0; r < kRuns; ++r) {
+        const size_t block = block_length(open_run(0.8));
+        EXPECT_GE(block, 6u);
+        EXPECT_LE(block, 20u);  // n/3
+        lasting += double(block) / kRuns;
+        independent += double(block_length(open_run(0))) / kRuns;
+    }
+    EXPECT_GE(lasting, 9);
+    EXPECT_LE(independent, 1.5);
+}
+
 TEST(CompareStats, FewTicksGiveNoVerdict) {
     std::mt19937_64 rng(3);
     auto a = run(rng, 1000, 1000);

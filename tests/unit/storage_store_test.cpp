@@ -2,12 +2,17 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <thread>
 
 #include "hgrm_export.h"
+#include "model/compare_stats.h"
+#include "model/format.h"
 #include "model/summary_report.h"
 #include "process.h"
 #include "run_compare.h"
@@ -409,6 +414,112 @@ TEST(Reports, CompareShowsDeltasAndWarnsAboutOtherMachines) {
     EXPECT_EQ(c.hardware_differences[0].field, "/hostname");
     EXPECT_NE(comparison_text(c).find("different machines"), std::string::npos);
     EXPECT_EQ(to_json(c)["figures"]["ops"]["delta_pct"][1], 100.0);
+}
+
+// A run of `ticks` one-second ticks of a single phase, 1000 gets a tick: 98% of them about
+// 200 µs, 2% at `tail_us`, so that the run's p99 is `tail_us`.
+int64_t write_tail_run(const std::string& db, int64_t tail_us, int ticks = 20) {
+    auto spec = parse_spec(nlohmann::json{{"name", "tail"},
+                                          {"kind", "cache"},
+                                          {"tick_ms", 1000},
+                                          {"phases", {{{"duration_s", ticks}, {"concurrency", 4}}}},
+                                          {"cache", {{"servers", {"127.0.0.1:11211"}}}}});
+    EXPECT_TRUE(spec) << spec.error_text();
+    StoreWriter writer(db, *spec.spec, profile());
+    SummaryBuilder builder(RunKind::cache);
+    writer.on_start(*spec.spec);
+    std::mt19937_64 rng{static_cast<uint64_t>(tail_us)};
+    std::uniform_int_distribution<int64_t> base(150, 250);
+    for (int i = 0; i < ticks; ++i) {
+        IntervalSample s;
+        s.t_ms = (i + 1) * 1000;
+        s.interval_ms = 1000;
+        auto& get = s.ops["get"];
+        get.count = 1000;
+        for (int k = 0; k < 980; ++k)
+            get.latency.record(base(rng));
+        get.latency.record_n(tail_us, 20);
+        s.hits = 900 + uint64_t(i % 3);
+        s.misses = 1000 - s.hits;
+        builder.add(s);
+        writer.on_sample(s);
+    }
+    writer.on_phase_end(builder.phase(0));
+    writer.on_end(builder.finish(RunStatus::completed));
+    EXPECT_EQ(writer.finish(), "");
+    return writer.run_id();
+}
+
+// A side's value of a judged figure is the estimate its interval is about, in the table as in
+// the JSON: two runs whose p99s are 1 ms and 10 ms make a side whose p99 is that of their
+// ticks pooled (1 ms: the 10 ms tail is 1% of them), not 5.5 ms, the mean of the two, which
+// against a run at 5.5 ms printed "5.50ms 5.50ms (+450% worse)".
+TEST(Reports, ASidesValuesAreWhatItsIntervalIsAbout) {
+    test::TempDir dir;
+    const auto db = dir.file("runs.db");
+    const int64_t fast = write_tail_run(db, 1000), slow = write_tail_run(db, 10'000);
+    const int64_t middle = write_tail_run(db, 5500), other = write_tail_run(db, 5400);
+    RunStore store(db, Access::read);
+    StatOptions options;
+    options.resamples = 200;
+    const Comparison c = compare_sides(store, {{fast, slow}, {middle}}, options);
+    const auto estimates = compare_ticks(RunKind::cache, {store.samples(fast), store.samples(slow)},
+                                         {store.samples(middle)}, options);
+    Histogram pooled, alone;
+    for (const int64_t id : {fast, slow})
+        for (const auto& s : store.samples(id))
+            pooled.merge(s.latency());
+    for (const auto& s : store.samples(middle))
+        alone.merge(s.latency());
+    const nlohmann::json json = to_json(c);
+    const std::string text = comparison_text(c);
+    size_t judged = 0;
+    for (const auto& f : c.figures) {
+        if (!f.judged() || f.name.find('.') != std::string::npos) continue;
+        ++judged;
+        const auto e =
+            std::find_if(estimates.begin(), estimates.end(),
+                         [&](const DeltaEstimate& d) { return d.figure.name == f.name; });
+        ASSERT_NE(e, estimates.end()) << f.name;
+        const auto same = [](double x, double y) {
+            return x == y || (std::isnan(x) && std::isnan(y));
+        };
+        ASSERT_EQ(f.values.size(), 2u) << f.name;
+        EXPECT_TRUE(same(f.values[0], e->a)) << f.name << ": " << f.values[0] << " vs " << e->a;
+        EXPECT_TRUE(same(f.values[1], e->b)) << f.name << ": " << f.values[1] << " vs " << e->b;
+        for (size_t i = 0; i < 2; ++i) {
+            const nlohmann::json& v = json["figures"][f.name]["values"][i];
+            EXPECT_TRUE(v.is_null() ? std::isnan(f.values[i]) : v.get<double>() == f.values[i])
+                << f.name << " " << v;
+        }
+    }
+    EXPECT_EQ(judged, stat_figures(RunKind::cache).size());
+
+    const auto p99 = std::find_if(c.figures.begin(), c.figures.end(),
+                                  [](const auto& f) { return f.name == "p99_us"; });
+    ASSERT_NE(p99, c.figures.end());
+    EXPECT_EQ(p99->values[0], double(pooled.percentile(99)));
+    EXPECT_EQ(p99->values[0], 1000);
+    EXPECT_EQ(p99->values[1], double(alone.percentile(99)));
+    EXPECT_NEAR(p99->values[1], 5500, 5);  // the histogram's bucket above 4 ms is 4 µs wide
+    const auto row = text.find("p99_us (↓)");
+    ASSERT_NE(row, std::string::npos) << text;
+    const std::string line = text.substr(row, text.find('\n', row) - row);
+    const auto at_a = line.find(format_latency_us(int64_t(p99->values[0])));
+    const auto at_b = line.find(format_latency_us(int64_t(p99->values[1])));
+    EXPECT_NE(at_a, std::string::npos) << line;
+    EXPECT_NE(at_b, std::string::npos) << line;
+    EXPECT_LT(at_a, at_b) << line;
+
+    // A side of one run: within-run noise only, and how to see more.
+    EXPECT_EQ(c.scope, "within-run");
+    EXPECT_EQ(json["scope"], "within-run");
+    EXPECT_NE(text.find("perflab ab A.json B.json --repeat N"), std::string::npos) << text;
+    EXPECT_NE(text.find("--repeat N"), std::string::npos) << text;
+    const Comparison series = compare_sides(store, {{fast, slow}, {middle, other}}, options);
+    EXPECT_EQ(series.scope, "between-runs");
+    EXPECT_EQ(to_json(series)["scope"], "between-runs");
+    EXPECT_EQ(comparison_text(series).find("perflab ab"), std::string::npos);
 }
 
 TEST(Reports, MarkdownHtmlAndCsvCarryTheRun) {
