@@ -172,6 +172,7 @@ int compare_command(const CompareOptions& o) {
     }
     try {
         RunStore store(database_path(o.db), Access::read);
+        std::vector<int64_t> noise;
         if (o.baseline) {
             if (sides.size() != 1) return bad_input("compare --baseline: give one run (or series)");
             const std::string name = store.info(sides.front().front()).name;
@@ -179,12 +180,18 @@ int compare_command(const CompareOptions& o) {
             if (!base)
                 return bad_input("compare --baseline: no baseline for runs named \"" + name +
                                  "\"; mark one with: perflab baseline ID");
+            // A single new run shows no run-to-run noise; its name's earlier runs on this
+            // machine do, when there are enough of them.
+            if (sides.front().size() == 1) {
+                noise = noise_history(store, sides.front().front(), sides.front());
+                if (noise.size() < 3) noise.clear();
+            }
             sides.insert(sides.begin(), {*base});
         }
         if (sides.size() < 2) return bad_input("compare: give at least two runs");
         StatOptions stats;
         stats.threshold_pct = o.threshold;
-        const Comparison c = compare_sides(store, sides, stats);
+        const Comparison c = compare_sides(store, sides, stats, noise);
         if (o.json)
             std::cout << to_json(c).dump(2) << std::endl;
         else

@@ -179,10 +179,40 @@ Comparison compare_runs(RunStore& store, const std::vector<int64_t>& ids) {
     return compare_sides(store, sides);
 }
 
+namespace {
+
+std::string client_identity(RunStore& store, int64_t id) {
+    for (const auto& h : store.hosts(id))
+        if (h.role == "client") return h.profile.identity();
+    return "";
+}
+
+}  // namespace
+
+std::vector<int64_t> noise_history(RunStore& store, int64_t run,
+                                   const std::vector<int64_t>& excluded, size_t most) {
+    const RunInfo info = store.info(run);
+    const std::string machine = client_identity(store, run);
+    std::vector<int64_t> out;
+    RunFilter filter;
+    filter.name = info.name;
+    for (const auto& r : store.list(filter)) {  // newest first
+        if (out.size() >= most) break;
+        if (r.name != info.name || r.status != "completed" || r.id >= run ||
+            std::find(excluded.begin(), excluded.end(), r.id) != excluded.end())
+            continue;
+        if (client_identity(store, r.id) == machine) out.push_back(r.id);
+    }
+    return out;
+}
+
 Comparison compare_sides(RunStore& store, const std::vector<std::vector<int64_t>>& sides,
-                         const StatOptions& options) {
+                         const StatOptions& given, const std::vector<int64_t>& noise_runs) {
     Comparison c;
     c.sides = sides;
+    StatOptions options = given;
+    for (const int64_t id : noise_runs)
+        options.history.push_back(ticks_of(store, id));
     std::vector<std::vector<RunSummary>> summaries(sides.size());
     size_t phases = 0;
     for (size_t s = 0; s < sides.size(); ++s) {
@@ -242,7 +272,9 @@ Comparison compare_sides(RunStore& store, const std::vector<std::vector<int64_t>
     c.different_machines = identities.size() > 1;
     c.scope = std::all_of(sides.begin(), sides.end(), [](const auto& s) { return s.size() > 1; })
                   ? "between-runs"
-                  : "within-run";
+              : noise_runs.size() >= 3 ? "history"
+                                       : "within-run";
+    if (c.scope == "history") c.noise_runs = noise_runs;
 
     // Statistics: every side against the first, over whole runs, then phase by phase.
     const RunKind kind = c.runs.front().kind == "http" ? RunKind::http : RunKind::cache;
@@ -378,7 +410,14 @@ std::string comparison_text(const Comparison& c) {
     out +=
         "(↑) higher is better, (↓) lower: the change against the first run, its 95% interval "
         "[lo, hi] and the verdict (same: within the noise or under the threshold)\n";
-    if (c.scope == "within-run")
+    if (c.scope == "history") {
+        std::string ids;
+        for (const int64_t id : c.noise_runs)
+            ids += (ids.empty() ? "" : ",") + std::to_string(id);
+        out += "Run-to-run noise from " + std::to_string(c.noise_runs.size()) +
+               " earlier runs of this name on this machine (" + ids +
+               "): their spread is added to each side of one run\n";
+    } else if (c.scope == "within-run")
         out +=
             "Within-run noise only: a side of one run cannot show how much a second run of the "
             "same server differs\n(warm-up, heap, the machine's other load). For run-to-run "
@@ -447,6 +486,7 @@ nlohmann::json to_json(const Comparison& c) {
             {"different_machines", c.different_machines},
             {"sides", c.sides},
             {"scope", c.scope},
+            {"noise_runs", c.noise_runs},
             {"warnings", c.warnings}};
 }
 

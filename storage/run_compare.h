@@ -46,13 +46,24 @@ struct Comparison {
     std::vector<Difference> hardware_differences;  // of the clients
     bool different_machines = false;
     // "within-run" when a side is one run: its intervals hold the noise within runs only;
-    // "between-runs" when every side is several runs, drawn again as whole runs.
+    // "between-runs" when every side is several runs, drawn again as whole runs; "history"
+    // when a side is one run and the spread of earlier runs (noise_runs) stands for its
+    // run-to-run noise.
     std::string scope;
+    std::vector<int64_t> noise_runs;
 };
 
 Comparison compare_runs(RunStore& store, const std::vector<int64_t>& ids);
+// `noise_runs`: earlier runs whose spread is the run-to-run noise of each side of one run
+// (three or more; see noise_history).
 Comparison compare_sides(RunStore& store, const std::vector<std::vector<int64_t>>& sides,
-                         const StatOptions& options = {});
+                         const StatOptions& options = {},
+                         const std::vector<int64_t>& noise_runs = {});
+// The completed runs before `run` of its name on its machine (the same client identity),
+// newest first, at most `most`, none of `excluded`: what compare --baseline takes for the
+// run-to-run noise of a single new run.
+std::vector<int64_t> noise_history(RunStore& store, int64_t run,
+                                   const std::vector<int64_t>& excluded, size_t most = 10);
 // The figures judged `worse` against the first side, by name ("p99_us").
 std::vector<std::string> worse_figures(const Comparison& c, const std::vector<std::string>& names);
 std::string comparison_text(const Comparison& c);

@@ -107,6 +107,42 @@ TEST_F(CompareCli, TellsASlowerServerFromNoise) {
     ASSERT_TRUE(runs.is_array());
 }
 
+// A new run against its name's baseline, when the name has three or more earlier runs on this
+// machine: their spread stands for the run-to-run noise one new run cannot show. The
+// interval widens; a real slowdown stays worse.
+TEST_F(CompareCli, TheBaselinesHistoryGivesARunItsRunToRunNoise) {
+    for (int i = 0; i < 4; ++i)
+        store_run(5);
+    store_run(30);
+    EXPECT_EQ(perflab({"baseline", "1"}).code, 0);
+
+    const json alone = compared({"1", "4"});
+    EXPECT_EQ(alone["scope"], "within-run");
+    const json same = compared({"--baseline", "4"});
+    EXPECT_EQ(same["scope"], "history") << same.dump();
+    EXPECT_EQ(same["noise_runs"], json::array({3, 2, 1}));
+    // (Not throughput: at a fixed rate the runs' throughputs hardly differ.)
+    EXPECT_EQ(same["figures"]["throughput"]["verdict"][1], "same") << same.dump();
+    for (const char* figure : {"p50_us", "p99_us"}) {
+        const json& without = alone["figures"][figure]["ci_pct"][1];
+        const json& with = same["figures"][figure]["ci_pct"][1];
+        ASSERT_TRUE(without.is_array() && with.is_array()) << figure << same.dump();
+        EXPECT_GT(with[1].get<double>() - with[0].get<double>(),
+                  without[1].get<double>() - without[0].get<double>())
+            << figure;
+        EXPECT_EQ(same["figures"][figure]["verdict"][1], "same") << figure << same.dump();
+    }
+    const auto text = perflab({"compare", "--baseline", "4"});
+    EXPECT_NE(text.out.find("Run-to-run noise from 3 earlier runs of this name on this machine "
+                            "(3,2,1)"),
+              std::string::npos)
+        << text.out;
+
+    const json slow = compared({"--baseline", "5"});
+    EXPECT_EQ(slow["noise_runs"], json::array({4, 3, 2, 1}));
+    EXPECT_EQ(slow["figures"]["p50_us"]["verdict"][1], "worse") << slow.dump();
+}
+
 TEST_F(CompareCli, BadFiguresAndIdsAreBadInput) {
     store_run(5);
     store_run(5);

@@ -115,20 +115,25 @@ using Rates = std::map<std::string, Counts>;
 
 // kTrials comparisons of `runs` runs of `a` with `runs` runs of `b` (its latency × b_factor),
 // on two threads; each trial seeded by its number, so the counts do not depend on the threads.
+// `history`: that many earlier runs of `a` given as StatOptions::history (compare --baseline's
+// noise model).
 Rates trials(const std::string& title, const Process& a, const Process& b, double b_factor,
-             int runs) {
+             int runs, int history = 0) {
     const Latencies latencies;
     std::vector<Rates> part(2);
     const auto work = [&](size_t thread) {
         std::vector<std::vector<IntervalSample>> sa(static_cast<size_t>(runs)), sb(sa.size());
         StatOptions o;
         o.resamples = 300;
+        o.history.resize(size_t(history));
         for (int t = int(thread); t < kTrials; t += int(part.size())) {
             std::mt19937_64 rng(1'000'003 * uint64_t(t) + uint64_t(runs));
             for (size_t r = 0; r < sa.size(); ++r) {
                 simulate(rng, latencies, a, 1, sa[r]);
                 simulate(rng, latencies, b, b_factor, sb[r]);
             }
+            for (auto& earlier : o.history)
+                simulate(rng, latencies, a, 1, earlier);
             o.seed = uint64_t(t) + 1;
             for (const auto& e : compare_ticks(RunKind::cache, sa, sb, o)) {
                 Counts& c = part[thread][e.figure.name];
@@ -176,6 +181,16 @@ TEST(CompareCalibration, OneRunPerSideSameProcess) {
         p.phi = phi;
         expect_few_false(trials(name("1 run a side", phi), p, p, 1, 1));
     }
+}
+
+// One new run against the baseline when runs shift by 5% each: one run a side cannot see it
+// and calls noise better or worse; five earlier runs of the name on the machine can.
+TEST(CompareCalibration, OneRunPerSideWithRunShiftsNeedsTheHistorysSpread) {
+    Process p;
+    p.run_sigma = 0.05;
+    const Rates blind = trials("1 run, shifts, no history", p, p, 1, 1);
+    EXPECT_GT(blind.at("p50_us").verdicts, kFalseBar) << "the case shows nothing";
+    expect_few_false(trials("1 run, shifts, 5 earlier", p, p, 1, 1, 5));
 }
 
 TEST(CompareCalibration, ThreeRunsPerSideSameProcessWithRunShifts) {

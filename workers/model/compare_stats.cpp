@@ -461,6 +461,34 @@ double delta_widening(const StatFigure& f, double a, double b, const Side& sa, c
     return std::sqrt((wa + wb) / (ua + ub)) * t;
 }
 
+// Per figure, the spread of the history's runs' figures as a half-width of a delta in % (in
+// points for a fraction), at 95%, Student's t over the runs; NaN where fewer than three runs
+// have the figure.
+std::vector<double> history_half_widths(const std::vector<StatFigure>& figures,
+                                        const std::vector<std::vector<IntervalSample>>& history) {
+    const std::vector<int64_t> dict = dictionary(history, {});
+    const Side side = reduce(history, dict);
+    std::vector<Values> per_run;
+    for (const auto& run : side.runs) {
+        Totals t;
+        t.counts.assign(dict.size(), 0);
+        for (const auto& tick : run.ticks)
+            t.add(tick);
+        per_run.push_back(figures_of(t, dict));
+    }
+    std::vector<double> out;
+    for (const auto& f : figures) {
+        Spread spread;
+        for (const auto& v : per_run)
+            if (!std::isnan(v[index_of(f.name)])) spread.add(v[index_of(f.name)]);
+        const double mean = spread.n > 0 ? spread.sum / spread.n : NAN;
+        const double sd = std::sqrt(spread.variance());
+        const double scaled = f.fraction ? 100 * sd : mean != 0 ? 100 * sd / std::abs(mean) : NAN;
+        out.push_back(spread.n >= 3 ? t975(spread.n - 1) * scaled : NAN);
+    }
+    return out;
+}
+
 double delta_of(const StatFigure& f, double a, double b) {
     if (std::isnan(a) || std::isnan(b)) return NAN;
     if (f.fraction) return (b - a) * 100;
@@ -540,6 +568,10 @@ std::vector<DeltaEstimate> compare_ticks(RunKind kind,
             spreads[i][1].add(vb[at]);
         }
     }
+    const double single_sides = double(a.runs.size() == 1) + double(b.runs.size() == 1);
+    const std::vector<double> history = o.history.size() >= 3 && single_sides > 0
+                                            ? history_half_widths(figures, o.history)
+                                            : std::vector<double>(figures.size(), NAN);
     for (size_t i = 0; i < out.size(); ++i) {
         DeltaEstimate& e = out[i];
         if (!enough || deltas[i].size() < size_t(o.resamples) / 2 || std::isnan(e.delta)) {
@@ -550,6 +582,12 @@ std::vector<DeltaEstimate> compare_ticks(RunKind kind,
         const double wider = delta_widening(e.figure, e.a, e.b, a, b, spreads[i][0], spreads[i][1]);
         e.lo = e.delta - wider * (e.delta - quantile(deltas[i], 0.025));
         e.hi = e.delta + wider * (quantile(deltas[i], 0.975) - e.delta);
+        // Each side of one run moves by the history's run-to-run spread, independently of
+        // the noise within it: added in quadrature.
+        if (const double h = history[i] * std::sqrt(single_sides); h > 0) {
+            e.lo = e.delta - std::hypot(e.delta - e.lo, h);
+            e.hi = e.delta + std::hypot(e.hi - e.delta, h);
+        }
         const double practical = e.figure.fraction ? o.threshold_pct / 5 : o.threshold_pct;
         const bool noise = e.lo <= 0 && e.hi >= 0;
         if (noise || std::abs(e.delta) < practical) {

@@ -54,6 +54,10 @@ struct StatOptions {
     int resamples = 1000;
     uint64_t seed = 1;
     size_t min_ticks = 10;  // per side, or `too_few_ticks`
+    // Earlier runs of the same spec on the same machine, each its ticks. With three or more,
+    // their spread from run to run (Student's t over their figures) widens the interval of
+    // every side of one run: the run-to-run noise one run cannot show.
+    std::vector<std::vector<IntervalSample>> history;
 };
 
 // `a` and `b`: per run of a side, its ticks (drains left out).
