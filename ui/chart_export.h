@@ -8,11 +8,21 @@ class QWidget;
 
 namespace perflab {
 
+// The layer of a plot's items that follow the mouse (a crosshair): exports leave it out.
+inline const QString kPointerLayer = QStringLiteral("pointer");
+
+// Whether the plot draws any series point: an export of nothing is refused.
+bool chart_has_data(QCustomPlot* plot);
+
 // Writes `plot` at width×height to `path`; the format follows the suffix: .png, .pdf, .svg.
-bool export_chart(QCustomPlot* plot, const QString& path, int width, int height, QString* error);
+// `title` (the run's name) heads the image, elided to its width; a margin keeps the legend and
+// labels off the edges, and what follows the mouse is left out. A plot with no point and an
+// unknown suffix are refused with `error` set.
+bool export_chart(QCustomPlot* plot, const QString& path, int width, int height, QString* error,
+                  const QString& title = {});
 
 // Asks for a file and a size ("1600x1000"; both remembered in QSettings), then exports;
-// a bad size or a failed write is shown in a message box.
-void export_chart_dialog(QWidget* parent, QCustomPlot* plot);
+// an empty chart, a bad size or a failed write is shown in a message box.
+void export_chart_dialog(QWidget* parent, QCustomPlot* plot, const QString& title = {});
 
 }  // namespace perflab

@@ -37,15 +37,25 @@ RunCurves curves_of(const std::vector<IntervalSample>& samples) {
 }
 
 CompareData load_compare(RunStore& store, const std::vector<int64_t>& ids) {
-    if (ids.size() < 2)
+    std::vector<std::vector<int64_t>> sides;
+    for (const int64_t id : ids)
+        sides.push_back({id});
+    return load_compare_sides(store, sides);
+}
+
+CompareData load_compare_sides(RunStore& store, const std::vector<std::vector<int64_t>>& sides) {
+    if (sides.size() < 2)
         throw std::invalid_argument("compare needs at least two runs, got " +
-                                    std::to_string(ids.size()));
+                                    std::to_string(sides.size()));
     CompareData data;
-    data.comparison = compare_runs(store, ids);
-    for (const int64_t id : ids) {
-        const auto samples = store.samples(id);
+    data.comparison = compare_sides(store, sides);
+    for (const auto& side : sides) {
+        const auto samples = store.samples(side.front());
         data.curves.push_back(curves_of(samples));
-        data.latency.push_back(store.summary(id).overall.totals.latency());
+        Histogram latency;
+        for (const int64_t id : side)
+            latency.merge(store.summary(id).overall.totals.latency());
+        data.latency.push_back(std::move(latency));
         std::vector<double> percentiles;
         for (const double x : PercentileChart::grid(data.latency.back().count()))
             percentiles.push_back(PercentileChart::percentile_at(x));

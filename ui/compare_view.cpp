@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -22,6 +23,7 @@
 #include "compare_figures.h"
 #include "compare_report.h"
 #include "file_dialogs.h"
+#include "frozen_column_table.h"
 #include "percentile_chart.h"
 #include "store_query.h"
 #include "time_chart.h"
@@ -31,6 +33,8 @@ namespace perflab {
 namespace {
 
 constexpr int kReportWidth = 1400, kOverTimeHeight = 900, kPercentilesHeight = 600;
+constexpr int kLabelChars = 24;    // of a run's column heading and legend entry
+constexpr int kMessageChars = 60;  // of a run's line above the table
 
 QColor run_color(size_t i) {
     static const QColor palette[] = {
@@ -43,8 +47,13 @@ QString run_title(const RunInfo& r) {
     return QStringLiteral("#%1 %2").arg(r.id).arg(QString::fromStdString(r.name));
 }
 
-QTableWidget* make_table(QWidget* parent) {
-    auto* table = new QTableWidget(parent);
+// "#12 name" in about `chars` characters, elided in the middle: runs of one long name keep
+// their ids and the ends of their names apart, where a cut end made them look the same.
+QString run_label(const RunInfo& r, const QFontMetrics& metrics, int chars = kLabelChars) {
+    return metrics.elidedText(run_title(r), Qt::ElideMiddle, metrics.averageCharWidth() * chars);
+}
+
+QTableWidget* read_only(QTableWidget* table) {
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionMode(QAbstractItemView::ContiguousSelection);
     table->verticalHeader()->setVisible(false);
@@ -78,8 +87,8 @@ void CompareView::setupUi() {
     banner_->setStyleSheet(QStringLiteral(
         "QLabel{background:#fff2a8;border:1px solid #e0b000;padding:6px;font-weight:bold}"));
     banner_->hide();
-    figures_ = make_table(this);
-    differences_ = make_table(this);
+    figures_ = read_only(new FrozenColumnTable(this));
+    differences_ = read_only(new QTableWidget(this));
     connect(figures_->horizontalHeader(), &QHeaderView::sectionDoubleClicked, this, [this](int c) {
         if (c >= 1 && size_t(c) <= ids_.size()) emit openRunRequested(ids_[size_t(c) - 1]);
     });
@@ -143,6 +152,25 @@ void CompareView::compare(QList<qint64> ids) {
         [this](const QString& error) { showFailure(tr("Cannot compare: %1").arg(error)); });
 }
 
+void CompareView::compareSeries(QList<qint64> a, QList<qint64> b) {
+    clearResults();
+    if (a.isEmpty() || b.isEmpty()) {
+        query_->cancel();
+        return showFailure(tr("An A/B comparison needs runs on both sides."));
+    }
+    ids_ = {a.front(), b.front()};
+    std::vector<std::vector<int64_t>> sides(2);
+    sides[0].assign(a.begin(), a.end());
+    sides[1].assign(b.begin(), b.end());
+    message_->setStyleSheet({});
+    message_->setTextFormat(Qt::PlainText);
+    message_->setText(tr("Comparing %1 runs of B with %2 runs of A…").arg(b.size()).arg(a.size()));
+    query_->submit(
+        [sides](RunStore& store) { return load_compare_sides(store, sides); },
+        [this](const CompareData& data) { showComparison(data); },
+        [this](const QString& error) { showFailure(tr("Cannot compare: %1").arg(error)); });
+}
+
 void CompareView::clearResults() {
     comparison_.reset();
     banner_->hide();
@@ -167,9 +195,16 @@ void CompareView::showFailure(const QString& message) {
 
 void CompareView::showComparison(const CompareData& data) {
     const Comparison& c = data.comparison;
-    QStringList names;
-    for (const auto& r : c.runs)
-        names << run_title(r).toHtmlEscaped();
+    // Elided too: a name longer than the window has room for made the window wider.
+    QStringList names, titles, labels;
+    for (const auto& r : c.runs) {
+        names << run_label(r, message_->fontMetrics(), kMessageChars).toHtmlEscaped();
+        titles << run_title(r);
+        labels << run_label(r, fontMetrics());
+    }
+    message_->setToolTip(titles.join(QLatin1Char('\n')));
+    runLabels_ = labels.join(QStringLiteral(", "));
+    overTime_->setTitle(chartTitle(Chart::overTime));
     message_->setStyleSheet({});
     message_->setTextFormat(Qt::RichText);
     message_->setText(tr("%1<br>Changes against #%2, with their 95% interval [lo, hi]: green "
@@ -190,13 +225,15 @@ void CompareView::showComparison(const CompareData& data) {
     emit compared();
 }
 
-// Columns headed "#12", the run's name in the header's tooltip and the legend above: a long
-// name no longer pushes the other runs' columns off screen.
+// A column per run headed by its label, the full name in the heading's tooltip: a long name
+// does not push the other runs' columns off screen. The figures' names stay in view when the
+// runs' columns scroll.
 void CompareView::fillFigures(const Comparison& c) {
     figures_->setColumnCount(int(c.runs.size()) + 1);
     figures_->setHorizontalHeaderItem(0, new QTableWidgetItem(tr("figure")));
+    const QFontMetrics metrics = figures_->horizontalHeader()->fontMetrics();
     for (size_t i = 0; i < c.runs.size(); ++i) {
-        auto* head = new QTableWidgetItem(QStringLiteral("#%1").arg(c.runs[i].id));
+        auto* head = new QTableWidgetItem(run_label(c.runs[i], metrics));
         head->setToolTip(run_title(c.runs[i]));
         figures_->setHorizontalHeaderItem(int(i) + 1, head);
     }
@@ -222,11 +259,14 @@ void CompareView::fillFigures(const Comparison& c) {
 }
 
 void CompareView::fillDifferences(const Comparison& c) {
-    QStringList head{tr("what"), tr("field")};
-    for (const auto& r : c.runs)
-        head << run_title(r);
-    differences_->setColumnCount(int(head.size()));
-    differences_->setHorizontalHeaderLabels(head);
+    differences_->setColumnCount(int(c.runs.size()) + 2);
+    differences_->setHorizontalHeaderLabels({tr("what"), tr("field")});
+    const QFontMetrics metrics = differences_->horizontalHeader()->fontMetrics();
+    for (size_t i = 0; i < c.runs.size(); ++i) {
+        auto* head = new QTableWidgetItem(run_label(c.runs[i], metrics));
+        head->setToolTip(run_title(c.runs[i]));
+        differences_->setHorizontalHeaderItem(int(i) + 2, head);
+    }
     const QColor differs(255, 242, 168);
     const auto add = [&](const QString& what, const std::vector<Comparison::Difference>& ds) {
         for (const auto& d : ds) {
@@ -254,9 +294,10 @@ void CompareView::fillOverTime(const CompareData& data) {
         overTime_->addPanel(tr("ops/s"), TimeChart::Scale::linear, tr("Throughput"));
     const int p99 = overTime_->addPanel(tr("p99 (ms)"), TimeChart::Scale::log, tr("p99"));
     const int p50 = overTime_->addPanel(tr("p50 (ms)"), TimeChart::Scale::log, tr("p50"));
+    const QFontMetrics metrics(overTime_->legend(throughput)->font());
     for (size_t r = 0; r < data.curves.size(); ++r) {
         const RunCurves& c = data.curves[r];
-        const QString name = run_title(data.comparison.runs[r]);
+        const QString name = run_label(data.comparison.runs[r], metrics);
         const QColor color = run_color(r);
         QCPGraph* graphs[] = {overTime_->addSeries(throughput, name, color),
                               overTime_->addSeries(p99, name, color),
@@ -271,9 +312,11 @@ void CompareView::fillOverTime(const CompareData& data) {
 }
 
 void CompareView::fillPercentiles(const CompareData& data) {
+    const QFontMetrics metrics(percentiles_->plot()->legend->font());
     for (size_t r = 0; r < data.latency.size(); ++r) {
         if (r < data.bands.size()) percentiles_->addBand(run_color(r), data.bands[r]);
-        percentiles_->addRun(run_title(data.comparison.runs[r]), run_color(r), data.latency[r]);
+        percentiles_->addRun(run_label(data.comparison.runs[r], metrics), run_color(r),
+                             data.latency[r]);
     }
 }
 
@@ -292,7 +335,12 @@ bool CompareView::exportChart(Chart chart, const QString& path, int width, int h
         return false;
     }
     QCustomPlot* plot = chart == Chart::overTime ? overTime_->plot() : percentiles_->plot();
-    return export_chart(plot, path, width, height, error);
+    return export_chart(plot, path, width, height, error, chartTitle(chart));
+}
+
+QString CompareView::chartTitle(Chart chart) const {
+    return (chart == Chart::overTime ? tr("Over time: %1") : tr("Latency distribution: %1"))
+        .arg(runLabels_);
 }
 
 bool CompareView::exportReport(const QString& path, QString* error) {
@@ -343,7 +391,8 @@ void CompareView::exportChartDialog(Chart chart) {
     if (!comparison_)
         return void(QMessageBox::warning(this, tr("Cannot export"),
                                          tr("nothing to export: no comparison is shown")));
-    export_chart_dialog(this, chart == Chart::overTime ? overTime_->plot() : percentiles_->plot());
+    export_chart_dialog(this, chart == Chart::overTime ? overTime_->plot() : percentiles_->plot(),
+                        chartTitle(chart));
 }
 
 }  // namespace perflab

@@ -50,6 +50,8 @@ class CompareView : public QWidget {
   public slots:
     // Shows the runs, the first being the base of every delta. Needs two or more.
     void compare(QList<qint64> ids);
+    // Two series (an A/B experiment's): B's runs against A's, each side judged as a whole.
+    void compareSeries(QList<qint64> a, QList<qint64> b);
     void exportReportDialog();
     void exportChartDialog(Chart chart);
 
@@ -69,6 +71,7 @@ class CompareView : public QWidget {
     void fillDifferences(const Comparison& c);
     void fillOverTime(const CompareData& data);
     void fillPercentiles(const CompareData& data);
+    QString chartTitle(Chart chart) const;  // what an export of it is headed with
 
     StoreQuery* query_;
     QLabel* message_;
@@ -80,6 +83,7 @@ class CompareView : public QWidget {
     TimeChart* overTime_;
     PercentileChart* percentiles_;
     std::optional<Comparison> comparison_;
+    QString runLabels_;  // the runs compared, for the charts' titles
     std::vector<int64_t> ids_;
 };
 

@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <set>
+#include <utility>
 
 #include "run_list_model.h"
 #include "run_notes_editor.h"
@@ -122,9 +123,12 @@ QWidget* HistoryView::setupList(QWidget* page) {
     status_->setWordWrap(true);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &HistoryView::selectionChanged);
-    connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        openRun(model_->run(sorted_->mapToSource(index).row()).id);
-    });
+    connect(table_, &QTableView::doubleClicked, this, &HistoryView::openAt);
+    for (const auto key : {Qt::Key_Return, Qt::Key_Enter}) {
+        auto* enter = new QShortcut(QKeySequence(key), table_);
+        enter->setContext(Qt::WidgetShortcut);
+        connect(enter, &QShortcut::activated, this, [this] { openAt(table_->currentIndex()); });
+    }
     connect(open_, &QPushButton::clicked, this, [this] {
         if (const QList<qint64> ids = selectedRunIds(); ids.size() == 1) openRun(ids.front());
     });
@@ -160,11 +164,19 @@ void HistoryView::refresh() {
 }
 
 void HistoryView::showListing(Listing listing) {
-    const QList<qint64> selected = selectedRunIds();
+    const QList<qint64> selected =
+        selectOnRefresh_ ? QList<qint64>{selectOnRefresh_} : selectedRunIds();
     model_->setRuns(std::move(listing.runs));
     updateTagChoices(listing.tags);
     table_->resizeColumnsToContents();
     selectRuns(selected);
+    if (std::exchange(selectOnRefresh_, 0)) {
+        const QModelIndexList rows = table_->selectionModel()->selectedRows();
+        if (!rows.isEmpty()) {
+            table_->selectionModel()->setCurrentIndex(rows.front(), QItemSelectionModel::NoUpdate);
+            table_->scrollTo(rows.front());
+        }
+    }
     selectionChanged();
     const RunFilter f = filter();
     const bool filtered = !f.kind.empty() || !f.tag.empty() || !f.name.empty();
@@ -209,6 +221,11 @@ void HistoryView::selectRuns(const QList<qint64>& ids) {
         selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
+void HistoryView::selectRun(qint64 id) {
+    selectOnRefresh_ = id;
+    refresh();
+}
+
 void HistoryView::selectionChanged() {
     const QList<qint64> ids = selectedRunIds();
     open_->setEnabled(ids.size() == 1);
@@ -231,6 +248,10 @@ const RunInfo* HistoryView::findRun(qint64 id) const {
 
 bool HistoryView::showingRun() const {
     return pages_->currentWidget() == runView_;
+}
+
+void HistoryView::openAt(const QModelIndex& index) {
+    if (index.isValid()) openRun(model_->run(sorted_->mapToSource(index).row()).id);
 }
 
 void HistoryView::openRun(qint64 id) {

@@ -38,6 +38,9 @@ class HistoryView : public QWidget {
     RunFilter filter() const;
     QList<qint64> selectedRunIds() const;
     void selectRuns(const QList<qint64>& ids);
+    // Lists the runs again and selects run `id` among them, in view and current (a run that
+    // just ended, one just imported).
+    void selectRun(qint64 id);
 
     RunListModel* model() const { return model_; }
     QTableView* table() const { return table_; }
@@ -84,6 +87,7 @@ class HistoryView : public QWidget {
     QLayout* setupFilters();
     QWidget* setupList(QWidget* page);
     const RunInfo* findRun(qint64 id) const;
+    void openAt(const QModelIndex& index);
     void showListing(Listing listing);
     void updateTagChoices(const std::vector<std::string>& tags);
     void selectionChanged();
@@ -109,7 +113,8 @@ class HistoryView : public QWidget {
     QPushButton* compareBaseline_;
     RunNotesEditor* editor_;
     StoredRunView* runView_;
-    bool reloadEditor_ = false;  // after a save: show the notes and tags as stored
+    bool reloadEditor_ = false;   // after a save: show the notes and tags as stored
+    qint64 selectOnRefresh_ = 0;  // selectRun's, once the list shows it
 };
 
 }  // namespace perflab

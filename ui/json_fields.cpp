@@ -128,6 +128,21 @@ QWidget* JsonFields::find(const std::string& path) const {
     return nullptr;
 }
 
+std::vector<std::pair<std::string, QWidget*>> JsonFields::below(const std::string& path) const {
+    std::vector<std::pair<std::string, QWidget*>> out;
+    const std::string prefix = path + ".";
+    for (const Field& f : fields_)
+        if (f.path.rfind(prefix, 0) == 0) out.emplace_back(f.path.substr(prefix.size()), f.widget);
+    return out;
+}
+
+std::vector<std::string> JsonFields::paths(Type type) const {
+    std::vector<std::string> out;
+    for (const Field& f : fields_)
+        if (f.type == type) out.push_back(f.path);
+    return out;
+}
+
 std::vector<QWidget*> JsonFields::widgets() const {
     std::vector<QWidget*> out;
     for (const Field& f : fields_)

@@ -4,6 +4,7 @@
 #include <QString>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 class QWidget;
@@ -30,6 +31,10 @@ class JsonFields {
     // The widget bound to `path` or to its nearest parent path ("cache.servers[1]" finds
     // "cache.servers"); nullptr when none.
     QWidget* find(const std::string& path) const;
+    // The fields under an object's path, each with the path's rest: "cache.value_size" gives
+    // "min", "max" and "bytes".
+    std::vector<std::pair<std::string, QWidget*>> below(const std::string& path) const;
+    std::vector<std::string> paths(Type type) const;
     std::vector<QWidget*> widgets() const;
 
     // Text → JSON value: numbers and true/false become JSON's, anything else stays text.

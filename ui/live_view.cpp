@@ -15,6 +15,7 @@
 #include "live_charts.h"
 #include "model/figures.h"
 #include "model/format.h"
+#include "model/generator_watch.h"
 #include "model/run_plan.h"
 #include "run_answer.h"
 #include "slo_watch.h"
@@ -25,8 +26,6 @@
 namespace perflab {
 
 namespace {
-
-constexpr double kGeneratorCpuLimit = 90.0;  // % of one process' cores, from the local probe
 
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
@@ -226,8 +225,10 @@ void LiveView::begin(const RunSpec& spec) {
     title_->setText(qs(spec.name));
     title_->setToolTip(qs(spec.name));
     title_->updateGeometry();
+    chart_->setTitle(qs(spec.name));
     phase_->setText(tr("starting…"));
     banner_->hide();
+    generator_ = std::make_unique<GeneratorWatch>(generator_cores(spec));
     notices_->clear();
     notices_->hide();
     noticeLines_.clear();
@@ -267,14 +268,15 @@ void LiveView::addSample(const IntervalSample& s) {
     // A phase's drain would show as a dip of the new phase in the tiles as in the charts.
     if (!charts_->addSample(s)) return charts_->refresh();
     updateTiles(s);
+    if (generator_) generator_->on_sample(s);
     if (const QString limit = agents_->update(s.agents, s.seconds()); !limit.isEmpty())
         warnGenerator(limit);
+    else if (generator_ && generator_->limited())
+        warnGenerator(qs(generator_->reason()) + QLatin1Char('.'));
+    else
+        banner_->hide();
     updateProgress(s);
     updateRateControl(s);
-    if (s.late > 0)
-        warnGenerator(tr("%1 sends in the last tick started over 1 ms late: the open-model "
-                         "schedule is not being kept.")
-                          .arg(s.late));
     charts_->refresh();
 }
 
@@ -316,13 +318,6 @@ void LiveView::addEvent(const RunEvent& e) {
 void LiveView::addProbeSample(const ProbeSample& s) {
     charts_->addProbeSample(s);
     if (slo_) slo_->on_probe_sample(s);
-    if (s.source == "local") {
-        const auto it = s.values.find("self_cpu_pct");
-        if (it != s.values.end() && it->is_number() && it->get<double>() > kGeneratorCpuLimit)
-            warnGenerator(tr("PerfLab itself uses %1% CPU: the load generator may be the limit, "
-                             "not the server.")
-                              .arg(it->get<double>(), 0, 'f', 0));
-    }
 }
 
 void LiveView::addNotice(const QString& text) {

@@ -16,6 +16,7 @@ class QPushButton;
 namespace perflab {
 
 class LiveCharts;
+class GeneratorWatch;
 class SloWatch;
 class AgentTiles;
 class StatTile;
@@ -96,6 +97,8 @@ class LiveView : public QWidget {
     // this view is given: the run's thread is never asked.
     RunSpec plan_;
     std::unique_ptr<SloWatch> slo_;
+    // Whether the generator keeps up, judged as `perflab run` judges it.
+    std::unique_ptr<GeneratorWatch> generator_;
     QLabel* verdicts_;
     QLabel* answer_;
     QStringList verdictChecks_;

@@ -3,6 +3,7 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -18,6 +19,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <utility>
 
+#include "ab_dialog.h"
 #include "chart_export.h"
 #include "compare_view.h"
 #include "database.h"
@@ -111,19 +113,48 @@ QWidget* MainWindow::setupWelcome() {
 void MainWindow::setupMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open spec…"), QKeySequence::Open, this, &MainWindow::openSpec);
-    file->addAction(tr("&Save spec as…"), QKeySequence::SaveAs, this, &MainWindow::saveSpec);
+    file->addAction(tr("&Save spec"), QKeySequence::Save, this, &MainWindow::saveSpec);
+    file->addAction(tr("Save spec &as…"), QKeySequence::SaveAs, this, &MainWindow::saveSpecAs);
     file->addSeparator();
     file->addAction(tr("&Export live chart…"), this, &MainWindow::exportChart);
     file->addAction(tr("&Import results…"), this, &MainWindow::importResults);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("&Quick start"), this, [this] {
+    // The form's Start button, which is enabled exactly when a run can start.
+    startAction_ = run->addAction(tr("&Start"), QKeySequence(Qt::CTRL | Qt::Key_R),
+                                  form_->startButton(), &QPushButton::click);
+    stopAction_ = run->addAction(tr("S&top"), QKeySequence(Qt::CTRL | Qt::Key_Period), this,
+                                 [this] { session_->stop(); });
+    run->addSeparator();
+    quickStartAction_ = run->addAction(tr("&Quick start"), this, [this] {
         QString error;
         if (!quickStart(kQuickStartSeconds, &error)) report(tr("Quick start failed"), error);
     });
-    run->addAction(tr("S&top"), this, [this] { session_->stop(); });
+    run->addAction(tr("Compare two specs (&A/B)…"), this, &MainWindow::openAbDialog);
     statusBar()->showMessage(tr("Ready"));
+}
+
+// The experiment runs in processes of its own, beside whatever the window does meanwhile.
+void MainWindow::openAbDialog() {
+    if (!ab_) {
+        ab_ = new AbDialog(dbPath_, QCoreApplication::applicationFilePath(), this);
+        connect(ab_, &AbDialog::experimentFinished, this, [this](QList<qint64> a, QList<qint64> b) {
+            history_->refresh();
+            compare_->compareSeries(std::move(a), std::move(b));
+            showView(View::compare);
+        });
+    }
+    ab_->show();
+    ab_->raise();
+}
+
+void MainWindow::updateRunActions() {
+    const bool running = session_->running();
+    form_->startButton()->setEnabled(form_->isValid() && !running);
+    startAction_->setEnabled(form_->isValid() && !running);
+    stopAction_->setEnabled(running);
+    quickStartAction_->setEnabled(!running);
 }
 
 void MainWindow::setupSession() {
@@ -144,9 +175,8 @@ void MainWindow::setupSession() {
         if (!session_->changeRate(rate))
             statusBar()->showMessage(tr("This phase's rate cannot be changed now"), 5000);
     });
-    connect(form_, &SpecForm::validityChanged, this, [this](bool valid) {
-        form_->startButton()->setEnabled(valid && !session_->running());
-    });
+    connect(form_, &SpecForm::validityChanged, this, &MainWindow::updateRunActions);
+    updateRunActions();
 }
 
 void MainWindow::setupStoreViews() {
@@ -185,7 +215,7 @@ bool MainWindow::startRun(const RunSpec& spec, QString* error,
     session_->setProbeOptions(std::move(probes));
     if (!session_->start(spec, error, notes)) return false;
     startNotes_ = notes;
-    form_->startButton()->setEnabled(false);
+    updateRunActions();
     welcome_->hide();
     showView(View::live);
     statusBar()->showMessage(tr("Running %1").arg(qs(spec.name)));
@@ -207,9 +237,12 @@ bool MainWindow::quickStart(int seconds, QString* error) {
 
 void MainWindow::onFinished(const RunSummary& summary) {
     live_->finish(summary);
-    form_->startButton()->setEnabled(form_->isValid());
+    updateRunActions();
     statusBar()->showMessage(tr("Run %1").arg(qs(to_string(summary.status))));
-    history_->refresh();
+    if (const qint64 id = session_->storedRunId())
+        history_->selectRun(id);
+    else
+        history_->refresh();
     emit runFinished(summary);
     if (closeAfterRun_) close();
 }
@@ -217,7 +250,7 @@ void MainWindow::onFinished(const RunSummary& summary) {
 // Like `perflab run`, which refuses such a spec: nothing ran. The user may start without the
 // probe, and the run then says so in its first event (and the live view's notices).
 void MainWindow::onProbeRefused(const RunSpec& spec, int probe, const QString& why) {
-    form_->startButton()->setEnabled(form_->isValid());
+    updateRunActions();
     showView(View::setup);
     statusBar()->showMessage(tr("Run not started: %1").arg(why));
     auto* box =
@@ -293,16 +326,30 @@ void MainWindow::openSpec() {
 }
 
 void MainWindow::saveSpec() {
+    if (form_->filePath().isEmpty()) return saveSpecAs();
+    writeSpec(form_->filePath());
+}
+
+void MainWindow::saveSpecAs() {
     const QString path = ask_save_path(this, tr("Save run spec"), tr("Run specs (*.json)"),
                                        QStringLiteral("spec/dir"));
-    if (path.isEmpty()) return;
+    if (!path.isEmpty()) writeSpec(path);
+}
+
+void MainWindow::writeSpec(const QString& path) {
     QString error;
     if (!form_->saveFile(path, &error)) return report(tr("Cannot save the spec"), error);
     statusBar()->showMessage(tr("Spec saved to %1").arg(path));
 }
 
+// Before a run has drawn anything the chart is blank: an image of it would be a white page.
 void MainWindow::exportChart() {
-    export_chart_dialog(this, live_->chart()->plot());
+    TimeChart* chart = live_->chart();
+    if (!chart_has_data(chart->plot()))
+        return report(tr("Nothing to export"),
+                      tr("The live chart is empty: start a run first. A stored run's chart "
+                         "exports from its page in History."));
+    export_chart_dialog(this, chart->plot(), chart->title());
 }
 
 void MainWindow::importResults() {
@@ -344,7 +391,9 @@ void MainWindow::importFile(const QString& path) {
             return;
         }
         statusBar()->showMessage(tr("Imported %1 as run %2").arg(path).arg(id));
-        history_->refresh();
+        history_->showList();
+        history_->selectRun(id);
+        showView(View::history);
         emit importFinished(id);
     });
     watcher->setFuture(QtConcurrent::run([db = dbPath_, options] {

@@ -7,12 +7,14 @@
 
 #include "metatypes.h"
 
+class QAction;
 class QProgressBar;
 class QTabWidget;
 class QWidget;
 
 namespace perflab {
 
+class AbDialog;
 class CompareView;
 class HistoryView;
 class HostsView;
@@ -43,6 +45,8 @@ class MainWindow : public QMainWindow {
     HostsView* hostsView() const { return hosts_; }
     QWidget* welcome() const { return welcome_; }
     RunSession* session() const { return session_; }
+    QAction* startAction() const { return startAction_; }
+    QAction* stopAction() const { return stopAction_; }
     // File → Import results…: another tool's results (JTL, vegeta, k6, .hlog) stored as a run,
     // read off the GUI thread with a progress bar; importFinished or importFailed follows.
     void importFile(const QString& path);
@@ -64,9 +68,15 @@ class MainWindow : public QMainWindow {
     void restoreSettings();
     void saveSettings() const;
     void openSpec();
+    // Ctrl+S: to the file the spec came from, else as Save as.
     void saveSpec();
+    void saveSpecAs();
+    void writeSpec(const QString& path);
     void exportChart();
     void importResults();
+    void openAbDialog();
+    // Start and Stop (menu and button) as the run's state and the form's validity allow.
+    void updateRunActions();
     void onFinished(const RunSummary& summary);
     void onProbeRefused(const RunSpec& spec, int probe, const QString& why);
     void report(const QString& title, const QString& error);
@@ -82,6 +92,10 @@ class MainWindow : public QMainWindow {
     RunSession* session_;
     bool closeAfterRun_ = false;
     QProgressBar* importProgress_ = nullptr;
+    AbDialog* ab_ = nullptr;
+    QAction* startAction_ = nullptr;
+    QAction* stopAction_ = nullptr;
+    QAction* quickStartAction_ = nullptr;
     std::vector<std::string> startNotes_;  // of the run being started
 };
 

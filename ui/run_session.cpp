@@ -93,10 +93,11 @@ ProbesOpened open_probes(const RunSpec& spec, const ProbeOptions& options) {
 // connection can take seconds. As `perflab run` does, a probe that cannot start stops the run
 // before anything is stored or sent: `refused` gets its row and the reason, and the user
 // decides. A Stop while they connect is no refusal: the run ends stopped, as it was asked.
+// `stored_id` gets the stored run's id.
 void run_on_worker(const RunSpec& spec, const ProbeOptions& probeOptions,
                    std::vector<std::string> notes, RunController& controller,
                    const AgentsEngine* agents, RunBridge& bridge,
-                   const std::function<void(int, std::string)>& refused) {
+                   const std::function<void(int, std::string)>& refused, int64_t* stored_id) {
     ProbesOpened probes;
     if (!spec.probes.empty()) {
         probes = open_probes(spec, probeOptions);
@@ -110,6 +111,7 @@ void run_on_worker(const RunSpec& spec, const ProbeOptions& probeOptions,
         store =
             std::make_unique<StoreWriter>(default_database_path(), spec, local_hardware_profile());
         controller.add_observer(store.get());
+        *stored_id = store->run_id();
     } catch (const std::exception& e) {
         notes.push_back(std::string("run not stored: ") + e.what());
     }
@@ -173,9 +175,11 @@ bool RunSession::start(const RunSpec& given, QString* error,
             this, [this, spec, probe, why] { onRefused(spec, probe, QString::fromStdString(why)); },
             Qt::QueuedConnection);
     };
-    thread_ = std::thread(
-        [spec, options = std::move(options), notes, c = controller_.get(), agents, b = bridge_,
-         refused] { run_on_worker(spec, options, notes, *c, agents, *b, refused); });
+    storedRunId_ = 0;
+    thread_ = std::thread([spec, options = std::move(options), notes, c = controller_.get(), agents,
+                           b = bridge_, refused, id = &storedRunId_] {
+        run_on_worker(spec, options, notes, *c, agents, *b, refused, id);
+    });
     return true;
 }
 

@@ -3,6 +3,7 @@
 
 #include <QObject>
 #include <QString>
+#include <cstdint>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -35,6 +36,8 @@ class RunSession : public QObject {
     // Also while the probes still connect: their SSH work is cancelled, not waited for.
     void stop();
     bool running() const { return thread_.joinable(); }
+    // The last run's id in the store, once finished was emitted; 0 when it was not stored.
+    qint64 storedRunId() const { return storedRunId_; }
     // The current open-model phase's rate from now on; false when it cannot change.
     bool changeRate(double rate);
     // A note on the run's time axis at t_ms, or now when t_ms < 0; false with no run.
@@ -58,6 +61,7 @@ class RunSession : public QObject {
     ProbeOptions probeOptions_;
     std::shared_ptr<SshCancel> cancel_;  // the current run's probes
     std::thread thread_;
+    int64_t storedRunId_ = 0;  // written by the run's thread, read after it was joined
 };
 
 }  // namespace perflab

@@ -19,7 +19,9 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cctype>
 
+#include "form_errors.h"
 #include "model/secrets.h"
 #include "phase_preview.h"
 #include "request_preview.h"
@@ -43,14 +45,27 @@ QStringList names() {
     return out;
 }
 
-// Error paths into a table: "phases[2].rate" → row 2, ".rate".
-bool table_path(const std::string& path, const std::string& prefix, int* row, std::string* rest) {
-    if (path.rfind(prefix + "[", 0) != 0) return false;
-    const auto close = path.find(']', prefix.size());
-    if (close == std::string::npos) return false;
-    *row = std::atoi(path.c_str() + prefix.size() + 1);
-    *rest = path.substr(close + 1);
-    return true;
+constexpr int kSummaryLines = 3;    // the error summary's height; more lines scroll in it
+constexpr int kSummaryPadding = 6;  // around its lines, inside its border
+// The box is coloured; the scroll area in it and its lines let that show through.
+const char* const kSummaryErrorStyle =
+    "#specErrorBox { background: #f8d7da; border: 1px solid #f1aeb5; } "
+    "QScrollArea, QScrollArea > QWidget, QLabel { background: transparent; color: #58151c; }";
+const char* const kSummaryValidStyle =
+    "#specErrorBox { background: #e8f5e9; border: 1px solid #a5d6a7; } "
+    "QScrollArea, QScrollArea > QWidget, QLabel { background: transparent; color: #1b5e20; }";
+
+// Whether `word` stands in `text` as a word of its own: "min 5 > max 3" names min and max.
+bool names_word(const std::string& text, const std::string& word) {
+    const auto is_word = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    };
+    for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+        const size_t end = at + word.size();
+        if ((at == 0 || !is_word(text[at - 1])) && (end == text.size() || !is_word(text[end])))
+            return true;
+    }
+    return false;
 }
 
 // "Add a saved host": a menu of the Hosts tab's SSH hosts, which setSavedHosts fills.
@@ -355,15 +370,29 @@ void SpecForm::addProbe(const ProbeSpec& probe) {
     validate();
 }
 
-QLabel* SpecForm::setupErrors() {
-    errors_ = new QLabel(this);
+// Always there and always as high: shown and hidden, or growing with its lines, it moved every
+// field under the pointer as the user typed, and typed values landed in the wrong fields.
+QWidget* SpecForm::setupErrors() {
+    errorBox_ = new QFrame(this);
+    errorBox_->setObjectName(QStringLiteral("specErrorBox"));
+    errorBox_->setStyleSheet(QString::fromLatin1(kSummaryErrorStyle));
+    auto* layout = new QVBoxLayout(errorBox_);
+    layout->setContentsMargins(kSummaryPadding, kSummaryPadding, kSummaryPadding, kSummaryPadding);
+    // Lines past the box's scroll in it, cut at its padding rather than drawn over it.
+    auto* lines = new QScrollArea(errorBox_);
+    lines->setFrameShape(QFrame::NoFrame);
+    lines->setWidgetResizable(true);
+    lines->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    errors_ = new QLabel(lines);
     errors_->setObjectName(QStringLiteral("specErrors"));
-    errors_->setStyleSheet(QStringLiteral(
-        "background: #f8d7da; color: #58151c; border: 1px solid #f1aeb5; padding: 6px;"));
     errors_->setWordWrap(true);
+    errors_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     errors_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    errors_->hide();
-    return errors_;
+    lines->setWidget(errors_);
+    lines->setFixedHeight(errors_->fontMetrics().lineSpacing() * kSummaryLines);
+    layout->addWidget(lines);
+    errorBox_->setFixedHeight(lines->height() + 2 * (kSummaryPadding + 1));  // and the border
+    return errorBox_;
 }
 
 QWidget* SpecForm::setupActions() {
@@ -420,6 +449,7 @@ nlohmann::json SpecForm::json() const {
 }
 
 void SpecForm::setJson(const nlohmann::json& spec) {
+    filePath_.clear();
     const SpecResult parsed = parse_spec(spec);
     const nlohmann::json j = parsed ? to_json(*parsed.spec) : spec;
     filling_ = true;
@@ -467,8 +497,9 @@ void SpecForm::showErrors(const std::vector<SpecError>& errors) {
     clearErrors();
     errorList_ = errors;
     QStringList lines;
+    const std::vector<std::string> lists = fields_.paths(Type::list);
     for (const SpecError& e : errors) {
-        const QString message = QString::fromStdString(e.text());
+        const QString message = form_error_text(e, lists);
         lines << message;
         int row = 0;
         std::string rest;
@@ -482,14 +513,32 @@ void SpecForm::showErrors(const std::vector<SpecError>& errors) {
             probes_->markError(row, rest, message);
         else if (table_path(e.path, "agents", &row, &rest))
             agents_->markError(row, rest, message);
-        else if (QWidget* w = fields_.find(e.path)) {
-            w->setStyleSheet(QString::fromLatin1(kErrorStyle));
-            w->setToolTip(message);
-        }
+        else
+            for (QWidget* w : errorFields(e)) {
+                w->setStyleSheet(QString::fromLatin1(kErrorStyle));
+                w->setToolTip(w->toolTip().isEmpty() ? message
+                                                     : w->toolTip() + QLatin1Char('\n') + message);
+            }
     }
     showTargetErrors();
-    errors_->setText(lines.join(QLatin1Char('\n')));
-    errors_->setVisible(!lines.isEmpty());
+    errorText_ = lines.join(QLatin1Char('\n'));
+    errors_->setText(lines.isEmpty() ? tr("The spec is valid: Start runs it.") : errorText_);
+    errorBox_->setStyleSheet(
+        QString::fromLatin1(lines.isEmpty() ? kSummaryValidStyle : kSummaryErrorStyle));
+}
+
+// The field an error names, or the nearest one above it; an error about an object the form
+// has no field for ("cache.value_size: min 5 > max 3") marks its fields the message names, or
+// all of them when it names none.
+std::vector<QWidget*> SpecForm::errorFields(const SpecError& e) const {
+    if (QWidget* w = fields_.find(e.path)) return {w};
+    const auto below = fields_.below(e.path);
+    std::vector<QWidget*> named, all;
+    for (const auto& [rest, w] : below) {
+        all.push_back(w);
+        if (names_word(e.message, rest)) named.push_back(w);
+    }
+    return named.empty() ? all : named;
 }
 
 int SpecForm::selectedTarget() const {
@@ -544,9 +593,11 @@ QWidget* SpecForm::errorWidget(const SpecError& e) const {
     std::string rest;
     if (table_path(e.path, "phases", &row, &rest)) return phases_;
     if (table_path(e.path, "http.targets", &row, &rest)) return targets_;
+    if (table_path(e.path, "http.session", &row, &rest)) return session_;
     if (table_path(e.path, "probes", &row, &rest)) return probes_;
     if (table_path(e.path, "agents", &row, &rest)) return agents_;
-    return fields_.find(e.path);
+    const auto fields = errorFields(e);
+    return fields.empty() ? nullptr : fields.front();
 }
 
 // Once the form is laid out and shown: before, the field's position is not known yet.
@@ -569,7 +620,7 @@ void SpecForm::showEvent(QShowEvent* event) {
 }
 
 QString SpecForm::errorText() const {
-    return errors_->text();
+    return errorText_;
 }
 
 bool SpecForm::loadFile(const QString& path, QString* error) {
@@ -585,10 +636,11 @@ bool SpecForm::loadFile(const QString& path, QString* error) {
         return false;
     }
     setJson(j);
+    if (!path.startsWith(QLatin1Char(':'))) filePath_ = path;  // a template is no file to save
     return true;
 }
 
-bool SpecForm::saveFile(const QString& path, QString* error) const {
+bool SpecForm::saveFile(const QString& path, QString* error) {
     QSaveFile file(path);
     const std::string text = masked_for_storage(spec_ ? to_json(*spec_) : json()).dump(2) + "\n";
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) < 0 ||
@@ -596,6 +648,7 @@ bool SpecForm::saveFile(const QString& path, QString* error) const {
         *error = tr("cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
+    filePath_ = path;
     return true;
 }
 

@@ -12,6 +12,7 @@
 class QCheckBox;
 class QComboBox;
 class QFormLayout;
+class QFrame;
 class QGroupBox;
 class QLabel;
 class QPushButton;
@@ -28,8 +29,9 @@ class TargetDetails;
 // Sets up a run: every spec field of cache and HTTP runs, the phases with a preview, the
 // probes. The form's JSON goes through parse_spec on every edit: the fields it names are
 // highlighted with its message and Start stays disabled until the spec is valid; the messages
-// sit above the scrolling fields and a loaded spec scrolls to its first wrong field. Files are
-// the same JSON `perflab run` takes.
+// sit above the scrolling fields in a box of fixed height, table rows counted from 1, and a
+// loaded spec scrolls to its first wrong field. Files are the same JSON `perflab run` takes;
+// the form remembers the file it was read from or saved to.
 class SpecForm : public QWidget {
     Q_OBJECT
   public:
@@ -43,13 +45,17 @@ class SpecForm : public QWidget {
     void setJson(const nlohmann::json& spec);
     bool loadFile(const QString& path, QString* error);
     // Literal credentials are written masked (model/secrets.h), ${NAME} references as typed.
-    bool saveFile(const QString& path, QString* error) const;
+    bool saveFile(const QString& path, QString* error);
+    // The file the spec was last read from or saved to; empty for a template or a spec set
+    // otherwise (File → Save asks for a name then).
+    const QString& filePath() const { return filePath_; }
     // Templates shipped in the resources (":/specs/*.json").
     static QStringList templates();
     bool loadTemplate(const QString& resource, QString* error);
 
     bool isValid() const { return spec_.has_value(); }
     const std::optional<RunSpec>& spec() const { return spec_; }
+    // The validator's errors, one a line, rows counted from 1; empty when the spec is valid.
     QString errorText() const;
     QPushButton* startButton() const { return start_; }
     // The widget a spec path names (also its objectName), for tests and focus.
@@ -79,7 +85,7 @@ class SpecForm : public QWidget {
     QGroupBox* setupAgentsGroup();
     QGroupBox* setupObjectivesGroup();
     void updateMode();
-    QLabel* setupErrors();
+    QWidget* setupErrors();
     QWidget* setupActions();
     void setupTemplates(QLayout* layout);
     template <class W>
@@ -94,6 +100,7 @@ class SpecForm : public QWidget {
     void clearErrors();
     // The field or table an error names; null for a path the form has no widget for.
     QWidget* errorWidget(const SpecError& error) const;
+    std::vector<QWidget*> errorFields(const SpecError& error) const;
     void revealFirstError();
     void revealIfShown();
     // The target the details and the request preview are about: the table's current row,
@@ -123,7 +130,10 @@ class SpecForm : public QWidget {
     QCheckBox* stopOnAgentLoss_ = nullptr;
     PhasePreview* preview_ = nullptr;
     QScrollArea* scroll_ = nullptr;
+    QFrame* errorBox_ = nullptr;
     QLabel* errors_ = nullptr;
+    QString errorText_;
+    QString filePath_;
     QPushButton* start_ = nullptr;
     std::optional<RunSpec> spec_;
     std::vector<SpecError> errorList_;

@@ -88,8 +88,10 @@ void StoredRunView::setupWidgets() {
         if (ok && !text.trimmed().isEmpty() && !addNote(t_s, text.trimmed(), &error))
             showError(error);
     });
-    connect(exportCurve_, &QPushButton::clicked, this,
-            [this] { export_chart_dialog(this, curve_->plot()); });
+    connect(exportCurve_, &QPushButton::clicked, this, [this] {
+        export_chart_dialog(this, curve_->plot(),
+                            tr("%1: latency against throughput").arg(chart_->title()));
+    });
 }
 
 void StoredRunView::open(qint64 id) {
@@ -123,6 +125,7 @@ void StoredRunView::show(std::shared_ptr<const StoredRun> run) {
                              QString::fromStdString(info.kind), QString::fromStdString(info.status),
                              info.summary_only ? tr(", summary only") : QString()));
     show_stored_run(*charts_, *run_);
+    chart_->setTitle(tr("Run %1: %2").arg(info.id).arg(QString::fromStdString(info.name)));
     const auto& search = run_->report.summary.search;
     if (search) curve_->show(*search, run_->spec.slo ? &*run_->spec.slo : nullptr);
     curve_->setVisible(search.has_value());

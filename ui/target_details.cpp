@@ -6,6 +6,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 
+#include "form_errors.h"
 #include "json_fields.h"
 
 namespace perflab {
@@ -52,11 +53,7 @@ QString text_at(const nlohmann::json& o, const nlohmann::json::json_pointer& at)
 }  // namespace
 
 QString target_error(int row, const std::string& rest, const std::string& message) {
-    const std::string field = !rest.empty() && rest.front() == '.' ? rest.substr(1) : rest;
-    return QObject::tr("target %1%2: %3")
-        .arg(row + 1)
-        .arg(field.empty() ? QString() : QStringLiteral(", ") + QString::fromStdString(field),
-             QString::fromStdString(message));
+    return row_error(QObject::tr("target"), row, rest, message);
 }
 
 TargetDetails::TargetDetails(QWidget* parent)

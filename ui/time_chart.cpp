@@ -56,6 +56,7 @@ void TimeChart::setupPlot() {
     // One paint buffer, not two: the overlay's own (for a selection rectangle, unused here)
     // was a second stack-sized pixmap cleared and composed at every replot.
     plot_->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
+    plot_->addLayer(kPointerLayer, plot_->layer(QStringLiteral("main")), QCustomPlot::limAbove);
     // The plot paints all of itself (a white background under its buffer), so nothing under it
     // is painted first: the tab page's frame was filled anew under every replot.
     plot_->setAttribute(Qt::WA_OpaquePaintEvent);
@@ -131,7 +132,8 @@ QMenu* TimeChart::createMenu(QWidget* parent, std::optional<double> at_s) {
         follow_ = true;
         refresh();
     });
-    menu->addAction(tr("Export chart…"), this, [this] { export_chart_dialog(this, plot_); });
+    menu->addAction(tr("Export chart…"), this,
+                    [this] { export_chart_dialog(this, plot_, title_); });
     return menu;
 }
 
@@ -193,6 +195,9 @@ QCPLegend* TimeChart::addLegendRow(QCPLayoutGrid* header) {
     header->addElement(0, 1, new QCPLayoutElement(plot_));
     header->setColumnStretchFactor(0, 0.001);
     header->setMarginGroup(QCP::msLeft | QCP::msRight, margins_);
+    // Whatever its legend's width, the row does not widen the panels: a line of long names
+    // made the plot wider than the view, whose right part, time axis and all, was cut off.
+    header->setMinimumSize(1, 0);
     legend->setLayer(QStringLiteral("legend"));
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setBorderPen(Qt::NoPen);
@@ -277,8 +282,8 @@ void TimeChart::fitTicks() {
         if (!p.rect->visible()) continue;
         if (fit_tick_count(p.rect->axis(QCPAxis::atLeft)))
             p.rect->update(QCPLayoutElement::upPreparation);
-        // The visible width, not the plot's: a legend wider than the view widens the plot.
-        const int width = scroll_->viewport()->width() - p.header->rect().left();
+        // The row's room right of a caption, at the size laid out now (an export's own).
+        const int width = p.header->rect().right() + 1 - p.legend->outerRect().left();
         const auto entries = legend_entries(p.legend);
         const int columns = legend_columns(entries, p.legend->columnSpacing(), width);
         const int count = int(entries.size());
@@ -289,7 +294,6 @@ void TimeChart::fitTicks() {
         }
     }
     if (!relayout) return;
-    plot_->updateGeometry();  // its minimum width, which the widest legend line set, changed
     QMetaObject::invokeMethod(this, &TimeChart::redraw, Qt::QueuedConnection);
 }
 

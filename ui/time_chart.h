@@ -101,6 +101,9 @@ class TimeChart : public QWidget {
     QString crosshairText(double t_s) const;
     // Whether the context menu offers notes (a view that can store them says so).
     void setNotesOffered(bool offered) { notesOffered_ = offered; }
+    // What an exported image is headed with: the run's name, the runs compared.
+    void setTitle(const QString& title) { title_ = title; }
+    const QString& title() const { return title_; }
 
   signals:
     void noteRequested(double t_s);
@@ -145,6 +148,7 @@ class TimeChart : public QWidget {
     QScrollArea* scroll_;
     QCustomPlot* plot_;
     bool notesOffered_ = false;
+    QString title_;
     QCPMarginGroup* margins_;
     std::vector<Panel> panels_;
     double planned_s_ = 0;

@@ -8,6 +8,7 @@
 #include <QToolTip>
 #include <algorithm>
 
+#include "chart_export.h"
 #include "graph_values.h"
 #include "time_chart.h"
 
@@ -37,6 +38,7 @@ void TimeChart::showCrosshair(double t_s) {
     for (auto& p : panels_) {
         if (!p.cursor) {
             p.cursor = new QCPItemStraightLine(plot_);
+            p.cursor->setLayer(kPointerLayer);
             p.cursor->setClipAxisRect(p.rect);
             p.cursor->setPen(QPen(QColor(90, 90, 90), 1, Qt::DotLine));
             for (auto* pos : {p.cursor->point1, p.cursor->point2}) {

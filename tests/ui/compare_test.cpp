@@ -2,15 +2,21 @@
 // Two real runs stored by the real CLI against a real memcached, at different rates, compared
 // in the compare view: its figures match compare_runs, the overlay has a point per stored
 // tick, the percentile curves reach the nines the runs' counts allow, the rate difference is
-// listed, a different machine raises the warning, and the report comes with its charts.
+// listed, a different machine raises the warning, and the report comes with its charts. Runs
+// of one long name: their columns are told apart, the figures' names stay in view as the
+// columns scroll, and the time axis shows the whole of the longest run.
 #include <qcustomplot.h>
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QImage>
+#include <QProgressBar>
 #include <QScrollBar>
+#include <QSet>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,6 +24,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "ab_dialog.h"
 #include "compact_ticks.h"
 #include "compare_data.h"
 #include "compare_figures.h"
@@ -116,8 +123,15 @@ class CompareTest : public QObject {
     void chartsExport();
     void badInputShowsAMessage();
     void longNamesLeaveEveryColumnInView();
+    void sameLongNamesGetDistinctLabels();
+    void figureNamesStayInViewScrolledRight();
+    void timeAxisShowsTheLongestRun();
+    void abExperimentIsComparedAsTwoSeries();
 
   private:
+    // Three runs of one 80-character name, of 1, 2 and 3 s, compared at 1024×700.
+    void compareSameLongNames();
+
     // A view that has shown the comparison of runs ids in db.
     void compared(CompareView& view, const QList<qint64>& ids);
 
@@ -125,6 +139,9 @@ class CompareTest : public QObject {
     std::string db_ = dir_.file("runs.db");
     int64_t slow_ = 0, fast_ = 0;
     std::unique_ptr<CompareView> view_;
+    test::TempDir sameDir_;
+    std::string sameDb_ = sameDir_.file("same.db");
+    std::unique_ptr<CompareView> same_;
 };
 
 void CompareTest::initTestCase() {
@@ -161,7 +178,7 @@ void CompareTest::figuresMatchCompareRuns() {
     const Comparison expected = compare_runs(store, {slow_, fast_});
     const QTableWidget* table = view_->figuresTable();
     QCOMPARE(table->columnCount(), 3);
-    QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("#%1").arg(slow_));
+    QCOMPARE(table->horizontalHeaderItem(1)->text(), title(store.info(slow_)));
     QCOMPARE(table->horizontalHeaderItem(1)->toolTip(), title(store.info(slow_)));
     QCOMPARE(table->horizontalHeaderItem(2)->toolTip(), title(store.info(fast_)));
     QVERIFY(view_->message().contains(title(store.info(fast_))));
@@ -423,6 +440,158 @@ void CompareTest::longNamesLeaveEveryColumnInView() {
                                     .arg(table->item(row, column)->text())));
         }
     QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+}
+
+void CompareTest::compareSameLongNames() {
+    if (same_) return;
+    test::MemcachedServer server;
+    // Wide letters: a legend entry of the whole name is wider than the chart at 1024.
+    const std::string name(80, 'W');
+    for (const double seconds : {1.0, 2.0, 3.0}) {
+        nlohmann::json spec = nlohmann::json::parse(spec_text(server.endpoint(), 300, name));
+        spec["phases"][0]["duration_s"] = seconds;
+        sameDir_.write("spec.json", spec.dump());
+        const test::Output out = test::run(
+            {PERFLAB_BINARY, "run", sameDir_.file("spec.json"), "--db", sameDb_, "-q"}, 60);
+        QVERIFY2(out.code == 0, out.err.c_str());
+    }
+    same_ = std::make_unique<CompareView>(sameDb_);
+    same_->resize(1024, 700);
+    same_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(same_.get()));
+    compared(*same_, {1, 2, 3});
+}
+
+// "#1 WWW…WWW" and "#2 WWW…WWW": the id and both ends of the name, the whole in the tooltip,
+// in the table's headings and the charts' legends alike.
+void CompareTest::sameLongNamesGetDistinctLabels() {
+    compareSameLongNames();
+    if (QTest::currentTestFailed()) return;
+    QVERIFY(same_);
+    RunStore store(sameDb_, Access::read);
+    const QTableWidget* table = same_->figuresTable();
+    QCOMPARE(table->columnCount(), 4);
+    QSet<QString> labels;
+    for (int column = 1; column < 4; ++column) {
+        const QTableWidgetItem* head = table->horizontalHeaderItem(column);
+        const QString text = head->text();
+        QVERIFY2(text.startsWith(QStringLiteral("#%1 WWW").arg(column)), qPrintable(text));
+        QVERIFY2(text.contains(QChar(0x2026)) && text.endsWith(QStringLiteral("WWW")),
+                 qPrintable(text));
+        QCOMPARE(head->toolTip(), title(store.info(column)));
+        labels << text;
+    }
+    QCOMPARE(labels.size(), 3);
+    // The names above the table are elided too: the view keeps the width it was given.
+    QCoreApplication::sendPostedEvents();
+    QCOMPARE(same_->width(), 1024);
+    QSet<QString> legend;
+    for (QCPGraph* g : graphs_on(same_->overTimeChart()->plot(), QStringLiteral("ops/s")))
+        legend << g->name();
+    QCOMPARE(legend.size(), 3);
+    for (const QString& name : legend)
+        QVERIFY2(name.contains(QChar(0x2026)), qPrintable(name));
+}
+
+// Scrolled right to the last run's column, the figures' names are still on the left, beside
+// the cells of their rows.
+void CompareTest::figureNamesStayInViewScrolledRight() {
+    compareSameLongNames();
+    if (QTest::currentTestFailed()) return;
+    QVERIFY(same_);
+    QTableWidget* table = same_->figuresTable();
+    auto* frozen = table->findChild<QTableView*>(QStringLiteral("frozenColumn"));
+    QVERIFY(frozen);
+    QScrollBar* sideways = table->horizontalScrollBar();
+    QTRY_VERIFY2(sideways->maximum() > 0, "three runs' columns overflow the table at 1024");
+    sideways->setValue(sideways->maximum());
+    QVERIFY(table->columnViewportPosition(0) < 0);  // the table's own first column: gone
+    QVERIFY(frozen->isVisible());
+    QCOMPARE(frozen->geometry().left(), table->viewport()->geometry().left());
+    QCOMPARE(frozen->width(), table->columnWidth(0));
+    QCOMPARE(frozen->horizontalHeader()->height(), table->horizontalHeader()->height());
+    const QModelIndex first = frozen->indexAt(QPoint(4, 4));
+    QCOMPARE(first.column(), 0);
+    QCOMPARE(first.row(), table->rowAt(4));
+    QCOMPARE(first.data().toString(), table->item(first.row(), 0)->text());
+    // Scrolled down too, the names stay beside their rows.
+    table->verticalScrollBar()->setValue(table->verticalScrollBar()->maximum());
+    QCOMPARE(frozen->verticalScrollBar()->value(), table->verticalScrollBar()->value());
+    QCOMPARE(frozen->rowAt(4), table->rowAt(4));
+    // A cell scrolled to lands beside the names, not under them.
+    sideways->setValue(sideways->maximum());
+    table->scrollTo(table->model()->index(0, 1));
+    QVERIFY(table->columnViewportPosition(1) >= table->columnWidth(0));
+}
+
+// The longest run (3 s) ends on the time axis, and the axis is on screen up to there.
+void CompareTest::timeAxisShowsTheLongestRun() {
+    compareSameLongNames();
+    if (QTest::currentTestFailed()) return;
+    QVERIFY(same_);
+    RunStore store(sameDb_, Access::read);
+    double longest = 0;
+    for (int64_t id = 1; id <= 3; ++id)
+        longest = std::max(longest, curves_of(store.samples(id)).t_s.back());
+    QVERIFY(longest > 2.5);
+    TimeChart* chart = same_->overTimeChart();
+    QWidget* view = chart->plot()->parentWidget();  // the chart's scroll area's viewport
+    QTRY_VERIFY(chart->plot()->width() > 0 && chart->plot()->width() <= view->width());
+    for (int panel = 0; panel < chart->panelCount(); ++panel) {
+        QCPAxis* time = chart->axisRect(panel)->axis(QCPAxis::atBottom);
+        QVERIFY2(time->range().upper >= longest,
+                 qPrintable(QStringLiteral("%1 < %2").arg(time->range().upper).arg(longest)));
+        QVERIFY2(chart->axisRect(panel)->right() <= view->width(),
+                 qPrintable(QStringLiteral("panel %1 ends at %2 of %3 px")
+                                .arg(panel)
+                                .arg(chart->axisRect(panel)->right())
+                                .arg(view->width())));
+    }
+}
+
+// Run → Compare two specs (A/B)…: the real `perflab ab` in a process of its own, its progress
+// counted from its lines, then its two series compared, each side all of its runs.
+void CompareTest::abExperimentIsComparedAsTwoSeries() {
+    test::MemcachedServer server;
+    test::TempDir dir;
+    // Sets only: a cache-aside run's throughput follows its hit rate, which grows from run to
+    // run on one memcached, and two runs a side would rightly call that noise.
+    for (const auto& [file, rate] : {std::pair{"a.json", 500.0}, std::pair{"b.json", 1500.0}}) {
+        auto spec = nlohmann::json::parse(spec_text(server.endpoint(), rate, file));
+        spec["cache"]["workload"] = "set-only";
+        dir.write(file, spec.dump());
+    }
+    const std::string db = dir.file("ab.db");
+    AbDialog dialog(db, QString::fromStdString(PERFLAB_BINARY));
+    dialog.setSpecs(QString::fromStdString(dir.file("a.json")),
+                    QString::fromStdString(dir.file("b.json")));
+    dialog.setRepeat(2);
+    QSignalSpy finished(&dialog, &AbDialog::experimentFinished);
+    dialog.start();
+    QCOMPARE(dialog.progress()->maximum(), 4);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    QCOMPARE(dialog.progress()->value(), 4);
+    const auto a = finished.at(0).at(0).value<QList<qint64>>();
+    const auto b = finished.at(0).at(1).value<QList<qint64>>();
+    QCOMPARE(a.size(), 2);
+    QCOMPARE(b.size(), 2);
+    // A B B A: the first and last runs are A's.
+    QCOMPARE(a, (QList<qint64>{1, 4}));
+    QCOMPARE(b, (QList<qint64>{2, 3}));
+
+    CompareView view(db);
+    QSignalSpy done(&view, &CompareView::compared);
+    QSignalSpy failed(&view, &CompareView::failed);
+    view.compareSeries(a, b);
+    QTRY_VERIFY_WITH_TIMEOUT(done.count() + failed.count() > 0, kAnswerMs);
+    QVERIFY2(failed.isEmpty(), qPrintable(view.message()));
+    const Comparison& c = *view.comparison();
+    QCOMPARE(c.sides, (std::vector<std::vector<int64_t>>{{1, 4}, {2, 3}}));
+    QCOMPARE(c.scope, std::string("between-runs"));
+    const auto throughput = std::find_if(c.figures.begin(), c.figures.end(),
+                                         [](const auto& f) { return f.name == "throughput"; });
+    QVERIFY(throughput != c.figures.end());
+    QCOMPARE(throughput->verdict.at(1), std::string("better"));
 }
 
 int run_compare_test(int argc, char** argv) {

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The set-up form against the real validator: shipped templates load valid, an invalid
 // field is highlighted with its message and blocks Start, a saved spec is what `perflab run`
-// takes.
+// takes. The messages count table rows from 1, min above max marks both fields, and the
+// summary of errors keeps its height so that no field moves as errors come and go.
 #include "spec_form.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QFrame>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -45,6 +47,8 @@ class SpecFormTest : public QObject {
     void http2AndMaxStreamsRoundTrip();
     void sessionRoundTripsAndPreviewsItsVariable();
     void badSessionStepIsMarked();
+    void minAboveMaxMarksBothFields();
+    void summaryKeepsItsHeight();
 
   private:
     // Two targets using every key the targets table and the target details edit.
@@ -168,8 +172,11 @@ void SpecFormTest::invalidPhaseCellIsMarked() {
     QVERIFY(phases);
     phases->table()->item(0, 0)->setText(QStringLiteral("-1"));
     QVERIFY(!form.startButton()->isEnabled());
-    QVERIFY2(form.errorText().contains(QStringLiteral("phases[0].duration_s")),
+    // The table's first row is row 1, in the summary and in the cell's tooltip.
+    QVERIFY2(form.errorText().contains(QStringLiteral("phase 1, duration_s: ")),
              qPrintable(form.errorText()));
+    QVERIFY2(!form.errorText().contains(QStringLiteral("phases[0]")), qPrintable(form.errorText()));
+    QVERIFY(phases->table()->item(0, 0)->toolTip().startsWith(QStringLiteral("phase 1, ")));
     QVERIFY(phases->table()->item(0, 0)->background() != QBrush());
     QVERIFY(phases->table()->item(0, 1)->background() == QBrush());
 }
@@ -308,7 +315,7 @@ void SpecFormTest::validationIsInViewWithoutScrolling() {
     QVERIFY(!form->isValid());
     auto* message = form->findChild<QLabel*>(QStringLiteral("specErrors"));
     QVERIFY(message);
-    QVERIFY2(message->text().contains(QStringLiteral("probes")), qPrintable(message->text()));
+    QVERIFY2(message->text().contains(QStringLiteral("probe 2, ")), qPrintable(message->text()));
     QTRY_VERIFY(!message->visibleRegion().isEmpty());
     auto* probes = form->findChild<RowTable*>(QStringLiteral("probes"));
     QVERIFY(probes);
@@ -379,13 +386,13 @@ void SpecFormTest::badTemplateShowsItsErrorInThePreview() {
     QVERIFY(body);
     body->setPlainText(QStringLiteral("{{nope}}"));
     QVERIFY(!form.isValid());
-    const QString prefix = QStringLiteral("http.targets[0].body_template: ");
+    // The summary and the preview say it alike, the target counted from 1.
+    const QString prefix = QStringLiteral("target 1, body_template: ");
     const QStringList lines = form.errorText().split(QLatin1Char('\n'));
     const auto line = std::find_if(lines.begin(), lines.end(),
                                    [&](const QString& l) { return l.startsWith(prefix); });
     QVERIFY2(line != lines.end(), qPrintable(form.errorText()));
-    const QString message = line->mid(prefix.size());
-    QCOMPARE(previewText(form), QStringLiteral("target 1, body_template: ") + message);
+    QCOMPARE(previewText(form), *line);
     QVERIFY(!body->styleSheet().isEmpty());
     QCOMPARE(body->toolTip(), previewText(form));
 }
@@ -399,7 +406,7 @@ void SpecFormTest::badExpectStatusIsMarked() {
     status->setText(QStringLiteral("200, 700"));
     QVERIFY(!form.isValid());
     QVERIFY(!form.startButton()->isEnabled());
-    QVERIFY2(form.errorText().contains(QStringLiteral("http.targets[1].expect.status")),
+    QVERIFY2(form.errorText().contains(QStringLiteral("target 2, expect.status: ")),
              qPrintable(form.errorText()));
     QVERIFY(!status->styleSheet().isEmpty());
     QVERIFY2(status->toolTip().startsWith(QStringLiteral("target 2, expect.status: ")),
@@ -450,7 +457,7 @@ void SpecFormTest::badWeightCellIsMarked() {
     form.setJson(httpSpec());
     targetTable(form)->item(1, 2)->setText(QStringLiteral("0"));
     QVERIFY(!form.isValid());
-    QVERIFY2(form.errorText().contains(QStringLiteral("http.targets[1].weight")),
+    QVERIFY2(form.errorText().contains(QStringLiteral("target 2, weight: ")),
              qPrintable(form.errorText()));
     QVERIFY(targetTable(form)->item(1, 2)->background() != QBrush());
     QVERIFY(targetTable(form)->item(1, 1)->background() == QBrush());
@@ -501,7 +508,7 @@ void SpecFormTest::badSessionStepIsMarked() {
     QTableWidget* steps = sessionTable(form);
     steps->item(1, 0)->setText(QStringLiteral("7"));
     QVERIFY(!form.isValid());
-    QVERIFY2(form.errorText().contains(QStringLiteral("http.session[1].target: no target 7")),
+    QVERIFY2(form.errorText().contains(QStringLiteral("session step 2, target: no target 7")),
              qPrintable(form.errorText()));
     QVERIFY(steps->item(1, 0)->background() != QBrush());
     QVERIFY(steps->item(0, 0)->background() == QBrush());
@@ -512,8 +519,86 @@ void SpecFormTest::badSessionStepIsMarked() {
         ->item(0, 2)
         ->setText(QStringLiteral("50"));
     QVERIFY(!form.isValid());
-    QVERIFY2(form.errorText().contains(QStringLiteral("phases[0].rate: a session's users")),
+    QVERIFY2(form.errorText().contains(QStringLiteral("phase 1, rate: a session's users")),
              qPrintable(form.errorText()));
+}
+
+// "cache.value_size: min 500 > max 100" names no field of its own: both fields it is about
+// are marked, and unmarked once it is fixed.
+void SpecFormTest::minAboveMaxMarksBothFields() {
+    SpecForm form;
+    loadHot(form);
+    auto* min = form.findChild<QLineEdit*>(QStringLiteral("cache.value_size.min"));
+    auto* max = form.findChild<QLineEdit*>(QStringLiteral("cache.value_size.max"));
+    QVERIFY(min && max);
+    min->setText(QStringLiteral("500"));
+    max->setText(QStringLiteral("100"));
+    QVERIFY(!form.isValid());
+    QVERIFY2(form.errorText().contains(QStringLiteral("min 500 > max 100")),
+             qPrintable(form.errorText()));
+    for (QLineEdit* edit : {min, max}) {
+        QVERIFY2(!edit->styleSheet().isEmpty(), qPrintable(edit->objectName()));
+        QVERIFY2(edit->toolTip().contains(QStringLiteral("min 500 > max 100")),
+                 qPrintable(edit->toolTip()));
+    }
+    QVERIFY(form.findChild<QComboBox*>(QStringLiteral("cache.value_size.bytes"))
+                ->styleSheet()
+                .isEmpty());
+    max->setText(QStringLiteral("1000"));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QVERIFY(min->styleSheet().isEmpty() && max->styleSheet().isEmpty());
+}
+
+// At 1024×700: no error, then three, then none again; the summary above the form stays as
+// high and the fields stay where they were, so a value typed goes where it was aimed.
+void SpecFormTest::summaryKeepsItsHeight() {
+    MainWindow window;
+    window.resize(1024, 700);
+    window.showView(MainWindow::View::setup);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    SpecForm* form = window.specForm();
+    loadHot(*form);
+    auto* summary = form->findChild<QFrame*>(QStringLiteral("specErrorBox"));
+    QVERIFY(summary);
+    const QStringList paths = {QStringLiteral("tick_ms"), QStringLiteral("cache.keys.count"),
+                               QStringLiteral("cache.servers")};
+    const auto settle = [] {
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+    };
+    const auto where = [&] {
+        QList<QRect> places{summary->geometry()};
+        for (const QString& path : paths) {
+            QWidget* field = form->field(path.toStdString());
+            places << QRect(field->mapTo(form, QPoint(0, 0)), field->size());
+        }
+        return places;
+    };
+    settle();
+    QVERIFY(summary->isVisible());
+    const QList<QRect> valid = where();
+    QVERIFY(valid.front().height() > 0);
+    const QStringList bad = {QStringLiteral("-5"), QStringLiteral("many"),
+                             QStringLiteral("nohost")};
+    QList<QString> good;
+    for (int i = 0; i < paths.size(); ++i) {
+        auto* edit = qobject_cast<QLineEdit*>(form->field(paths[i].toStdString()));
+        QVERIFY(edit);
+        good << edit->text();
+        edit->setText(bad[i]);
+        settle();
+        QCOMPARE(form->errorText().split(QLatin1Char('\n')).size(), i + 1);
+        QCOMPARE(where(), valid);
+    }
+    // An item of a comma-separated list is counted from 1 as well.
+    QVERIFY2(form->errorText().contains(QStringLiteral("cache.servers, item 1: ")),
+             qPrintable(form->errorText()));
+    for (int i = 0; i < paths.size(); ++i)
+        qobject_cast<QLineEdit*>(form->field(paths[i].toStdString()))->setText(good[i]);
+    settle();
+    QVERIFY2(form->isValid(), qPrintable(form->errorText()));
+    QCOMPARE(where(), valid);
 }
 
 int run_spec_form_test(int argc, char** argv) {
