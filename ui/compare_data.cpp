@@ -36,13 +36,6 @@ RunCurves curves_of(const std::vector<IntervalSample>& samples) {
     return c;
 }
 
-CompareData load_compare(RunStore& store, const std::vector<int64_t>& ids) {
-    std::vector<std::vector<int64_t>> sides;
-    for (const int64_t id : ids)
-        sides.push_back({id});
-    return load_compare_sides(store, sides);
-}
-
 CompareData load_compare_sides(RunStore& store, const std::vector<std::vector<int64_t>>& sides) {
     if (sides.size() < 2)
         throw std::invalid_argument("compare needs at least two runs, got " +

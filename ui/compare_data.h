@@ -27,10 +27,9 @@ struct CompareData {
     std::vector<PercentileBand> bands;  // per run: its percentiles' 95% interval
 };
 
-// Throws std::invalid_argument for fewer than two ids, StoreError for an unknown one.
-CompareData load_compare(RunStore& store, const std::vector<int64_t>& ids);
 // Sides of one or more runs (a series, an A/B experiment's): judged as compare_sides judges
 // them; a side's curves and band are its first run's, its distribution all of its runs'.
+// Throws std::invalid_argument for fewer than two sides, StoreError for an unknown run.
 CompareData load_compare_sides(RunStore& store, const std::vector<std::vector<int64_t>>& sides);
 
 RunCurves curves_of(const std::vector<IntervalSample>& samples);

@@ -141,15 +141,12 @@ void CompareView::compare(QList<qint64> ids) {
         return showFailure(tr("Select at least two runs to compare (got %1).").arg(ids_.size()));
     }
     QStringList names;
-    for (const qint64 id : ids)
+    std::vector<std::vector<int64_t>> sides;
+    for (const qint64 id : ids) {
         names << QString::number(id);
-    message_->setStyleSheet({});
-    message_->setTextFormat(Qt::PlainText);
-    message_->setText(tr("Comparing runs %1…").arg(names.join(QStringLiteral(", "))));
-    query_->submit(
-        [ids = ids_](RunStore& store) { return load_compare(store, ids); },
-        [this](const CompareData& data) { showComparison(data); },
-        [this](const QString& error) { showFailure(tr("Cannot compare: %1").arg(error)); });
+        sides.push_back({id});
+    }
+    load(std::move(sides), tr("Comparing runs %1…").arg(names.join(QStringLiteral(", "))));
 }
 
 void CompareView::compareSeries(QList<qint64> a, QList<qint64> b) {
@@ -159,14 +156,16 @@ void CompareView::compareSeries(QList<qint64> a, QList<qint64> b) {
         return showFailure(tr("An A/B comparison needs runs on both sides."));
     }
     ids_ = {a.front(), b.front()};
-    std::vector<std::vector<int64_t>> sides(2);
-    sides[0].assign(a.begin(), a.end());
-    sides[1].assign(b.begin(), b.end());
+    load({{a.begin(), a.end()}, {b.begin(), b.end()}},
+         tr("Comparing %1 runs of B with %2 runs of A…").arg(b.size()).arg(a.size()));
+}
+
+void CompareView::load(std::vector<std::vector<int64_t>> sides, const QString& message) {
     message_->setStyleSheet({});
     message_->setTextFormat(Qt::PlainText);
-    message_->setText(tr("Comparing %1 runs of B with %2 runs of A…").arg(b.size()).arg(a.size()));
+    message_->setText(message);
     query_->submit(
-        [sides](RunStore& store) { return load_compare_sides(store, sides); },
+        [sides = std::move(sides)](RunStore& store) { return load_compare_sides(store, sides); },
         [this](const CompareData& data) { showComparison(data); },
         [this](const QString& error) { showFailure(tr("Cannot compare: %1").arg(error)); });
 }

@@ -67,6 +67,8 @@ class CompareView : public QWidget {
     void showComparison(const CompareData& data);
     void showFailure(const QString& message);
     void clearResults();
+    // Reads the sides' comparison off the GUI thread, saying `message` meanwhile.
+    void load(std::vector<std::vector<int64_t>> sides, const QString& message);
     void fillFigures(const Comparison& c);
     void fillDifferences(const Comparison& c);
     void fillOverTime(const CompareData& data);

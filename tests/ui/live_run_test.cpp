@@ -36,6 +36,7 @@
 #include "stored_run_view.h"
 #include "time_chart.h"
 #include "ui_tests.h"
+#include "vegeta_results.h"
 
 using namespace perflab;
 
@@ -475,14 +476,7 @@ void LiveRunTest::aNoteStandsWhereItWasAskedFor() {
 // the run in the history; the same file again fails, naming the run it became.
 void LiveRunTest::importLandsInTheHistoryWithItsProgress() {
     const test::OwnDataHome home;
-    std::string lines;
-    for (int i = 0; i < 50; ++i)
-        lines += R"({"attack":"a","seq":)" + std::to_string(i) +
-                 R"(,"code":200,"timestamp":"2026-12-01T09:00:0)" + std::to_string(i / 10) +
-                 R"(.5Z","latency":)" + std::to_string(1'000'000 + i * 1000) +
-                 R"(,"bytes_out":0,"bytes_in":2,"error":"","method":"GET","url":"http://x/"})" +
-                 "\n";
-    home.dir().write("results.json", lines);
+    home.dir().write("results.json", test::vegeta_results(50));
     MainWindow window;
     QSignalSpy done(&window, &MainWindow::importFinished);
     window.importFile(QString::fromStdString(home.dir().file("results.json")));

@@ -28,6 +28,7 @@
 #include "spec_form.h"
 #include "stored_run_view.h"
 #include "ui_tests.h"
+#include "vegeta_results.h"
 
 using namespace perflab;
 
@@ -161,14 +162,7 @@ void WindowKeysTest::enterOpensTheCurrentRun() {
 // File → Import results…: the run it became is selected in the History, which is shown.
 void WindowKeysTest::importedRunIsSelected() {
     const test::OwnDataHome home;
-    std::string lines;
-    for (int i = 0; i < 20; ++i)
-        lines += R"({"attack":"a","seq":)" + std::to_string(i) +
-                 R"(,"code":200,"timestamp":"2026-12-01T09:00:0)" + std::to_string(i / 10) +
-                 R"(.5Z","latency":)" + std::to_string(1'000'000 + i * 1000) +
-                 R"(,"bytes_out":0,"bytes_in":2,"error":"","method":"GET","url":"http://x/"})" +
-                 "\n";
-    home.dir().write("results.json", lines);
+    home.dir().write("results.json", test::vegeta_results(20));
     MainWindow window;
     window.showView(MainWindow::View::setup);
     QSignalSpy done(&window, &MainWindow::importFinished);
