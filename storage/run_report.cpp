@@ -432,51 +432,92 @@ std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& 
     return out;
 }
 
-std::string report_html(const RunReport& r, const std::vector<ReportChart>& images) {
-    const std::string title = "Run " + std::to_string(r.info.id) + ": " + r.info.name;
-    std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
-                      html_escape(title) +
-                      "</title>\n<style>body{font-family:sans-serif}table{border-collapse:"
-                      "collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
-                      "</style></head><body>\n<h1>" +
-                      html_escape(title) + "</h1>\n<ul>\n";
-    for (const auto& [k, v] : facts(r))
-        out += "<li><b>" + html_escape(k) + "</b>: " + html_escape(v) + "</li>\n";
-    out += "</ul>\n";
-    for (const auto& h : r.hosts) {
-        out += "<h2>Machine (" + html_escape(h.role) + ")</h2>\n<ul>\n";
-        for (const auto& [k, v] : profile_facts(h.profile))
-            out += "<li><b>" + html_escape(k) + "</b>: " + html_escape(v) + "</li>\n";
-        out += "</ul>\n";
-    }
+ReportHtmlParts report_html_parts(const RunReport& r) {
+    ReportHtmlParts parts;
+    parts.style =
+        "body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid "
+        "#ccc;padding:2px 8px;text-align:right}";
+    parts.title =
+        "<h1>" + html_escape("Run " + std::to_string(r.info.id) + ": " + r.info.name) + "</h1>\n";
     const RunKind kind = r.summary.kind;
+    const Figures overall = figures(kind, r.summary.overall);
+    parts.summary = "<h2>Summary</h2>\n<p><b>Status</b>: " + html_escape(r.info.status);
+    if (const auto& slo = r.summary.slo)
+        parts.summary += ", <b>SLO</b>: " + std::string(slo->passed ? "PASS" : "FAIL");
+    if (!window_text(r.window).empty())
+        parts.summary += ", <b>window</b>: " + html_escape(window_text(r.window));
+    parts.summary += "</p>\n<p>" + html_escape(figures_line(kind, overall)) + "</p>\n";
+    if (!overall.latency.empty())
+        parts.summary +=
+            "<p>" +
+            html_escape("latency mean " + format_latency_us(int64_t(overall.latency.mean())) +
+                        ", p50 " + format_latency_us(overall.latency.percentile(50)) + ", p99 " +
+                        format_latency_us(overall.latency.percentile(99)) + ", max " +
+                        format_latency_us(overall.latency.max())) +
+            "</p>\n";
+    parts.summary += "<p>" + html_escape(totals_line(kind, r.summary.overall)) + "</p>\n";
+    if (const auto& slo = r.summary.slo) parts.summary += html_table(slo_table(*slo));
+    if (const auto& search = r.summary.search)
+        parts.summary +=
+            "<p><b>Max-rate search</b>: " + html_escape(search_headline(*search)) + "</p>\n";
+    if (!r.info.error.empty())
+        parts.summary += "<p><b>Error</b>: " + html_escape(r.info.error) + "</p>\n";
+    parts.facts = "<ul>\n";
+    for (const auto& [k, v] : facts(r))
+        parts.facts += "<li><b>" + html_escape(k) + "</b>: " + html_escape(v) + "</li>\n";
+    parts.facts += "</ul>\n";
+    for (const auto& h : r.hosts) {
+        std::string machine = "<h2>Machine (" + html_escape(h.role) + ")</h2>\n<ul>\n";
+        for (const auto& [k, v] : profile_facts(h.profile))
+            machine += "<li><b>" + html_escape(k) + "</b>: " + html_escape(v) + "</li>\n";
+        parts.machines.push_back(machine + "</ul>\n");
+    }
     for (const auto* p : all_totals(r.summary)) {
         const Figures f = figures(kind, *p);
-        out += "<h2>" + html_escape(phase_title(f, p->phase)) + "</h2>\n<p>" +
-               html_escape(figures_line(kind, f)) + "</p>\n" + html_table(ops_table(*p, f));
-        out += "<p>" + html_escape(totals_line(kind, *p)) + "</p>\n";
+        parts.phases.push_back("<h2>" + html_escape(phase_title(f, p->phase)) + "</h2>\n<p>" +
+                               html_escape(figures_line(kind, f)) + "</p>\n" +
+                               html_table(ops_table(*p, f)) + "<p>" +
+                               html_escape(totals_line(kind, *p)) + "</p>\n");
     }
     if (const Table agents = agents_table(r.summary); !agents.rows.empty())
-        out += "<h2>Agents</h2>\n" + html_table(agents);
+        parts.agents = "<h2>Agents</h2>\n" + html_table(agents);
     if (const Table servers = server_table(r); !servers.rows.empty())
-        out += "<h2>Servers</h2>\n" + html_table(servers);
+        parts.servers = "<h2>Servers</h2>\n" + html_table(servers);
     if (const auto& slo = r.summary.slo)
-        out += std::string("<h2>SLO: ") + (slo->passed ? "PASS" : "FAIL") + "</h2>\n" +
-               html_table(slo_table(*slo));
+        parts.slo = std::string("<h2>SLO: ") + (slo->passed ? "PASS" : "FAIL") + "</h2>\n" +
+                    html_table(slo_table(*slo));
     if (const auto& search = r.summary.search)
-        out += "<h2>Max-rate search</h2>\n<p>" + html_escape(search_headline(*search)) + "</p>\n" +
-               html_table(search_table(*search));
+        parts.search = "<h2>Max-rate search</h2>\n<p>" + html_escape(search_headline(*search)) +
+                       "</p>\n" + html_table(search_table(*search));
+    if (!r.spec.is_null())
+        parts.spec = "<h2>Spec</h2>\n<pre>" + html_escape(r.spec.dump(2)) + "</pre>\n";
+    if (!r.events.empty()) {
+        parts.events = "<h2>Events</h2>\n<ul>\n";
+        for (const auto& e : r.events)
+            parts.events += "<li>" +
+                            html_escape(format_clock(e.t_ms) + " " + e.kind + ": " + e.text) +
+                            "</li>\n";
+        parts.events += "</ul>\n";
+    }
+    return parts;
+}
+
+std::string report_html(const RunReport& r, const std::vector<ReportChart>& images) {
+    const ReportHtmlParts parts = report_html_parts(r);
+    const std::string title = "Run " + std::to_string(r.info.id) + ": " + r.info.name;
+    std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
+                      html_escape(title) + "</title>\n<style>" + parts.style +
+                      "</style></head><body>\n" + parts.title + parts.facts;
+    for (const auto& machine : parts.machines)
+        out += machine;
+    for (const auto& phase : parts.phases)
+        out += phase;
+    out += parts.agents + parts.servers + parts.slo + parts.search;
     if (!images.empty()) out += "<h2>Charts</h2>\n";
     for (const auto& image : images)
         out += "<p><img src=\"" + html_escape(image.path) + "\" alt=\"" + html_escape(image.title) +
                "\"></p>\n";
-    if (!r.spec.is_null()) out += "<h2>Spec</h2>\n<pre>" + html_escape(r.spec.dump(2)) + "</pre>\n";
-    if (!r.events.empty()) out += "<h2>Events</h2>\n<ul>\n";
-    for (const auto& e : r.events)
-        out +=
-            "<li>" + html_escape(format_clock(e.t_ms) + " " + e.kind + ": " + e.text) + "</li>\n";
-    if (!r.events.empty()) out += "</ul>\n";
-    return out + "</body></html>\n";
+    return out + parts.spec + parts.events + "</body></html>\n";
 }
 
 std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) {

@@ -37,6 +37,21 @@ struct ReportChart {
 };
 std::string report_markdown(const RunReport& report, const std::vector<ReportChart>& images = {});
 std::string report_html(const RunReport& report, const std::vector<ReportChart>& images = {});
+// The HTML report in parts, each a fragment that stands on its own (a heading with what it
+// heads): report_html joins them in its order, the PDF report lays them out in its own, the
+// summary first and never splitting a part that fits on a page.
+struct ReportHtmlParts {
+    std::string style;  // the CSS the parts are written for
+    std::string title;  // the <h1>
+    // Status, the verdict with each SLO check, the key figures, a search's answer.
+    std::string summary;
+    std::string facts;
+    std::vector<std::string> machines;
+    std::vector<std::string> phases;           // each phase's figures, then the run's
+    std::string agents, servers, slo, search;  // empty when the run has none
+    std::string spec, events;                  // empty when the run has none
+};
+ReportHtmlParts report_html_parts(const RunReport& report);
 
 // The per-tick table, one row per tick: totals, then count/errors/p50/p99 per op. Hits,
 // misses and hit rate only for cache runs.

@@ -3,6 +3,7 @@
 
 #include <qcustomplot.h>
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMessageBox>
@@ -35,11 +36,9 @@ class ExportDress {
         }
         plot_->plotLayout()->setMargins(kExportMargins);
         if (title.isEmpty()) return;
-        QFont font = plot_->font();
-        font.setPointSizeF(font.pointSizeF() * 1.2);
-        font.setBold(true);
+        const QFont font = chart_title_font(plot_);
         // Elided: a title longer than the image would widen the layout past it, axes and all.
-        const int room = width - kExportMargins.left() - kExportMargins.right();
+        const int room = chart_title_room(width);
         const QString text = QFontMetrics(font).elidedText(title, Qt::ElideMiddle, room);
         title_ = new QCPTextElement(plot_, text, font);
         title_->setMargins(QMargins(0, 0, 0, 6));
@@ -84,6 +83,17 @@ bool save_svg(QCustomPlot* plot, const QString& path, int width, int height, con
 
 }  // namespace
 
+QFont chart_title_font(QCustomPlot* plot) {
+    QFont font = plot->font();
+    font.setPointSizeF(font.pointSizeF() * 1.2);
+    font.setBold(true);
+    return font;
+}
+
+int chart_title_room(int width) {
+    return width - kExportMargins.left() - kExportMargins.right();
+}
+
 bool chart_has_data(QCustomPlot* plot) {
     for (int i = 0; i < plot->plottableCount(); ++i)
         if (const auto* data = plot->plottable(i)->interface1D(); data && data->dataCount() > 0)
@@ -117,6 +127,24 @@ bool export_chart(QCustomPlot* plot, const QString& path, int width, int height,
         ok = save_svg(plot, path, width, height, title);
     if (!ok) *error = QObject::tr("cannot write %1").arg(path);
     return ok;
+}
+
+void draw_chart(QCustomPlot* plot, QCPPainter* painter, int width, int height,
+                const QString& title) {
+    const ExportDress dress(plot, title, width);
+    plot->toPixmap(width, height);  // laid out at this size first, as in export_chart
+    painter->setMode(QCPPainter::pmVectorized);
+    plot->toPainter(painter, width, height);
+}
+
+QByteArray chart_png(QCustomPlot* plot, int width, int height, const QString& title) {
+    const ExportDress dress(plot, title, width);
+    plot->toPixmap(width, height);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    plot->toPixmap(width, height).save(&buffer, "PNG");
+    return bytes;
 }
 
 void export_chart_dialog(QWidget* parent, QCustomPlot* plot, const QString& title) {

@@ -114,24 +114,25 @@ QString comparison_markdown(const Comparison& c, const std::vector<ReportChart>&
     return out;
 }
 
-QString comparison_html(const Comparison& c, const std::vector<ReportChart>& images) {
-    QString out = QStringLiteral(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>PerfLab comparison</title>\n"
-        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+ComparisonHtml comparison_html_parts(const Comparison& c) {
+    ComparisonHtml parts;
+    parts.style = QStringLiteral(
+        "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
         "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}"
         "td:first-child{text-align:left}.better{background:#c6efce}.worse{background:#ffc7ce}"
         ".differs{background:#fff2a8}.warning{background:#fff2a8;border:1px solid #e0b000;"
-        "padding:8px}img{max-width:100%}</style></head><body>\n<h1>PerfLab "
-        "comparison</h1>\n<ul>\n");
+        "padding:8px}img{max-width:100%}");
+    parts.runs = QStringLiteral("<h1>PerfLab comparison</h1>\n<ul>\n");
     for (const auto& r : c.runs)
-        out += QStringLiteral("<li><b>%1</b> — %2, %3, started %4</li>\n")
-                   .arg(esc(run_title(r)), esc(qs(r.kind)), esc(qs(r.status)),
-                        esc(qs(format_wall(r.started_at_ms))));
-    out += QStringLiteral("</ul>\n");
+        parts.runs += QStringLiteral("<li><b>%1</b> — %2, %3, started %4</li>\n")
+                          .arg(esc(run_title(r)), esc(qs(r.kind)), esc(qs(r.status)),
+                               esc(qs(format_wall(r.started_at_ms))));
+    parts.runs += QStringLiteral("</ul>\n");
     if (c.different_machines)
-        out += QStringLiteral("<p class=\"warning\"><b>Warning:</b> ") +
-               esc(QString::fromLatin1(kMachinesWarning)) + QStringLiteral("</p>\n");
-    out += QStringLiteral(
+        parts.runs += QStringLiteral("<p class=\"warning\"><b>Warning:</b> ") +
+                      esc(QString::fromLatin1(kMachinesWarning)) + QStringLiteral("</p>\n");
+    QString& out = parts.figures;
+    out = QStringLiteral(
         "<h2>Key figures</h2>\n<p>Changes against the first run; [lo, hi] is the 95% interval "
         "of a change, coloured only when it is better or worse beyond the noise and the "
         "threshold.</p>\n<table>\n"
@@ -152,13 +153,25 @@ QString comparison_html(const Comparison& c, const std::vector<ReportChart>& ima
         out += QStringLiteral("</tr>\n");
     }
     out += QStringLiteral("</table>\n");
+    html_differences(parts.specDifferences, QStringLiteral("Spec differences"), c,
+                     c.spec_differences);
+    html_differences(parts.machineDifferences, QStringLiteral("Machine differences"), c,
+                     c.hardware_differences);
+    return parts;
+}
+
+QString comparison_html(const Comparison& c, const std::vector<ReportChart>& images) {
+    const ComparisonHtml parts = comparison_html_parts(c);
+    QString out = QStringLiteral(
+                      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>PerfLab "
+                      "comparison</title>\n<style>") +
+                  parts.style + QStringLiteral("</style></head><body>\n") + parts.runs +
+                  parts.figures;
     for (const auto& image : images)
         out += QStringLiteral("<h2>%1</h2>\n<img src=\"%2\" alt=\"%1\">\n")
                    .arg(esc(qs(image.title)), esc(qs(image.path)));
-    html_differences(out, QStringLiteral("Spec differences"), c, c.spec_differences);
-    html_differences(out, QStringLiteral("Machine differences"), c, c.hardware_differences);
-    out += QStringLiteral("</body></html>\n");
-    return out;
+    return out + parts.specDifferences + parts.machineDifferences +
+           QStringLiteral("</body></html>\n");
 }
 
 }  // namespace perflab

@@ -21,6 +21,7 @@
 #include "chart_export.h"
 #include "compare_data.h"
 #include "compare_figures.h"
+#include "compare_pdf.h"
 #include "compare_report.h"
 #include "file_dialogs.h"
 #include "frozen_column_table.h"
@@ -333,8 +334,11 @@ bool CompareView::exportChart(Chart chart, const QString& path, int width, int h
         *error = tr("nothing to export: no comparison is shown");
         return false;
     }
-    QCustomPlot* plot = chart == Chart::overTime ? overTime_->plot() : percentiles_->plot();
-    return export_chart(plot, path, width, height, error, chartTitle(chart));
+    return export_chart(chartPlot(chart), path, width, height, error, chartTitle(chart));
+}
+
+QCustomPlot* CompareView::chartPlot(Chart chart) const {
+    return chart == Chart::overTime ? overTime_->plot() : percentiles_->plot();
 }
 
 QString CompareView::chartTitle(Chart chart) const {
@@ -349,24 +353,34 @@ bool CompareView::exportReport(const QString& path, QString* error) {
     }
     const QFileInfo info(path);
     const QString suffix = info.suffix().toLower();
+    if (suffix == QLatin1String("pdf"))
+        return write_comparison_pdf(*comparison_, *overTime_, percentiles_->plot(), runLabels_,
+                                    path, error);
     const bool html = suffix == QLatin1String("html") || suffix == QLatin1String("htm");
     if (!html && suffix != QLatin1String("md")) {
-        *error = tr("unknown report format \"%1\": use .md or .html").arg(suffix);
+        *error = tr("unknown report format \"%1\": use .md, .html or .pdf").arg(suffix);
         return false;
     }
     const QString base = info.completeBaseName();
-    const std::vector<ReportChart> images = {
+    std::vector<ReportChart> images = {
         {tr("Throughput and latency over time").toStdString(),
          QString(base + QStringLiteral("-over-time.png")).toStdString()},
         {tr("Latency distribution").toStdString(),
          QString(base + QStringLiteral("-percentiles.png")).toStdString()}};
-    const auto beside = [&](const ReportChart& image) {
-        return info.dir().filePath(QString::fromStdString(image.path));
-    };
-    if (!exportChart(Chart::overTime, beside(images[0]), kReportWidth, kOverTimeHeight, error) ||
-        !exportChart(Chart::percentiles, beside(images[1]), kReportWidth, kPercentilesHeight,
-                     error))
-        return false;
+    const Chart charts[] = {Chart::overTime, Chart::percentiles};
+    const int heights[] = {kOverTimeHeight, kPercentilesHeight};
+    for (size_t i = 0; i < images.size(); ++i) {
+        // HTML is one file to send, its charts inline; Markdown's sit beside it.
+        if (html) {
+            const QByteArray png =
+                chart_png(chartPlot(charts[i]), kReportWidth, heights[i], chartTitle(charts[i]));
+            images[i].path = "data:image/png;base64," + png.toBase64().toStdString();
+        } else if (!exportChart(charts[i],
+                                info.dir().filePath(QString::fromStdString(images[i].path)),
+                                kReportWidth, heights[i], error)) {
+            return false;
+        }
+    }
     const QString text =
         html ? comparison_html(*comparison_, images) : comparison_markdown(*comparison_, images);
     QSaveFile file(path);
@@ -378,9 +392,9 @@ bool CompareView::exportReport(const QString& path, QString* error) {
 }
 
 void CompareView::exportReportDialog() {
-    const QString path =
-        ask_save_path(this, tr("Export comparison"), tr("Markdown (*.md);;HTML (*.html)"),
-                      QStringLiteral("export/dir"));
+    const QString path = ask_save_path(this, tr("Export comparison"),
+                                       tr("Markdown (*.md);;HTML (*.html);;PDF (*.pdf)"),
+                                       QStringLiteral("export/dir"));
     if (path.isEmpty()) return;
     QString error;
     if (!exportReport(path, &error)) QMessageBox::warning(this, tr("Cannot export"), error);
@@ -390,8 +404,7 @@ void CompareView::exportChartDialog(Chart chart) {
     if (!comparison_)
         return void(QMessageBox::warning(this, tr("Cannot export"),
                                          tr("nothing to export: no comparison is shown")));
-    export_chart_dialog(this, chart == Chart::overTime ? overTime_->plot() : percentiles_->plot(),
-                        chartTitle(chart));
+    export_chart_dialog(this, chartPlot(chart), chartTitle(chart));
 }
 
 }  // namespace perflab

@@ -10,6 +10,7 @@
 
 #include "run_compare.h"
 
+class QCustomPlot;
 class QLabel;
 class QPushButton;
 class QTableWidget;
@@ -33,8 +34,9 @@ class CompareView : public QWidget {
     explicit CompareView(const std::string& dbPath, QWidget* parent = nullptr);
     ~CompareView() override;
 
-    // Writes a Markdown (.md) or HTML (.html) report, with the two charts as PNGs next to it
-    // (REPORT-over-time.png, REPORT-percentiles.png).
+    // Writes a report by the suffix: PDF (.pdf, the charts as vector graphics, a panel a
+    // block); HTML (.html), one file with the charts inline; or Markdown (.md), with the two
+    // charts as PNGs next to it (REPORT-over-time.png, REPORT-percentiles.png).
     bool exportReport(const QString& path, QString* error);
     // PNG, PDF or SVG, by the suffix.
     bool exportChart(Chart chart, const QString& path, int width, int height, QString* error);
@@ -74,6 +76,7 @@ class CompareView : public QWidget {
     void fillOverTime(const CompareData& data);
     void fillPercentiles(const CompareData& data);
     QString chartTitle(Chart chart) const;  // what an export of it is headed with
+    QCustomPlot* chartPlot(Chart chart) const;
 
     StoreQuery* query_;
     QLabel* message_;

@@ -137,18 +137,21 @@ bool LiveCharts::addSample(const IntervalSample& s) {
 void LiveCharts::addEvent(const RunEvent& e) {
     const double t = double(e.t_ms) / 1000.0;
     const QString text = QString::fromStdString(e.text);
+    // Full GCs come every second in a collapse, on the top line; a phase's start, a rate's
+    // change or the stop on the next, the user's notes and breaches on the third: at any one
+    // time each label stays legible.
     if (e.kind == "phase")
-        chart_->addMarker(t, text, QColor(31, 119, 180));
+        chart_->addMarker(t, text, QColor(31, 119, 180), 1);
     else if (e.kind == "gc")
-        chart_->addMarker(t, QObject::tr("GC"), QColor(214, 39, 40));
+        chart_->addMarker(t, QObject::tr("GC"), QColor(214, 39, 40), 0);
     else if (e.kind == "stop")
-        chart_->addMarker(t, QObject::tr("stop"), Qt::darkGray);
+        chart_->addMarker(t, QObject::tr("stop"), Qt::darkGray, 1);
     else if (e.kind == "slo")
-        chart_->addMarker(t, QObject::tr("SLO breach"), QColor(176, 42, 55));
+        chart_->addMarker(t, QObject::tr("SLO breach"), QColor(176, 42, 55), 2);
     else if (e.kind == "note")
-        chart_->addMarker(t, text, QColor(214, 120, 0));
+        chart_->addMarker(t, text, QColor(214, 120, 0), 2);
     else if (e.kind == "rate")
-        chart_->addMarker(t, text, QColor(148, 103, 189));
+        chart_->addMarker(t, text, QColor(148, 103, 189), 1);
 }
 
 void LiveCharts::addProbeSample(const ProbeSample& s) {

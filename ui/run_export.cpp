@@ -7,10 +7,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
-#include <QPageSize>
-#include <QPdfWriter>
 #include <QSaveFile>
-#include <QTextDocument>
 #include <QUrl>
 #include <algorithm>
 #include <string>
@@ -18,6 +15,8 @@
 
 #include "hlog_export.h"
 #include "live_charts.h"
+#include "pdf_charts.h"
+#include "pdf_report.h"
 #include "search_curve.h"
 #include "stored_run.h"
 #include "time_chart.h"
@@ -108,32 +107,38 @@ bool write_html(const StoredRun& run, const QFileInfo& info, QString* error) {
     return write_file(info.filePath(), report_html(run.report, images), error);
 }
 
-// PDF: the HTML report laid out by Qt's text engine on A4 pages, the charts as resources,
-// the run's name as the document's title.
+// PDF: the summary first, then the tables, each panel of the charts as a block of its own
+// drawn as vector graphics, then the run's facts, machines, spec and events.
 bool write_pdf(const StoredRun& run, const QFileInfo& info, QString* error) {
-    QTextDocument document;
-    std::vector<ReportChart> images;
-    for (const Chart& c : draw_charts(run)) {
-        // Qt's text engine ignores the HTML's max-width: scaled here to the page's width.
-        document.addResource(QTextDocument::ImageResource, QUrl(c.file),
-                             c.image.scaledToWidth(680, Qt::SmoothTransformation));
-        images.push_back({c.title.toStdString(), c.file.toStdString()});
+    const ReportHtmlParts parts = report_html_parts(run.report);
+    const QString name = QObject::tr("run %1: %2")
+                             .arg(run.report.info.id)
+                             .arg(QString::fromStdString(run.report.info.name));
+    const auto html = [](const std::string& s) { return QString::fromStdString(s); };
+    PdfReport pdf(QObject::tr("PerfLab %1").arg(name), html(parts.style));
+    pdf.addText(html(parts.title + parts.summary));
+    for (const auto& phase : parts.phases)
+        pdf.addText(html(phase));
+    for (const std::string* table : {&parts.agents, &parts.servers, &parts.search})
+        if (!table->empty()) pdf.addText(html(*table));
+    TimeChart chart;
+    LiveCharts charts(&chart);
+    show_stored_run(charts, run);
+    SearchCurve curve;
+    pdf.addText(QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Charts")), true);
+    add_pdf_panels(pdf, chart, name);
+    if (const auto& search = run.report.summary.search) {
+        curve.show(*search, run.spec.slo ? &*run.spec.slo : nullptr);
+        add_pdf_chart(pdf, curve.plot(),
+                      QObject::tr("Latency against throughput, one point per step — %1").arg(name),
+                      2 * kPdfPanelHeight);
     }
-    document.setHtml(QString::fromStdString(report_html(run.report, images)));
-    QPdfWriter pdf(info.filePath());
-    pdf.setPageSize(QPageSize(QPageSize::A4));
-    pdf.setResolution(96);
-    pdf.setTitle(QObject::tr("PerfLab run %1: %2")
-                     .arg(run.report.info.id)
-                     .arg(QString::fromStdString(run.report.info.name)));
-    pdf.setCreator(QStringLiteral("PerfLab"));
-    document.setPageSize(pdf.pageLayout().paintRectPixels(pdf.resolution()).size());
-    document.print(&pdf);
-    if (!QFileInfo(info.filePath()).size()) {
-        *error = QObject::tr("cannot write %1").arg(info.filePath());
-        return false;
-    }
-    return true;
+    pdf.addText(QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Run")) + html(parts.facts));
+    for (const auto& machine : parts.machines)
+        pdf.addText(html(machine));
+    for (const std::string* rest : {&parts.spec, &parts.events})
+        if (!rest->empty()) pdf.addText(html(*rest));
+    return pdf.write(info.filePath(), error);
 }
 
 }  // namespace

@@ -225,6 +225,7 @@ void TimeChart::setLogScale(int panel, bool log) {
 }
 
 void TimeChart::setCaption(int panel, const QString& text) {
+    panels_.at(size_t(panel)).caption = text;
     QCPLayoutGrid* header = panels_.at(size_t(panel)).header;
     auto* caption = new QCPTextElement(plot_, text, QFont(font().family(), 8, QFont::Bold));
     caption->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
@@ -309,8 +310,9 @@ void TimeChart::layoutPanels() {
     grid->simplify();
     QCPAxisRect* bottom = nullptr;
     int shownCount = 0;
-    for (auto& p : panels_) {
-        const bool shown = !hidden_.contains(p.kind);
+    for (size_t i = 0; i < panels_.size(); ++i) {
+        Panel& p = panels_[i];
+        const bool shown = laidOut(i);
         p.rect->setVisible(shown);
         p.header->setVisible(shown);
         p.rect->axis(QCPAxis::atBottom)->setTickLabels(false);
@@ -323,8 +325,10 @@ void TimeChart::layoutPanels() {
         ++shownCount;
     }
     const auto spare =
-        int(std::count_if(reserved_.begin(), reserved_.end(),
-                          [this](const QString& k) { return !hidden_.contains(k); }));
+        solo_ ? 0 : int(std::count_if(reserved_.begin(), reserved_.end(), [this](const QString& k) {
+            return !hidden_.contains(k);
+        }));
+
     if (spare > 0) {
         if (!spacer_) spacer_ = new QCPLayoutElement(plot_);
         const int row = grid->rowCount();
@@ -352,9 +356,31 @@ void TimeChart::placeMarkerItem(QCPAbstractItem* item, QCPAxisRect* top) {
 }
 
 QCPAxisRect* TimeChart::topVisiblePanel() const {
-    for (const auto& p : panels_)
-        if (!hidden_.contains(p.kind)) return p.rect;
+    for (size_t i = 0; i < panels_.size(); ++i)
+        if (laidOut(i)) return panels_[i].rect;
     return nullptr;
+}
+
+bool TimeChart::laidOut(size_t panel) const {
+    return solo_ ? int(panel) == *solo_ : !hidden_.contains(panels_[panel].kind);
+}
+
+void TimeChart::soloPanel(std::optional<int> panel) {
+    solo_ = panel;
+    layoutPanels();
+}
+
+// "memcached (evictions/s): 127.0.0.1:11211": a probe's panels share their kind and caption,
+// only the axis tells them apart.
+QString TimeChart::panelTitle(int panel) const {
+    const Panel& p = panels_.at(size_t(panel));
+    const QString axis = p.rect->axis(QCPAxis::atLeft)->label();
+    QString title = QStringLiteral("%1 (%2)").arg(p.kind, axis);
+    if (p.kind.contains(axis, Qt::CaseInsensitive))
+        title = p.kind;
+    else if (axis.contains(p.kind, Qt::CaseInsensitive))
+        title = axis;
+    return p.caption.isEmpty() ? title : title + QStringLiteral(": ") + p.caption;
 }
 
 void TimeChart::linkTimeAxes(QCPAxisRect* rect) {
@@ -439,7 +465,7 @@ void TimeChart::thin(QCPGraph* graph) {
     graph->setData(keys, values, true);
 }
 
-void TimeChart::addMarker(double t_s, const QString& label, const QColor& color) {
+void TimeChart::addMarker(double t_s, const QString& label, const QColor& color, int line) {
     if (markers_ >= kMaxMarkers || panels_.empty()) return;
     ++markers_;
     for (auto& p : panels_) {
@@ -466,6 +492,7 @@ void TimeChart::addMarker(double t_s, const QString& label, const QColor& color)
     text->setText(label);
     text->setColor(color);
     text->setFont(QFont(font().family(), 8));
+    text->setPadding(QMargins(0, line * QFontMetrics(text->font()).height(), 0, 0));
     placeMarkerItem(text, topVisiblePanel());
 }
 
@@ -490,6 +517,7 @@ void TimeChart::clear() {
     spacer_ = nullptr;
     reserved_.clear();
     panels_.clear();
+    solo_.reset();
     plotHeight_ = 0;
     margins_ = new QCPMarginGroup(plot_);
     latest_s_ = 0;

@@ -61,6 +61,13 @@ class TimeChart : public QWidget {
     void setCaption(int panel, const QString& text);
     int panelCount() const { return int(panels_.size()); }
     int visiblePanelCount() const;
+    // Whether the user shows the panel's kind.
+    bool panelShown(int panel) const { return !hidden_.contains(panels_.at(size_t(panel)).kind); }
+    // What the panel shows in words: its kind, axis and caption ("Host CPU (CPU %): db1").
+    QString panelTitle(int panel) const;
+    // Lays out `panel` alone, with its own time axis and the markers' labels, as a report draws
+    // one panel a block; nullopt lays out the panels the user shows again.
+    void soloPanel(std::optional<int> panel);
     QCPGraph* addSeries(int panel, const QString& name, const QColor& color,
                         Qt::PenStyle style = Qt::SolidLine);
     // A series drawn as if with a 2-px pen, for the one line a panel is read by.
@@ -69,7 +76,10 @@ class TimeChart : public QWidget {
     // drawn by adding the tallest (the sum of all) first: each later one covers its share.
     QCPGraph* addArea(int panel, const QString& name, const QColor& color);
     void append(QCPGraph* graph, double t_s, double value);
-    void addMarker(double t_s, const QString& label, const QColor& color);
+    // A dashed line at t_s across every panel, labelled on the top one, the label on `line`
+    // (counted in text lines from the panel's top): labels of different kinds that come at the
+    // same time (a phase's start and a full GC) are staggered, not drawn over each other.
+    void addMarker(double t_s, const QString& label, const QColor& color, int line = 0);
     int markerCount() const { return markers_; }
     // The live view shows [0, max(planned, latest)] until the user zooms or pans.
     void setPlannedSeconds(double seconds) { planned_s_ = seconds; }
@@ -126,6 +136,7 @@ class TimeChart : public QWidget {
         AxisUnit unit;
         bool logOffered = false;
         QCPItemStraightLine* cursor = nullptr;  // the crosshair's line, made on first use
+        QString caption = {};                   // setCaption's
     };
     void setupPlot();
     void linkTimeAxes(QCPAxisRect* rect);
@@ -135,6 +146,7 @@ class TimeChart : public QWidget {
     void fitTicks();
     static void placeMarkerItem(QCPAbstractItem* item, QCPAxisRect* top);
     QCPAxisRect* topVisiblePanel() const;
+    bool laidOut(size_t panel) const;  // in the layout: shown by the user, or the solo one
     void setupSeries(QCPLegend* legend, QCPGraph* graph, const QString& name, const QColor& color,
                      Qt::PenStyle style);
     void rescalePanels();
@@ -162,6 +174,7 @@ class TimeChart : public QWidget {
     QCPLayoutElement* spacer_ = nullptr;  // their room, under the panels
     int markers_ = 0;
     QSet<QString> hidden_;
+    std::optional<int> solo_;
     QString settingsKey_;
 };
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // A chart exports to valid, non-empty PNG, PDF and SVG files at the size asked for, headed by
 // its title, clear of the image's edges, without the crosshair; an empty chart is refused.
+// A run's PDF report (a real SLO run with probes and a note, stored by the CLI against a real
+// memcached) opens with its summary, numbers every page, keeps its SLO table on one page and
+// draws each chart panel as vector graphics with its own title; marker labels do not overlap.
 #include "chart_export.h"
 
 #include <qcustomplot.h>
@@ -14,6 +17,7 @@
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
@@ -23,7 +27,14 @@
 #include <nlohmann/json.hpp>
 
 #include "file_dialogs.h"
+#include "live_charts.h"
 #include "main_window.h"
+#include "memcached_server.h"
+#include "pdf_text.h"
+#include "process.h"
+#include "run_export.h"
+#include "run_store.h"
+#include "stored_run.h"
 #include "time_chart.h"
 #include "ui_tests.h"
 
@@ -43,6 +54,8 @@ class ChartExportTest : public QObject {
     void legendFitsTheImage();
     void emptyChartIsRefused();
     void emptyLiveChartIsRefusedWithAMessage();
+    void runPdfReportIsPagedWithVectorPanels();
+    void markerLabelsAreStaggered();
 
   private:
     static void fill(TimeChart& chart) {
@@ -325,6 +338,124 @@ void ChartExportTest::emptyLiveChartIsRefusedWithAMessage() {
     QVERIFY2(box, "no message said why nothing was exported");
     QVERIFY2(box->text().contains(QStringLiteral("empty")), qPrintable(box->text()));
     QCOMPARE(fileDialogs, 0);
+}
+
+namespace {
+
+// Two phases with an slo, the local host and the memcached probed, a note at 1 s: a report of
+// several pages, with a panel of each kind.
+StoredRun stored_slo_run(const test::TempDir& dir, const std::string& memcached) {
+    const nlohmann::json spec = {{"name", "report of a cache run"},
+                                 {"kind", "cache"},
+                                 {"tick_ms", 250},
+                                 {"phases",
+                                  {{{"duration_s", 1.5}, {"rate", 400}, {"concurrency", 2}},
+                                   {{"duration_s", 1.5}, {"rate", 800}, {"concurrency", 2}}}},
+                                 {"cache",
+                                  {{"servers", {memcached}},
+                                   {"keys", {{"count", 1000}}},
+                                   {"value_size", {{"min", 64}, {"max", 256}}}}},
+                                 {"slo",
+                                  {{"latency_ms", {{"p50", 50}, {"p90", 80}, {"p99", 100}}},
+                                   {"error_rate", 0.01},
+                                   {"window_s", 1}}},
+                                 {"probes", {{{"local", true}}, {{"memcached", memcached}}}}};
+    dir.write("spec.json", spec.dump());
+    const std::string db = dir.file("runs.db");
+    const test::Output ran =
+        test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db, "-q"}, 60);
+    // 3: it ran and a check failed, which the report tells as well as a pass.
+    if (ran.code != 0 && ran.code != 3) qFatal("perflab run: %s", ran.err.c_str());
+    const test::Output noted =
+        test::run({PERFLAB_BINARY, "note", "1", "heap dump here", "--at", "1s", "--db", db});
+    if (noted.code != 0) qFatal("perflab note: %s", noted.err.c_str());
+    RunStore store(db, Access::read);
+    return load_stored_run(store, 1);
+}
+
+}  // namespace
+
+void ChartExportTest::runPdfReportIsPagedWithVectorPanels() {
+    test::MemcachedServer memcached;
+    test::TempDir dir;
+    const StoredRun run = stored_slo_run(dir, memcached.endpoint());
+    QVERIFY(run.report.summary.slo);
+    const QString path = QString::fromStdString(dir.file("report.pdf"));
+    QString error;
+    QVERIFY2(write_run_report(run, path, &error), qPrintable(error));
+
+    const int pages = test::pdf_pages(path);
+    QVERIFY2(pages >= 3, qPrintable(QString::number(pages)));
+    QStringList text;  // each page's
+    for (int page = 1; page <= pages; ++page) {
+        text << test::pdf_text(path, page);
+        QVERIFY2(text.back().contains(QStringLiteral("page %1 of %2").arg(page).arg(pages)),
+                 qPrintable(text.back()));
+        QVERIFY2(text.back().contains(QStringLiteral("PerfLab run 1: report of a cache run")),
+                 qPrintable(text.back()));
+    }
+    // The summary first: the verdict with every check, on one page, the figures with it.
+    QVERIFY2(text[0].contains(QStringLiteral("Summary")), qPrintable(text[0]));
+    QVERIFY(text[0].contains(QStringLiteral("SLO: ")));
+    QVERIFY(text[0].contains(QStringLiteral("throughput ")));
+    for (const auto& check : run.report.summary.slo->checks)
+        QVERIFY2(text[0].contains(QString::fromStdString(check.name)),
+                 qPrintable(QString::fromStdString(check.name) + "\n" + text[0]));
+
+    // A block per panel, titled with the panel and the run; each with its own time axis.
+    TimeChart chart;
+    LiveCharts charts(&chart);
+    show_stored_run(charts, run);
+    QVERIFY(chart.panelCount() >= 8);  // the run's four, the host's four, the memcached's
+    const QString all = text.join(QLatin1Char('\n'));
+    for (int i = 0; i < chart.panelCount(); ++i) {
+        const QString title = chart.panelTitle(i) + QStringLiteral(" — ");
+        QVERIFY2(all.contains(title), qPrintable(title));
+        QCOMPARE(all.count(title), 1);
+    }
+    const qsizetype axisLabels = all.count(QRegularExpression(QStringLiteral("\\b00:00:0\\d\\b")));
+    QVERIFY2(axisLabels >= 2 * chart.panelCount(), qPrintable(QString::number(axisLabels)));
+    // Drawn as vector graphics: not one raster image in the file.
+    const QStringList images = test::pdf_images(path);
+    QVERIFY2(images.isEmpty(), qPrintable(images.join(QLatin1Char('\n'))));
+    // The note, in the chart and among the events after the charts.
+    QVERIFY(all.count(QStringLiteral("heap dump here")) >= 2);
+}
+
+// A full GC, a phase's start and a note at the same second: their labels are drawn one under
+// the other, none over another.
+void ChartExportTest::markerLabelsAreStaggered() {
+    TimeChart chart;
+    LiveCharts charts(&chart);
+    const auto spec = parse_spec(
+        nlohmann::json{{"name", "labels"},
+                       {"kind", "cache"},
+                       {"phases", {{{"duration_s", 10}, {"rate", 100}, {"concurrency", 1}}}},
+                       {"cache", {{"servers", {"127.0.0.1:1"}}}}});
+    QVERIFY(spec);
+    charts.begin(*spec.spec);
+    IntervalSample s;
+    s.t_ms = 1000;
+    s.interval_ms = 1000;
+    s.ops["get"].count = 10;
+    charts.addSample(s);
+    for (const char* kind : {"gc", "phase", "note"})
+        charts.addEvent({5000, kind, std::string(kind) + " label at 5 s"});
+    charts.refresh();
+    chart.plot()->toPixmap(900, 600);
+    QList<QRectF> labels;
+    for (int i = 0; i < chart.plot()->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(chart.plot()->item(i))) {
+            const QMargins pad = text->padding();
+            labels << QRectF(
+                text->topLeft->pixelPosition() + QPointF(pad.left(), pad.top()),
+                text->bottomRight->pixelPosition() - QPointF(pad.right(), pad.bottom()));
+        }
+    QCOMPARE(labels.size(), 3);
+    for (int a = 0; a < labels.size(); ++a)
+        for (int b = a + 1; b < labels.size(); ++b)
+            QVERIFY2(!labels[a].intersects(labels[b]),
+                     qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(a).arg(b)));
 }
 
 int run_chart_export_test(int argc, char** argv) {

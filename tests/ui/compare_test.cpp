@@ -2,7 +2,8 @@
 // Two real runs stored by the real CLI against a real memcached, at different rates, compared
 // in the compare view: its figures match compare_runs, the overlay has a point per stored
 // tick, the percentile curves reach the nines the runs' counts allow, the rate difference is
-// listed, a different machine raises the warning, and the report comes with its charts. Runs
+// listed, a different machine raises the warning, and the report comes with its charts: beside
+// a Markdown report, inline in the HTML one, drawn as vector graphics in the PDF one. Runs
 // of one long name: their columns are told apart, the figures' names stay in view as the
 // columns scroll, and the time axis shows the whole of the longest run.
 #include <qcustomplot.h>
@@ -13,6 +14,7 @@
 #include <QHeaderView>
 #include <QImage>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSet>
 #include <QSignalSpy>
@@ -30,6 +32,7 @@
 #include "compare_figures.h"
 #include "compare_view.h"
 #include "memcached_server.h"
+#include "pdf_text.h"
 #include "percentile_chart.h"
 #include "process.h"
 #include "run_store.h"
@@ -118,8 +121,9 @@ class CompareTest : public QObject {
     void percentilesReachTheNinesOfTheCount();
     void rateDifferenceIsListed();
     void differentMachinesRaiseTheWarning();
-    void reportReferencesItsCharts_data();
     void reportReferencesItsCharts();
+    void htmlReportIsOneFile();
+    void pdfReportNamesEveryRun();
     void chartsExport();
     void badInputShowsAMessage();
     void longNamesLeaveEveryColumnInView();
@@ -331,18 +335,9 @@ void CompareTest::differentMachinesRaiseTheWarning() {
     QVERIFY(file.readAll().contains("different machines"));
 }
 
-void CompareTest::reportReferencesItsCharts_data() {
-    QTest::addColumn<QString>("name");
-    QTest::addColumn<QString>("reference");
-    QTest::newRow("markdown") << "report.md"
-                              << "](%1)";
-    QTest::newRow("html") << "report.html"
-                          << "src=\"%1\"";
-}
-
 void CompareTest::reportReferencesItsCharts() {
-    QFETCH(QString, name);
-    QFETCH(QString, reference);
+    const QString name = QStringLiteral("report.md");
+    const QString reference = QStringLiteral("](%1)");
     QTemporaryDir out;
     QString error;
     QVERIFY2(view_->exportReport(out.filePath(name), &error), qPrintable(error));
@@ -365,6 +360,62 @@ void CompareTest::reportReferencesItsCharts() {
             QVERIFY(text.contains(delta_text(f.delta_pct[1])));
         }
     QVERIFY(!text.contains(QStringLiteral("different machines")));
+}
+
+// The HTML report is one file to send: its two charts inline as PNGs, nothing written beside it
+// and nothing referenced there.
+void CompareTest::htmlReportIsOneFile() {
+    QTemporaryDir out;
+    QString error;
+    QVERIFY2(view_->exportReport(out.filePath(QStringLiteral("report.html")), &error),
+             qPrintable(error));
+    QCOMPARE(QDir(out.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+             QStringList{QStringLiteral("report.html")});
+    QFile file(out.filePath(QStringLiteral("report.html")));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll());
+    const QString inline_png = QStringLiteral("data:image/png;base64,");
+    int images = 0;
+    for (auto it =
+             QRegularExpression(QStringLiteral("(?:src|href)=\"([^\"]*)\"")).globalMatch(text);
+         it.hasNext();) {
+        const QString source = it.next().captured(1);
+        QVERIFY2(source.startsWith(inline_png), qPrintable(source.left(80)));
+        const QImage image = QImage::fromData(
+            QByteArray::fromBase64(source.mid(inline_png.size()).toLatin1()), "PNG");
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() > 1000);
+        ++images;
+    }
+    QCOMPARE(images, 2);
+    QVERIFY(text.contains(QStringLiteral("/phases/0/rate")));
+}
+
+// The PDF report: every run by its label, every page numbered, the key figures and each chart
+// panel titled, the charts as vector graphics (no raster image in the file).
+void CompareTest::pdfReportNamesEveryRun() {
+    QTemporaryDir out;
+    const QString path = out.filePath(QStringLiteral("report.pdf"));
+    QString error;
+    QVERIFY2(view_->exportReport(path, &error), qPrintable(error));
+    const int pages = test::pdf_pages(path);
+    QVERIFY2(pages >= 2, qPrintable(QString::number(pages)));
+    QString all;
+    for (int page = 1; page <= pages; ++page) {
+        const QString text = test::pdf_text(path, page);
+        QVERIFY2(text.contains(QStringLiteral("page %1 of %2").arg(page).arg(pages)),
+                 qPrintable(text));
+        all += text;
+    }
+    for (const auto& r : view_->comparison()->runs)
+        QVERIFY2(all.contains(title(r)), qPrintable(title(r)));
+    for (const char* heading :
+         {"Key figures", "Throughput (ops/s) — ", "p99 (ms) — ", "p50 (ms) — ",
+          "Latency distribution — ", "Spec differences", "/phases/0/rate"})
+        QVERIFY2(all.contains(QString::fromUtf8(heading)),
+                 qPrintable(QString::fromUtf8(heading) + QStringLiteral(" not in:\n") + all));
+    const QStringList images = test::pdf_images(path);
+    QVERIFY2(images.isEmpty(), qPrintable(images.join(QLatin1Char('\n'))));
 }
 
 void CompareTest::chartsExport() {

@@ -24,6 +24,7 @@
 #include "http_test_server.h"
 #include "memcached_server.h"
 #include "model/format.h"
+#include "pdf_text.h"
 #include "process.h"
 #include "run_list_model.h"
 #include "run_notes_editor.h"
@@ -328,13 +329,18 @@ void HistoryTest::exportWritesReportWithChartImagesAndCsv() {
         QVERIFY2(images >= 1, qPrintable(text));
     }
     QString error;
-    // PDF: a document titled with the run, its chart drawn in.
+    // PDF: a document titled with the run, its charts drawn in as vector graphics, a panel a
+    // block headed with the panel's title (not one raster image of them all).
     QVERIFY2(view.exportReport(dir + QStringLiteral("/report.pdf"), &error), qPrintable(error));
     const QByteArray pdf = read(dir + QStringLiteral("/report.pdf"));
     QVERIFY(pdf.startsWith("%PDF-"));
     QVERIFY2(pdf.size() > 20000, qPrintable(QString::number(pdf.size())));
     QVERIFY(pdf.contains("/Title"));
-    QVERIFY(pdf.contains("/Subtype /Image") || pdf.contains("/Subtype/Image"));
+    const QString pdfText = test::pdf_text(dir + QStringLiteral("/report.pdf"));
+    for (int i = 0; i < view.chart()->panelCount(); ++i)
+        QVERIFY2(pdfText.contains(view.chart()->panelTitle(i) + QStringLiteral(" — ")),
+                 qPrintable(view.chart()->panelTitle(i)));
+    QVERIFY(test::pdf_images(dir + QStringLiteral("/report.pdf")).isEmpty());
     QVERIFY(!view.exportReport(dir + QStringLiteral("/report.txt"), &error));
     QVERIFY2(error.contains(QStringLiteral("txt")), qPrintable(error));
 

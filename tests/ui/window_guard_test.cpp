@@ -25,6 +25,7 @@
 #include "main_window.h"
 #include "memcached_server.h"
 #include "own_data_home.h"
+#include "pdf_text.h"
 #include "percentile_chart.h"
 #include "process.h"
 #include "run_export.h"
@@ -217,7 +218,13 @@ void WindowGuardTest::openAndExport(int64_t id, const QString& what) {
                  qPrintable(what + ": " + error));
     QVERIFY2(write_run_report(*view->run(), base + "-report.pdf", &error),
              qPrintable(what + ": " + error));
-    QVERIFY2(QFileInfo(base + "-report.pdf").size() > 0, qPrintable(what));
+    // Numbered to its last page, its charts drawn as vector graphics.
+    const QString report = base + "-report.pdf";
+    const int pages = test::pdf_pages(report);
+    QVERIFY2(pages >= 1, qPrintable(what));
+    QVERIFY2(test::pdf_text(report, pages).contains(QStringLiteral("page %1 of %1").arg(pages)),
+             qPrintable(what));
+    QVERIFY2(test::pdf_images(report).isEmpty(), qPrintable(what));
 }
 
 void WindowGuardTest::everyTemplateAndEveryKindOfRunShowsAndExports() {
@@ -343,9 +350,10 @@ void WindowGuardTest::everyTemplateAndEveryKindOfRunShowsAndExports() {
         QVERIFY2(window_->compareView()->exportChart(
                      chart, QString::fromStdString(out_->file("compare.pdf")), 1200, 800, &error),
                  qPrintable(error));
-    QVERIFY2(window_->compareView()->exportReport(
-                 QString::fromStdString(out_->file("compare.html")), &error),
-             qPrintable(error));
+    for (const char* report : {"compare.html", "compare.pdf"})
+        QVERIFY2(window_->compareView()->exportReport(QString::fromStdString(out_->file(report)),
+                                                      &error),
+                 qPrintable(error));
 
     window_.reset();
     QVERIFY2(g_warnings.isEmpty(), qPrintable(g_warnings.join(QLatin1Char('\n'))));
