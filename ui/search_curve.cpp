@@ -60,10 +60,12 @@ void SearchCurve::show(const SearchResult& result, const SloSpec* slo) {
     plot_->clearItems();
     limits_ = 0;
     knee_ = false;
-    // A step's points in throughput order, so a curve reads left to right.
+    holds_ = 0;
+    // A step's points in throughput order, so a curve reads left to right. A confirmation
+    // hold repeats a rate for longer: it is a mark of its own, not a point of the curves.
     std::vector<const SearchStep*> steps;
     for (const auto& s : result.steps)
-        steps.push_back(&s);
+        if (!s.confirm) steps.push_back(&s);
     std::sort(steps.begin(), steps.end(), [](const SearchStep* a, const SearchStep* b) {
         return a->throughput < b->throughput;
     });
@@ -101,20 +103,45 @@ void SearchCurve::show(const SearchResult& result, const SloSpec* slo) {
         high = std::max(high, limit->second);
         ++limits_;
     }
-    for (const SearchStep* s : steps)
-        if (result.max_rate && s->passed && s->rate == *result.max_rate) {
-            auto* knee = new QCPItemStraightLine(plot_);
-            knee->point1->setCoords(s->throughput, 1);
-            knee->point2->setCoords(s->throughput, 2);
-            knee->setPen(QPen(QColor(0x2c, 0xa0, 0x2c), 1.5, Qt::DotLine));
-            auto* label = new QCPItemText(plot_);
-            label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-            label->position->setCoords(s->throughput, 0.02);
-            label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-            label->setText(tr(" knee: max rate %1/s").arg(compact_count(*result.max_rate)));
-            label->setColor(QColor(0x2c, 0xa0, 0x2c));
-            knee_ = true;
-        }
+    for (const bool passed : {true, false}) {
+        QVector<double> xs, ys;
+        for (const auto& s : result.steps)
+            if (s.confirm && s.passed == passed && s.p99_ms && *s.p99_ms > 0) {
+                xs.push_back(s.throughput);
+                ys.push_back(*s.p99_ms);
+                right = std::max(right, s.throughput);
+                low = low > 0 ? std::min(low, *s.p99_ms) : *s.p99_ms;
+                high = std::max(high, *s.p99_ms);
+            }
+        if (xs.isEmpty()) continue;
+        const QColor color = passed ? QColor(0x2c, 0xa0, 0x2c) : QColor(0xd6, 0x27, 0x28);
+        auto* graph = plot_->addGraph();
+        graph->setName(passed ? tr("hold passed (p99)") : tr("hold failed (p99)"));
+        graph->setLineStyle(QCPGraph::lsNone);
+        graph->setScatterStyle(QCPScatterStyle(
+            passed ? QCPScatterStyle::ssDiamond : QCPScatterStyle::ssCross, color, 11));
+        graph->setData(xs, ys);
+        holds_ += int(xs.size());
+    }
+    // The sustained answer: a hold's when there was one (they come last).
+    const SearchStep* at_max = nullptr;
+    for (const auto& s : result.steps)
+        if (result.max_rate && s.passed && s.rate == *result.max_rate) at_max = &s;
+    if (const SearchStep* s = at_max) {
+        auto* knee = new QCPItemStraightLine(plot_);
+        knee->point1->setCoords(s->throughput, 1);
+        knee->point2->setCoords(s->throughput, 2);
+        knee->setPen(QPen(QColor(0x2c, 0xa0, 0x2c), 1.5, Qt::DotLine));
+        auto* label = new QCPItemText(plot_);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(s->throughput, 0.02);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setText(
+            (result.confirmed ? tr(" knee: max rate %1/s, held") : tr(" knee: max rate %1/s"))
+                .arg(compact_count(*result.max_rate)));
+        label->setColor(QColor(0x2c, 0xa0, 0x2c));
+        knee_ = true;
+    }
     plot_->xAxis->setRange(0, right * 1.1);
     if (high > 0) plot_->yAxis->setRange(std::max(low / 2, 1e-3), high * 2);
     plot_->replot(QCustomPlot::rpQueuedRefresh);

@@ -219,6 +219,10 @@ QGroupBox* SpecForm::setupObjectivesGroup() {
     addNumber(search, tr("Precision"), "search.precision", QStringLiteral("0.05"));
     addNumber(search, tr("Warm-up (s)"), "search.warmup_s", QStringLiteral("0"));
     addNumber(search, tr("Connections"), "search.concurrency", tr("0: the engine's bound"));
+    addNumber(search, tr("Settle between steps (s)"), "search.settle_s",
+              tr("0: none; idle until the old gen stops falling"));
+    addNumber(search, tr("Confirmation hold (s)"), "search.confirm_s",
+              tr("empty: 3 × step; 0: none"));
     form->addRow(searchFields_);
     searchFields_->hide();
     return box;

@@ -387,17 +387,20 @@ int RunController::run_search() {
     for (; !search_->done() && stop_requests_.load() == 0 && index < int(plan_.phases.size());
          ++index) {
         double rate = search_->rate();
+        double duration_s = search_->duration_s();
         if (follow_ && index > first) {
             const auto order = follow_(index);
             if (!order) break;
             rate = order->rate;
+            duration_s = order->duration_s;
             phase_start = order->start;
         }
-        assign(index, search_step(s, rate), index);
+        assign(index, search_step(s, rate, duration_s), index);
         begun = index;
         const auto ended = run_phase(index, phase_start, PhaseEnd::judged);
         if (!ended) break;
         if (!follow_) {
+            await_jvm_samples(ended->at);
             search_->record(judge_step(*spec_.slo, spec_.kind, index,
                                        plan_.phases[size_t(index)].rate, summary_.phase(index),
                                        slo_->full_gcs(index))
@@ -410,9 +413,48 @@ int RunController::run_search() {
             if (draining_) break;  // stopped while waiting
         }
         draining_ = Draining{index, ended->at};
+        if (!follow_ && s.settle_s > 0) {
+            // With every reply in, the step's last sample goes now: the idle time is no step's.
+            if (engine_->phase_done()) {
+                emit_drain(*draining_, Clock::now());
+                draining_.reset();
+            }
+            if (!settle(s.settle_s)) break;
+        }
         phase_start = std::max(ended->at, Clock::now()) + engine_->step_lead();
     }
     return begun;
+}
+
+// A JVM probe's sample for a step's last tick comes after the step ended: judged before it is
+// in, a full GC in the step's last second would be charged to the next step (and the step
+// passed). Bounded by two ticks and a second, for a probe that stopped sampling.
+void RunController::await_jvm_samples(Clock::time_point step_end) {
+    const auto jvms = std::count_if(spec_.probes.begin(), spec_.probes.end(),
+                                    [](const auto& p) { return p.type == ProbeSpec::Type::jvm; });
+    if (jvms == 0) return;
+    const int64_t end_ms = ms_since_start(step_end);
+    const auto deadline =
+        Clock::now() + 2 * std::chrono::milliseconds(spec_.tick_ms) + std::chrono::seconds(1);
+    while (slo_->jvms_past(end_ms) < jvms && Clock::now() < deadline)
+        if (wait_until(std::min(deadline, Clock::now() + kPollInterval))) return;
+}
+
+// No load until the probed JVM's old generation stops falling (what the step's garbage set
+// off is collected) or settle_s passed: a step pays for its own heap, not the last one's.
+bool RunController::settle(double settle_s) {
+    const auto from = Clock::now();
+    const auto deadline =
+        from + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(settle_s));
+    const int64_t since = ms_since_start(from);
+    bool steady = false;
+    while (!(steady = slo_->old_gen().stopped_falling(since)) && Clock::now() < deadline)
+        if (wait_until(std::min(deadline, Clock::now() + kPollInterval))) return false;
+    const auto now = Clock::now();
+    emit_event({ms_since_start(now), "settle",
+                "idle " + std::to_string(ms_since_start(now) - since) + " ms between steps: " +
+                    (steady ? "the old generation stopped falling" : "settle_s passed")});
+    return true;
 }
 
 SearchResult RunController::search_result(const RunSummary& summary) const {
@@ -420,9 +462,21 @@ SearchResult RunController::search_result(const RunSummary& summary) const {
     r.max_rate = search_->max_rate();
     r.first_failing_rate = search_->first_failing_rate();
     r.finished = search_->done();
-    for (int i = first_step_phase(*spec_.search); i < int(summary.phases.size()); ++i) {
-        auto step = judge_step(*spec_.slo, spec_.kind, i, plan_.phases[size_t(i)].rate,
-                               summary.phases[size_t(i)], slo_->full_gcs(i));
+    r.confirmed = search_->confirmed();
+    const int first = first_step_phase(*spec_.search);
+    for (int i = first; i < int(summary.phases.size()); ++i) {
+        const Phase& phase = plan_.phases[size_t(i)];
+        auto step = judge_step(*spec_.slo, spec_.kind, i, phase.rate, summary.phases[size_t(i)],
+                               slo_->full_gcs(i));
+        const auto& holds = search_->holds();
+        // A step begun but never judged (the run stopped) ran as the search then stood.
+        step.confirm =
+            size_t(i - first) < holds.size() ? bool(holds[size_t(i - first)]) : search_->holding();
+        const int64_t from_ms = summary.phases[size_t(i)].start_ms;
+        step.old_gen = slo_->old_gen().span(from_ms, from_ms + int64_t(phase.duration_s * 1000));
+        // A failed step needs no warning: marginal is a pass that may not hold.
+        step.marginal =
+            step.passed && step.old_gen && marginal(*step.old_gen, spec_.search->step_s);
         if (r.first_failing_rate && step.rate == *r.first_failing_rate && !step.failed.empty())
             r.failed_check = step.failed.front();
         r.steps.push_back(std::move(step));

@@ -62,6 +62,7 @@ class RunController {
     struct StepOrder {
         double rate = 0;
         Clock::time_point start{};
+        double duration_s = 0;  // a confirmation hold's; 0: step_s
     };
     // Called once the step before `phase` ended (its replies in); waits for the order of
     // `phase`, nullopt once the search is over.
@@ -96,6 +97,10 @@ class RunController {
     // The phases of a spec; returns the last one begun (-1: none).
     int run_phases();
     int run_search();
+    // Idles between search steps; false when the run was stopped meanwhile.
+    bool settle(double settle_s);
+    // Until every JVM probe has a sample stamped after a search step's end, bounded.
+    void await_jvm_samples(Clock::time_point step_end);
     SearchResult search_result(const RunSummary& summary) const;
     void emit_cut();
     void stop_sending();

@@ -20,6 +20,11 @@ void SloWatch::phase_began(int index, int64_t t_ms) {
 }
 
 void SloWatch::on_probe_sample(const ProbeSample& sample) {
+    old_gen_.add(sample);
+    if (sample.kind == "jvm") {
+        std::lock_guard lock(mutex_);
+        jvm_last_ms_[sample.source] = std::max(jvm_last_ms_[sample.source], sample.t_ms);
+    }
     if (sample.kind != "jvm" || sample.gap) return;
     const uint64_t full = sample.values.value("full_gc_delta", uint64_t{0});
     std::lock_guard lock(mutex_);
@@ -101,6 +106,12 @@ std::optional<uint64_t> SloWatch::full_gcs(int phase) const {
     std::lock_guard lock(mutex_);
     if (!saw_jvm_ || size_t(phase) >= phase_gcs_.size()) return std::nullopt;
     return phase_gcs_[size_t(phase)];
+}
+
+int SloWatch::jvms_past(int64_t t_ms) const {
+    std::lock_guard lock(mutex_);
+    return int(std::count_if(jvm_last_ms_.begin(), jvm_last_ms_.end(),
+                             [&](const auto& last) { return last.second > t_ms; }));
 }
 
 std::vector<SloCheck> SloWatch::window_checks() const {

@@ -3,6 +3,7 @@
 
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "model/observer.h"
+#include "model/old_gen.h"
 #include "model/slo.h"
 
 namespace perflab {
@@ -21,6 +23,11 @@ class SloWatch : public RunObserver {
   public:
     using Emit = std::function<void(const RunEvent&)>;
     SloWatch(const RunSpec& spec, Emit emit, std::function<void()> stop);
+    // The JVM probes' old generation, for a search's steps and its settling between them.
+    const OldGenTrack& old_gen() const { return old_gen_; }
+    // How many JVM probes delivered a sample stamped after t_ms (a gap counts: nothing more
+    // is to come for that tick).
+    int jvms_past(int64_t t_ms) const;
 
     // From the controller's thread.
     void on_sample(const IntervalSample& sample) override;
@@ -41,6 +48,8 @@ class SloWatch : public RunObserver {
     const SloSpec slo_;
     Emit emit_;
     std::function<void()> stop_;
+    OldGenTrack old_gen_;
+    std::map<std::string, int64_t> jvm_last_ms_;  // per JVM probe, its latest sample's stamp
     int64_t window_ms_;
     int phase_ = 0;
     std::deque<IntervalSample> window_;

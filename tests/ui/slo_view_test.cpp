@@ -119,8 +119,12 @@ void SloViewTest::searchRunShowsItsCurveOnePointPerStep() {
     QVERIFY(summary.search.has_value());
     const SearchResult& search = *summary.search;
     QVERIFY(search.finished);
-    QCOMPARE(int(search.steps.size()), 3);
+    // Three steps, then the answer held for 3 × step_s.
+    QCOMPARE(int(search.steps.size()), 4);
     QCOMPARE(search.steps[2].rate, 2000.0);
+    QVERIFY(search.steps[3].confirm);
+    QCOMPARE(search.steps[3].rate, 2000.0);
+    QVERIFY(search.confirmed);
     QVERIFY(search.max_rate.has_value());
     QCOMPARE(*search.max_rate, 2000.0);
 
@@ -141,6 +145,7 @@ void SloViewTest::searchRunShowsItsCurveOnePointPerStep() {
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
     QVERIFY(stored.curve()->isVisibleTo(&stored));
     QCOMPARE(stored.curve()->points(), 3);
+    QCOMPARE(stored.curve()->holdsMarked(), 1);
     QCOMPARE(stored.curve()->limitLines(), 2);  // p50 and p99
     QVERIFY(stored.curve()->kneeMarked());
     QVERIFY(stored.reportText().contains(QStringLiteral("Search: max rate 2000/s")));
@@ -163,6 +168,12 @@ void SloViewTest::formBuildsASearchSpec() {
     QVERIFY2(form.isValid(), qPrintable(form.errorText()));
     QVERIFY(form.spec()->phases.empty());
     QCOMPARE(form.spec()->search->rate_to, 5000.0);
+    QVERIFY(!form.spec()->search->confirm_s);  // empty: 3 × step_s
+    static_cast<QLineEdit*>(form.field("search.confirm_s"))->setText(QStringLiteral("0"));
+    static_cast<QLineEdit*>(form.field("search.settle_s"))->setText(QStringLiteral("15"));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(*form.spec()->search->confirm_s, 0.0);
+    QCOMPARE(form.spec()->search->settle_s, 15.0);
     QCOMPARE(form.spec()->slo->latency_ms.at("p99"), 100.0);
     // Back to phases: the search is gone, the slo stays.
     form.searchModeBox()->setChecked(false);

@@ -114,11 +114,12 @@ void AgentLink::request_stop() {
     stop_wanted_.store(true);
 }
 
-void AgentLink::order_step(int phase, double rate, Clock::time_point start) {
+void AgentLink::order_step(int phase, double rate, double duration_s, Clock::time_point start) {
     std::lock_guard lock(mutex_);
     outbox_.push_back(record_line({{"type", "step"},
                                    {"phase", phase},
                                    {"rate", rate},
+                                   {"duration_s", duration_s},
                                    {"start_ns", ns_of(start) + clock_.offset_ns}}));
 }
 

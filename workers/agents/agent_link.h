@@ -46,7 +46,7 @@ class AgentLink {
     void request_stop();
     // Orders the agent's search step `phase` at `rate` from `start` on our clock. The reader's
     // thread sends it within kPollMs: it alone uses the channel once the run started.
-    void order_step(int phase, double rate, Clock::time_point start);
+    void order_step(int phase, double rate, double duration_s, Clock::time_point start);
     static constexpr int kPollMs = 100;
     // Moves the agent's figures for `phase` that arrived since the last call into `out`.
     void take(IntervalSample& out, int phase);

@@ -187,7 +187,8 @@ int run_agent(int in_fd, int out_fd) {
             } else if (type == "step") {
                 const Clock::time_point start{
                     std::chrono::nanoseconds(record.value("start_ns", int64_t(0)))};
-                steps.add(record.value("phase", -1), {record.value("rate", 0.0), start});
+                steps.add(record.value("phase", -1),
+                          {record.value("rate", 0.0), start, record.value("duration_s", 0.0)});
             }
         }
     });

@@ -115,7 +115,7 @@ void AgentsEngine::begin_phase(const PhasePlan& plan) {
     const bool ordered = spec_.search && plan.index > first_step_phase(*spec_.search);
     if (ordered)
         for (auto& link : links_)
-            link->order_step(plan.index, plan.phase.rate, plan.start);
+            link->order_step(plan.index, plan.phase.rate, plan.phase.duration_s, plan.start);
     if (!local_) return;
     PhasePlan mine = plan;
     if (local_share_.search) {

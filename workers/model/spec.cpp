@@ -241,8 +241,13 @@ nlohmann::json slo_json(const SloSpec& slo) {
 }
 
 nlohmann::json search_json(const SearchSpec& s) {
-    return {{"rate_from", s.rate_from}, {"rate_to", s.rate_to},   {"step_s", s.step_s},
-            {"precision", s.precision}, {"warmup_s", s.warmup_s}, {"concurrency", s.concurrency}};
+    nlohmann::json j = {{"rate_from", s.rate_from}, {"rate_to", s.rate_to},
+                        {"step_s", s.step_s},       {"precision", s.precision},
+                        {"warmup_s", s.warmup_s},   {"concurrency", s.concurrency},
+                        {"settle_s", s.settle_s}};
+    // Unset, the hold follows step_s: a spec edited later keeps its 3 × step_s.
+    if (s.confirm_s) j["confirm_s"] = *s.confirm_s;
+    return j;
 }
 
 }  // namespace

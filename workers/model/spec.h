@@ -209,6 +209,10 @@ struct SearchSpec {
     double precision = 0.05;  // bisect until first failing / max passing rate ≤ 1 + precision
     double warmup_s = 0;      // a phase at rate_from before the first step, not judged
     int concurrency = 0;      // connections to send on (0: the engine's default bound)
+    double settle_s = 0;      // idle between steps, at most, until the old gen stops falling
+    // The closing hold at max_rate (stepping down by precision until one passes); nullopt:
+    // 3 × step_s, 0: no hold.
+    std::optional<double> confirm_s;
 };
 
 struct RunSpec {

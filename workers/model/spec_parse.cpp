@@ -262,7 +262,8 @@ SearchSpec parse_search(const nlohmann::json& json, std::vector<SpecError>& erro
         r.error("search", "expected an object such as {\"rate_from\": 100, \"rate_to\": 20000}");
         return s;
     }
-    r.allow_only({"rate_from", "rate_to", "step_s", "precision", "warmup_s", "concurrency"});
+    r.allow_only({"rate_from", "rate_to", "step_s", "precision", "warmup_s", "concurrency",
+                  "settle_s", "confirm_s"});
     const auto positive = [&](const char* key, double& out, bool required) {
         const auto v = r.number(key);
         if (!v) {
@@ -292,6 +293,18 @@ SearchSpec parse_search(const nlohmann::json& json, std::vector<SpecError>& erro
             s.warmup_s = *v;
     }
     if (auto v = r.integer("concurrency", 0, 1'000'000)) s.concurrency = int(*v);
+    if (auto v = r.number("settle_s")) {
+        if (*v < 0)
+            r.error(r.path("settle_s"), "must be ≥ 0 (seconds idle between steps; 0: none)");
+        else
+            s.settle_s = *v;
+    }
+    if (auto v = r.number("confirm_s")) {
+        if (*v < 0)
+            r.error(r.path("confirm_s"), "must be ≥ 0 (seconds the answer is held; 0: no hold)");
+        else
+            s.confirm_s = *v;
+    }
     return s;
 }
 
