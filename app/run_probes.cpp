@@ -57,6 +57,10 @@ void RunProbes::on_event(const RunEvent& event) {
     runner_->start(controller_->start_time());
 }
 
+void RunProbes::on_ready() {
+    runner_->baseline();
+}
+
 void RunProbes::on_phase_end(const PhaseTotals& phase) {
     if (phase.phase == int(spec_.phases.size()) - 1) runner_->stop();
 }

@@ -30,6 +30,7 @@ class RunProbes : public RunObserver {
     void attach(RunController& controller, const std::vector<RunObserver*>& observers,
                 std::FILE* lines);
     void on_event(const RunEvent& event) override;
+    void on_ready() override;
     // Polling stops with the last phase (or a stop), before any observer sees on_end.
     void on_phase_end(const PhaseTotals& phase) override;
     void on_end(const RunSummary& summary) override;

@@ -38,9 +38,10 @@ std::string TickLine::next(const IntervalSample& s) {
     }
     if (!drain_) phase_ms_ += s.interval_ms;
     const double secs = s.seconds() > 0 ? s.seconds() : 1.0;
+    // Throughput is successes: a failed op is in err, not in get/s or ok/s.
     const auto count = [&](const char* op) {
         const auto it = s.ops.find(op);
-        return it == s.ops.end() ? uint64_t{0} : it->second.count;
+        return it == s.ops.end() ? uint64_t{0} : it->second.count - it->second.errors;
     };
     std::string line = format_clock(s.t_ms);
     if (drain_) line += " phase " + std::to_string(s.phase + 1) + " replies:";
@@ -50,11 +51,9 @@ std::string TickLine::next(const IntervalSample& s) {
         if (mgets_) line += rate("mget/s", "mget", count("mget"), secs);
         if (sets_) line += rate("set/s", "set", count("set"), secs);
     } else {
-        line += rate("req/s", "", s.total_ops(), secs);
-        uint64_t ok = 0;
-        for (const auto& [code, n] : s.status_codes)
-            if (code >= 200 && code < 400) ok += n;
-        const uint64_t total = s.total_ops();
+        const uint64_t total = s.total_ops(), ok = total - s.total_errors();
+        line += rate("ok/s", "", ok, secs);
+        line += " sent/s:" + std::to_string(uint64_t(double(s.sent) / secs + 0.5));
         line += " ok:" + format_fixed(total ? 100.0 * double(ok) / double(total) : 0.0, 2) + "%";
     }
     line += " rx:" + format_bytes(s.bytes_in) + " tx:" + format_bytes(s.bytes_out);

@@ -58,6 +58,8 @@ nlohmann::json memcached_values(const std::map<std::string, std::string>& before
     if (seconds <= 0 || before.empty()) return v;
     for (const char* name : {"evictions", "get_hits", "get_misses", "cmd_get", "cmd_set"})
         v[std::string(name) + "_ps"] = rate(before, after, name, seconds);
+    // The count itself, as a JVM sample's full_gc_delta: a span's evictions are its samples'.
+    v["evictions_delta"] = number(after, "evictions") - number(before, "evictions");
     const double hits = number(after, "get_hits") - number(before, "get_hits");
     const double gets = hits + number(after, "get_misses") - number(before, "get_misses");
     v["hit_pct"] = gets > 0 ? 100.0 * hits / gets : 0.0;

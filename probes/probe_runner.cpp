@@ -97,9 +97,15 @@ void ProbeRunner::stop() {
         stop_ = true;
     }
     wake_.notify_all();
+    const bool polling = !threads_.empty();
     for (auto& t : threads_)
         t.join();
     threads_.clear();
+    // A last sample up to the run's end: a full GC or an eviction in its last, partial tick
+    // is the run's too.
+    if (polling)
+        for (auto& p : probes_)
+            poll_once(*p);
     for (auto& p : probes_)
         p->close();
 }
@@ -109,26 +115,40 @@ bool ProbeRunner::wait_until(Clock::time_point deadline) {
     return wake_.wait_until(lock, deadline, [this] { return stop_; });
 }
 
+void ProbeRunner::baseline() {
+    for (auto& p : probes_) {
+        try {
+            p->poll();
+        } catch (const std::exception&) {
+            // The first tick's poll says what is wrong, on the run's time axis.
+        }
+    }
+}
+
 void ProbeRunner::poll_loop(Probe& probe) {
     auto next = origin_ + tick_;
     while (!wait_until(next)) {
-        const auto polled_at = Clock::now();
-        ProbeReading reading;
-        try {
-            reading = probe.poll();
-        } catch (const std::exception& e) {
-            // A probe's own bug or an unforeseen reply costs its tick, not the run.
-            reading = {};
-            reading.ready = reading.gap = true;
-            reading.events.push_back({0, "error", probe.source() + ": " + e.what()});
-        }
-        const auto t_ms =
-            std::chrono::duration_cast<std::chrono::milliseconds>(polled_at - origin_).count();
-        deliver(probe, std::move(reading), t_ms);
+        poll_once(probe);
         const auto done = Clock::now();
         while (next <= done)
             next += tick_;
     }
+}
+
+void ProbeRunner::poll_once(Probe& probe) {
+    const auto polled_at = Clock::now();
+    ProbeReading reading;
+    try {
+        reading = probe.poll();
+    } catch (const std::exception& e) {
+        // A probe's own bug or an unforeseen reply costs its tick, not the run.
+        reading = {};
+        reading.ready = reading.gap = true;
+        reading.events.push_back({0, "error", probe.source() + ": " + e.what()});
+    }
+    const auto t_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(polled_at - origin_).count();
+    deliver(probe, std::move(reading), t_ms);
 }
 
 void ProbeRunner::deliver(Probe& probe, ProbeReading reading, int64_t t_ms) {

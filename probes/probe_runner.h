@@ -44,9 +44,14 @@ class ProbeRunner {
     void add_observer(RunObserver* observer);
     // Connects every probe; throws ProbeError naming the first that cannot start.
     void open();
+    // Polls every probe and forgets what it read: the counts of the samples that follow
+    // start from here. Called once the run is ready to start (RunObserver::on_ready): what
+    // changed since open() (a prefill, a JVM's start-up GCs) is not the run's.
+    void baseline();
     // Starts polling; t_ms counts from `origin` (the run's start).
     void start(Clock::time_point origin);
-    // Stops polling and closes every probe (remote loops end). Idempotent.
+    // Stops polling, delivers a last sample of every probe (to the end of a partial tick) if
+    // polling had started, and closes every probe (remote loops end). Idempotent.
     void stop();
 
     // The hardware profiles the probes read (remote hosts; a JVM's flags as server notes),
@@ -56,6 +61,7 @@ class ProbeRunner {
 
   private:
     void poll_loop(Probe& probe);
+    void poll_once(Probe& probe);
     void deliver(Probe& probe, ProbeReading reading, int64_t t_ms);
     bool wait_until(Clock::time_point deadline);
 

@@ -35,13 +35,21 @@ struct Total {
 std::vector<std::pair<std::string, double>> server_figures(const std::vector<ProbeSample>& samples,
                                                            int64_t from_ms, int64_t to_ms) {
     Total full_gcs, gc_ms, cpu, bytes;
-    // memcached counts evictions since it started: a span's are the counter at its end less
-    // the counter at the tick before it (or at its first tick, when the run has none before).
+    // A span's evictions are its samples' evictions_delta (each since the sample before, the
+    // first since the run's start). Runs stored before samples had it: the counter at the
+    // span's end less the counter at the tick before it (or at its first tick).
     std::map<std::string, std::pair<double, double>> evictions;  // source: (before, last)
+    Total evicted;
     for (const auto& s : samples) {
         if (s.gap || s.t_ms > to_ms) continue;
         const bool inside = s.t_ms > from_ms;
         if (s.kind == "memcached") {
+            if (const double delta = number(s.values, "evictions_delta"); !std::isnan(delta)) {
+                if (!inside) continue;
+                evicted.add(delta);
+                bytes.add(number(s.values, "bytes"));
+                continue;
+            }
             const double counter = number(s.values, "evictions");
             if (std::isnan(counter)) continue;
             const auto it = evictions.try_emplace(s.source, counter, kNone).first;
@@ -61,7 +69,6 @@ std::vector<std::pair<std::string, double>> server_figures(const std::vector<Pro
             cpu.add(number(s.values, "cpu_busy"));
         }
     }
-    Total evicted;
     for (const auto& [source, counters] : evictions)
         if (!std::isnan(counters.second)) evicted.add(counters.second - counters.first);
     return {{"jvm_full_gcs", full_gcs.sum},       {"jvm_gc_ms", gc_ms.sum},

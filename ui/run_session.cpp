@@ -23,19 +23,25 @@ namespace {
 // the probes deliver to the bridge themselves.
 class ProbeClock : public RunObserver {
   public:
-    ProbeClock(ProbeRunner& probes, const RunController& controller)
-        : probes_(probes), controller_(controller) {}
+    ProbeClock(ProbeRunner& probes, const RunController& controller, int phases)
+        : probes_(probes), controller_(controller), phases_(phases) {}
     void on_event(const RunEvent& e) override {
         if (e.kind == "stop") probes_.stop();
         if (started_ || e.kind != "phase") return;
         started_ = true;
         probes_.start(controller_.start_time());
     }
+    void on_ready() override { probes_.baseline(); }
+    // With the last phase, before the run's verdict: the probes' last samples are in it.
+    void on_phase_end(const PhaseTotals& phase) override {
+        if (phase.phase == phases_ - 1) probes_.stop();
+    }
     void on_end(const RunSummary&) override { probes_.stop(); }
 
   private:
     ProbeRunner& probes_;
     const RunController& controller_;
+    int phases_;
     bool started_ = false;
 };
 
@@ -127,7 +133,7 @@ void run_on_worker(const RunSpec& spec, const ProbeOptions& probeOptions,
         if (store)
             for (const auto& [source, profile] : runner->profiles())
                 store->add_host(profile, source);
-        clock = std::make_unique<ProbeClock>(*runner, controller);
+        clock = std::make_unique<ProbeClock>(*runner, controller, int(spec.phases.size()));
         controller.add_observer(clock.get());
     }
     controller.run();
@@ -199,6 +205,10 @@ bool RunSession::annotate(const QString& text, qint64 t_ms, qint64 asked_ns) {
 
 bool RunSession::changeRate(double rate) {
     return controller_ && controller_->change_rate(rate);
+}
+
+bool RunSession::scaleRate(double factor) {
+    return controller_ && controller_->scale_rate(factor);
 }
 
 void RunSession::stop() {

@@ -40,6 +40,8 @@ class RunSession : public QObject {
     qint64 storedRunId() const { return storedRunId_; }
     // The current open-model phase's rate from now on; false when it cannot change.
     bool changeRate(double rate);
+    // The rest of the phase at `factor` times its plan (a ramp keeps ramping).
+    bool scaleRate(double factor);
     // A note on the run's time axis at t_ms, or now when t_ms < 0; false with no run.
     // t_ms < 0: at `asked` (steady clock, ns since its epoch), or now when that is 0 too.
     bool annotate(const QString& text, qint64 t_ms = -1, qint64 asked_ns = 0);

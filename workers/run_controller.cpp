@@ -99,6 +99,13 @@ bool RunController::change_rate(double rate) {
     return true;
 }
 
+bool RunController::scale_rate(double factor) {
+    if (!(factor > 0) || !rate_changeable_.load() || !spec_.agents.empty()) return false;
+    pending_scale_.store(factor);
+    wake();
+    return true;
+}
+
 void RunController::stop_sending() {
     int none = 0;
     if (stop_requests_.compare_exchange_strong(none, 1)) wake();
@@ -118,7 +125,7 @@ bool RunController::wait_until(Clock::time_point deadline) {
     std::unique_lock lock(mutex_);
     wake_.wait_until(lock, deadline, [this] {
         return stop_requests_.load() > 0 || !notes_.empty() ||
-               (rate_changeable_.load() && pending_rate_.load() > 0);
+               (rate_changeable_.load() && (pending_rate_.load() > 0 || pending_scale_.load() > 0));
     });
     const bool stopping = stop_requests_.load() > 0;
     lock.unlock();
@@ -274,6 +281,7 @@ std::optional<RunController::Exit> RunController::run_phase(int slot, Clock::tim
     const auto settle_end = phase_end + std::chrono::milliseconds(timeout_ms + 1000);
     const bool judged = how == PhaseEnd::judged;
     pending_rate_.store(0);
+    pending_scale_.store(0);
     rate_changeable_.store(phase.open() && !judged && phase.ops == 0 && phase.duration_s > 0 &&
                            changes_left_ > 0);
     const auto tick = std::chrono::milliseconds(spec_.tick_ms);
@@ -317,18 +325,32 @@ std::optional<RunController::Exit> RunController::run_phase(int slot, Clock::tim
 
 bool RunController::continue_at_new_rate(int slot, Clock::time_point now, Clock::time_point end) {
     const double rate = pending_rate_.exchange(0);
-    if (!(rate > 0) || !rate_changeable_.load() || end - now < kPollInterval) return false;
+    const double scale = pending_scale_.exchange(0);
+    if (!(rate > 0 || scale > 0) || !rate_changeable_.load() || end - now < kPollInterval)
+        return false;
     --changes_left_;
     Phase rest = plan_.phases[size_t(slot)];
     const double was = rest.rate_at(std::chrono::duration<double>(now - phase_start_).count());
-    rest.rate = rate;
-    rest.rate_to.reset();
+    std::string told;
+    if (rate > 0) {
+        rest.rate = rate;
+        rest.rate_to.reset();
+        told =
+            "rate changed from " + format_fixed(was, 0) + "/s to " + format_fixed(rate, 0) + "/s";
+    } else {
+        // The plan from here, at `scale` times: a ramp's end moves with its start.
+        rest.rate = was * scale;
+        if (rest.rate_to) *rest.rate_to *= scale;
+        told = "rate scaled by " + std::string(scale >= 1 ? "+" : "") +
+               format_fixed((scale - 1) * 100, 0) + "% from " + format_fixed(was, 0) + "/s to " +
+               format_fixed(rest.rate, 0) + "/s";
+        if (rest.rate_to) told += ", ramping to " + format_fixed(*rest.rate_to, 0) + "/s";
+    }
     rest.duration_s = std::chrono::duration<double>(end - now).count();
     assign(slot + 1, rest, reported_[size_t(slot)]);
     continued_[size_t(slot)] = true;
     emit_event({ms_since_start(now), "rate",
-                "rate changed from " + format_fixed(was, 0) + "/s to " + format_fixed(rate, 0) +
-                    "/s for the rest of phase " + std::to_string(reported_[size_t(slot)] + 1)});
+                told + " for the rest of phase " + std::to_string(reported_[size_t(slot)] + 1)});
     return true;
 }
 
@@ -507,11 +529,14 @@ RunSummary RunController::run() {
             o->on_end(failed);
         return failed;
     }
-    start_ = last_sample_ = Clock::now();
-    next_tick_ = start_ + std::chrono::milliseconds(spec_.tick_ms);
     // The clock starts once the engine is ready: what getting ready took is told, not
     // charged to the first tick.
-    const auto ready_ms = std::chrono::duration_cast<std::chrono::milliseconds>(start_ - starting);
+    const auto ready_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - starting);
+    for (auto* o : observers_)
+        o->on_ready();
+    start_ = last_sample_ = Clock::now();
+    next_tick_ = start_ + std::chrono::milliseconds(spec_.tick_ms);
     emit_event({0, "start",
                 "engine ready in " + std::to_string(ready_ms.count()) + " ms (connections" +
                     (engine_->prefill_sets() ? " and prefill)" : ")")});

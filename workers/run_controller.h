@@ -46,6 +46,9 @@ class RunController {
     // `rate` event says so. False when it cannot: a closed-model, count-limited or search
     // phase, a run on agents, a rate that is not > 0, or kRateChanges used up.
     bool change_rate(double rate);
+    // Safe from any thread: as change_rate, but the rest of the phase keeps its shape at
+    // `factor` times its plan: a ramp goes on ramping, from and to `factor` times its rates.
+    bool scale_rate(double factor);
     // Safe from any thread: a `note` event ("heap dump here") at `t_ms` on the run's clock,
     // or now; on the time axis of every panel and in the store like any event.
     // Without t_ms, the note stands at `asked`: when the user asked for it, not when they
@@ -146,6 +149,7 @@ class RunController {
     IntervalSample carry_;
     int carry_phase_ = -1;
     std::atomic<double> pending_rate_{0};       // wakes the controller's waits
+    std::atomic<double> pending_scale_{0};      // as pending_rate_, a factor of the plan
     std::atomic<bool> rate_changeable_{false};  // the current slot can take a new rate
     struct Note {
         std::string text;

@@ -86,6 +86,12 @@ void SloWatch::judge_window(int64_t now_ms) {
     }
     if (breach && slo_.abort && !stopping_) {
         stopping_ = true;
+        for (SloCheck c : checks)
+            if (!c.passed) {
+                c.from_ms = std::max<int64_t>(0, now_ms - window_ms_);
+                c.to_ms = now_ms;
+                stopped_by_.push_back(std::move(c));
+            }
         emit_({now_ms, "slo", "stopping the run: slo.abort is set"});
         stop_();
     }
@@ -99,7 +105,12 @@ SloVerdict SloWatch::verdict(const RunSummary& summary) const {
     std::vector<uint64_t> gcs;
     if (saw_jvm_)
         gcs.assign(phase_gcs_.begin(), phase_gcs_.begin() + std::ptrdiff_t(phases.size()));
-    return evaluate_slo(slo_, spec_, phases, summary.overall.totals, gcs);
+    SloVerdict v = evaluate_slo(slo_, spec_, phases, summary.overall.totals, gcs);
+    for (const SloCheck& c : stopped_by_) {
+        v.checks.push_back(c);
+        v.passed = false;
+    }
+    return v;
 }
 
 std::optional<uint64_t> SloWatch::full_gcs(int phase) const {

@@ -35,6 +35,8 @@ class SloWatch : public RunObserver {
     // From the probes' thread.
     void on_probe_sample(const ProbeSample& sample) override;
 
+    // Every phase's and the run's checks; a run that slo.abort stopped fails with the window
+    // checks that stopped it, whatever its totals say.
     SloVerdict verdict(const RunSummary& summary) const;
     // Full GCs the JVM probes saw in a phase so far; none without a JVM probe.
     std::optional<uint64_t> full_gcs(int phase) const;
@@ -61,6 +63,7 @@ class SloWatch : public RunObserver {
     bool saw_jvm_ = false;
     std::deque<std::pair<int64_t, uint64_t>> window_gcs_;  // (t_ms, full GCs)
     std::vector<SloCheck> window_checks_;
+    std::vector<SloCheck> stopped_by_;  // the window's failing checks when slo.abort stopped it
 };
 
 }  // namespace perflab

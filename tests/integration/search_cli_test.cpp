@@ -19,8 +19,9 @@ json search_spec(const std::string& url) {
     spec.erase("phases");
     spec["tick_ms"] = 250;
     spec["slo"] = {{"latency_ms", {{"p99", 100}}}, {"error_rate", 0.01}, {"window_s", 2}};
-    spec["search"] = {{"rate_from", 100},  {"rate_to", 2000}, {"step_s", 3},
-                      {"precision", 0.05}, {"warmup_s", 1},   {"concurrency", 64}};
+    // The bisection alone: the hold that confirms its answer is SearchCli.TheAnswerHolds'.
+    spec["search"] = {{"rate_from", 100}, {"rate_to", 2000},   {"step_s", 3},   {"precision", 0.05},
+                      {"warmup_s", 1},    {"concurrency", 64}, {"confirm_s", 0}};
     return spec;
 }
 
@@ -58,7 +59,15 @@ TEST(SearchCli, FindsTheRateLimitOfNginx) {
         } else {
             EXPECT_FALSE(step["failed"].empty()) << step.dump();
         }
-        if (step["rate"].get<double>() == failing) ++steps_at_failing_rate;
+        if (step["rate"].get<double>() == failing) {
+            ++steps_at_failing_rate;
+            // One numbering in JSON: the failed check names the step by the same index,
+            // and its scope by the same phase counted from 1, as the text's table does.
+            EXPECT_EQ(search["failed_check"]["phase"], step["phase"]) << search.dump(2);
+            EXPECT_EQ(search["failed_check"]["scope"],
+                      "phase " + std::to_string(step["phase"].get<int>() + 1));
+            EXPECT_FALSE(step["passed"].get<bool>());
+        }
     }
     EXPECT_EQ(fastest_pass, max_rate);
     EXPECT_EQ(steps_at_failing_rate, 1);

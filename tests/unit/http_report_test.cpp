@@ -19,7 +19,7 @@ IntervalSample sample_of(int phase) {
     for (int i = 0; i < 5; ++i)
         s.response(0, 500, 2000, -1, 5);
     for (int i = 0; i < 5; ++i)
-        s.failure(0, HttpError::refused, 100, -1);
+        s.failure(0, HttpError::refused);
     s.sent = 100;
     s.late = 3;
     const Clock::time_point origin{};
@@ -64,7 +64,9 @@ TEST(HttpReport, ComputesVegetaFigures) {
     EXPECT_NEAR(r.throughput, 180 / 2.0, 1e-9);
     EXPECT_NEAR(r.success, 0.9, 1e-12);
     EXPECT_EQ(r.late_sends, 6u);
-    EXPECT_EQ(r.latency.min(), 100);
+    // A refused request got no response: it has no latency, the answered ones have theirs.
+    EXPECT_EQ(r.latency.count(), 190u);
+    EXPECT_EQ(r.latency.min(), 1000);
 }
 
 TEST(HttpReport, JsonHasTheDocumentedKeys) {
@@ -92,7 +94,7 @@ TEST(HttpReport, TextFollowsVegeta) {
     EXPECT_NE(text.find("Duration      [total, attack, wait]             2.00s, 1.75s, 250.0ms"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("Latencies     [min, mean, 50, 90, 95, 99, max]  100.0µs"),
+    EXPECT_NE(text.find("Latencies     [min, mean, 50, 90, 95, 99, max]  1.0ms"),
               std::string::npos)
         << text;
     EXPECT_NE(text.find("Success       [ratio]                           90.00%"),

@@ -38,8 +38,13 @@ struct CacheStats {
         latency[size_t(op)].record(latency_us);
         if (service_us >= 0) service[size_t(op)].record(service_us);
     }
+    // A server's error reply took a response time; a failure without a reply (a timeout, a
+    // lost connection, a cancel) has none: counted as an error of its kind, not as a latency.
     void fail(CacheOp op, CacheError kind, int64_t latency_us, int64_t service_us = -1) noexcept {
-        record(op, latency_us, service_us);
+        if (kind == CacheError::server)
+            record(op, latency_us, service_us);
+        else
+            ++count[size_t(op)];
         ++errors[size_t(op)];
         ++error_kinds[size_t(kind)];
     }

@@ -39,13 +39,10 @@ void HttpStats::response(size_t target, int code, int64_t latency_us, int64_t se
     bytes_in += body_bytes;
 }
 
-void HttpStats::failure(size_t target, HttpError kind, int64_t latency_us,
-                        int64_t service_us) noexcept {
+void HttpStats::failure(size_t target, HttpError kind) noexcept {
     auto& t = targets[target];
     ++t.count;
     ++t.errors;
-    t.latency.record(latency_us);
-    if (service_us >= 0) t.service.record(service_us);
     ++errors[size_t(kind)];
 }
 

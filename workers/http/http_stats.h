@@ -71,7 +71,10 @@ struct HttpStats {
     void response(size_t target, int code, int64_t latency_us, int64_t service_us,
                   uint64_t body_bytes, unsigned failed_checks = 0,
                   bool status_checked = false) noexcept;
-    void failure(size_t target, HttpError kind, int64_t latency_us, int64_t service_us) noexcept;
+    // A request that got no response (refused, reset, timed out, cancelled...): an error with
+    // a count of its kind, and no latency: the time until it failed is not a response time,
+    // and a refused connection's few µs would pull the percentiles to the floor.
+    void failure(size_t target, HttpError kind) noexcept;
     void reset() noexcept;
     // Ops keyed by names[target] ("GET http://..."), times relative to origin (the run's start).
     void add_to(IntervalSample& sample, const std::vector<std::string>& names,

@@ -267,7 +267,7 @@ class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
         Slot& slot = slot_of(c.phase);
         slot.stats.write([&](HttpStats& s) {
             if (outcome.error)
-                s.failure(op, *outcome.error, us, service);
+                s.failure(op, *outcome.error);
             else
                 s.response(op, outcome.status, us, service, outcome.body_bytes, failed,
                            outcome.status_checked);
@@ -348,8 +348,7 @@ class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
         for (auto& c : conns_) {
             if (!c->in_request()) continue;
             slot_of(c->phase).stats.write([&](HttpStats& s) {
-                s.failure(figures_of(*c), HttpError::cancelled, micros(now - c->from()),
-                          c->paced ? micros(now - c->sent()) : -1);
+                s.failure(figures_of(*c), HttpError::cancelled);
                 s.times.replied(now);
             });
         }

@@ -17,21 +17,23 @@ namespace {
 // bucket dictionary shared by both sides, so a resample merges by adding counts.
 // Time is kept in whole ms, so that a run's ticks add up to exactly its summary's span (and a
 // cache run's throughput is the one `run` printed).
+// `ops` are the ops due (dropped ones too, which count as errors, as figures() counts them);
+// `timed` those with a latency (an op without a response has none).
 struct Tick {
     double ms = 0;
-    double ops = 0, errors = 0, hits = 0, gets = 0, latency_sum = 0;
+    double ops = 0, errors = 0, hits = 0, gets = 0, latency_sum = 0, timed = 0;
     // The latencies' exact extremes, to which percentiles are clamped as Histogram clamps them.
     int64_t min_us = std::numeric_limits<int64_t>::max(), max_us = 0;
     std::vector<std::pair<uint32_t, uint64_t>> buckets;
 };
 
 struct Totals {
-    double ms = 0, ops = 0, errors = 0, hits = 0, gets = 0, latency_sum = 0;
+    double ms = 0, ops = 0, errors = 0, hits = 0, gets = 0, latency_sum = 0, timed = 0;
     int64_t min_us = std::numeric_limits<int64_t>::max(), max_us = 0;
     std::vector<uint64_t> counts;  // per bucket of the dictionary
 
     void clear() {
-        ms = ops = errors = hits = gets = latency_sum = 0;
+        ms = ops = errors = hits = gets = latency_sum = timed = 0;
         min_us = std::numeric_limits<int64_t>::max();
         max_us = 0;
         std::fill(counts.begin(), counts.end(), 0);
@@ -44,6 +46,7 @@ struct Totals {
         hits += t.hits * times;
         gets += t.gets * times;
         latency_sum += t.latency_sum * times;
+        timed += t.timed * times;
         min_us = std::min(min_us, t.min_us);
         max_us = std::max(max_us, t.max_us);
         for (const auto& [i, n] : t.buckets)
@@ -189,7 +192,7 @@ void choose_blocks(Run& run, const std::vector<int64_t>& dict) {
     std::array<std::vector<double>, 5> series;
     for (const Tick& t : run.ticks) {
         series[0].push_back(t.ms > 0 ? (t.ops - t.errors) / (t.ms / 1000) : NAN);
-        series[1].push_back(t.ops > 0 ? t.latency_sum / t.ops : NAN);
+        series[1].push_back(t.timed > 0 ? t.latency_sum / t.timed : NAN);
         series[2].push_back(median_of(t, dict));
         series[3].push_back(t.ops > 0 ? t.errors / t.ops : NAN);
         series[4].push_back(t.gets > 0 ? t.hits / t.gets : NAN);
@@ -281,12 +284,13 @@ Side reduce(const std::vector<std::vector<IntervalSample>>& runs,
             if (s.interval_ms <= 0) continue;
             Tick t;
             t.ms = double(s.interval_ms);
-            t.ops = double(s.total_ops());
-            t.errors = double(s.total_errors());
+            t.ops = double(s.total_ops() + s.dropped);
+            t.errors = double(s.total_errors() + s.dropped);
             t.hits = double(s.hits);
             t.gets = double(s.hits + s.misses);
             for (const auto& [name, op] : s.ops) {
                 t.latency_sum += double(op.latency.sum());
+                t.timed += double(op.latency.count());
                 if (!op.latency.empty()) {
                     t.min_us = std::min(t.min_us, op.latency.min());
                     t.max_us = std::max(t.max_us, op.latency.max());
@@ -356,7 +360,7 @@ Values figures_of(const Totals& t, const std::vector<int64_t>& dict) {
     f[1] = t.ops > 0 ? t.errors / t.ops : NAN;
     f[2] = t.ops > 0 ? (t.ops - t.errors) / t.ops : NAN;
     f[3] = t.gets > 0 ? t.hits / t.gets : NAN;
-    f[4] = t.ops > 0 ? t.latency_sum / t.ops : NAN;
+    f[4] = t.timed > 0 ? t.latency_sum / t.timed : NAN;
     constexpr double kPercentiles[] = {50, 90, 99, 99.9};
     percentiles_of(t, dict, kPercentiles, std::size(kPercentiles), &f[5]);
     return f;

@@ -37,8 +37,10 @@ Figures figures(RunKind kind, const PhaseTotals& p) {
         if (t.hits + t.misses > 0) f.hit_rate = t.hit_rate();
     }
     const double n = double(f.requests);
-    f.success = f.requests ? double(f.successes()) / n : 0;
-    f.error_rate = f.requests ? double(f.errors) / n : 0;
+    f.dropped = t.dropped;
+    const double due = n + double(f.dropped);
+    f.success = due > 0 ? double(f.successes()) / due : 0;
+    f.error_rate = due > 0 ? double(f.errors + f.dropped) / due : 0;
     f.rate = f.attack_s > 0 ? n / f.attack_s : 0;
     f.throughput = f.duration_s > 0 ? double(f.successes()) / f.duration_s : 0;
     return f;

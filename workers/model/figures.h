@@ -26,8 +26,11 @@ struct Figures {
     double wait_s = 0;    // http: last send to last reply; cache: 0
     double rate = 0;
     double throughput = 0;
-    double success = 0;              // 0..1
-    double error_rate = 0;           // 0..1
+    // Of the ops due: those sent, and in the open model those dropped (due, never sent),
+    // which count as errors as the slo counts them, in compare and in every report alike.
+    double success = 0;     // 0..1
+    double error_rate = 0;  // 0..1
+    uint64_t dropped = 0;
     Histogram latency;               // µs, every op merged
     Histogram service;               // µs from the actual send; open model only
     std::optional<double> hit_rate;  // cache runs whose gets were answered

@@ -15,6 +15,9 @@ class RunObserver {
   public:
     virtual ~RunObserver() = default;
     virtual void on_start(const RunSpec& /*spec*/) {}
+    // The engine is ready (connected, prefilled) and nothing is sent until the clock, which
+    // starts when this returns: where the probes take the baseline the run's counts start from.
+    virtual void on_ready() {}
     virtual void on_sample(const IntervalSample& /*sample*/) {}
     virtual void on_event(const RunEvent& /*event*/) {}
     // From the probes, on the probe runner's thread.

@@ -110,6 +110,7 @@ SearchStep judge_step(const SloSpec& slo, RunKind kind, int phase, double rate,
                 checks);
     step.passed = true;
     for (auto& c : checks) {
+        c.phase = phase;
         if (c.passed) continue;
         step.passed = false;
         step.failed.push_back(std::move(c));

@@ -78,7 +78,11 @@ std::string SloCheck::measured_text() const {
 }
 
 std::string SloCheck::text() const {
-    return name + " (" + scope + "): " + measured_text() + (passed ? "  pass" : "  FAIL");
+    std::string where = scope;
+    if (to_ms >= 0)
+        where += " " + format_fixed(double(from_ms) / 1000, 1) + "-" +
+                 format_fixed(double(to_ms) / 1000, 1) + " s";
+    return name + " (" + where + "): " + measured_text() + (passed ? "  pass" : "  FAIL");
 }
 
 void check_scope(const SloSpec& slo, RunKind kind, const IntervalSample& t, bool open_model,
@@ -93,7 +97,9 @@ void check_scope(const SloSpec& slo, RunKind kind, const IntervalSample& t, bool
             const auto it = slo.latency_ms.find(key);
             if (it == slo.latency_ms.end()) continue;
             const int64_t us = p >= 100 ? h.max() : h.percentile(p);
-            add(out, key, scope, ops ? std::optional(double(us) / 1000) : none, it->second, false);
+            // Only answered requests have a latency: none answered is no data, not 0 ms.
+            add(out, key, scope, h.count() ? std::optional(double(us) / 1000) : none, it->second,
+                false);
         }
     }
     const uint64_t failed = t.total_errors() + t.dropped;
@@ -101,10 +107,14 @@ void check_scope(const SloSpec& slo, RunKind kind, const IntervalSample& t, bool
         add(out, "error_rate", scope, due ? std::optional(double(failed) / double(due)) : none,
             *slo.error_rate, false);
     // Over the requests answered: a request never sent or never answered was never checked.
-    if (slo.check_failure_rate && kind == RunKind::http)
+    if (slo.check_failure_rate && kind == RunKind::http) {
+        uint64_t answered = 0;
+        for (const auto& [code, n] : t.status_codes)
+            answered += n;
         add(out, "check_failure_rate", scope,
-            ops ? std::optional(double(t.total_check_failures()) / double(ops)) : none,
+            answered ? std::optional(double(t.total_check_failures()) / double(answered)) : none,
             *slo.check_failure_rate, false);
+    }
     if (slo.min_success)
         add(out, "min_success", scope,
             due ? std::optional(double(due - failed) / double(due)) : none, *slo.min_success, true);
@@ -139,8 +149,11 @@ SloVerdict evaluate_slo(const SloSpec& slo, const RunSpec& spec,
         const std::optional<uint64_t> gcs =
             i < phase_gcs.size() ? std::optional(phase_gcs[i]) : std::nullopt;
         if (gcs) all_gcs += *gcs;
+        const size_t before = v.checks.size();
         check_scope(slo, spec.kind, phase_totals[i], open, gcs, "phase " + std::to_string(i + 1),
                     v.checks);
+        for (size_t k = before; k < v.checks.size(); ++k)
+            v.checks[k].phase = int(i);
         if (open) {
             open_totals.merge(phase_totals[i]);
             any_open = true;
@@ -166,13 +179,18 @@ SloVerdict evaluate_slo(const SloSpec& slo, const RunSpec& spec,
 
 nlohmann::json to_json(const SloVerdict& verdict) {
     nlohmann::json checks = nlohmann::json::array();
-    for (const auto& c : verdict.checks)
-        checks.push_back({{"key", c.key},
-                          {"name", c.name},
-                          {"scope", c.scope},
-                          {"measured", c.measured ? nlohmann::json(*c.measured) : nullptr},
-                          {"limit", c.limit},
-                          {"passed", c.passed}});
+    for (const auto& c : verdict.checks) {
+        nlohmann::json j = {
+            {"key", c.key},     {"name", c.name},
+            {"scope", c.scope}, {"measured", c.measured ? nlohmann::json(*c.measured) : nullptr},
+            {"limit", c.limit}, {"passed", c.passed}};
+        if (c.phase >= 0) j["phase"] = c.phase;
+        if (c.to_ms >= 0) {
+            j["from_ms"] = c.from_ms;
+            j["to_ms"] = c.to_ms;
+        }
+        checks.push_back(std::move(j));
+    }
     return {{"passed", verdict.passed}, {"checks", checks}};
 }
 
@@ -189,6 +207,9 @@ std::optional<SloVerdict> slo_verdict_from_json(const nlohmann::json& j) {
             if (!c.at("measured").is_null()) check.measured = c.at("measured").get<double>();
             check.limit = c.at("limit").get<double>();
             check.passed = c.at("passed").get<bool>();
+            check.phase = c.value("phase", -1);
+            check.from_ms = c.value("from_ms", int64_t{-1});
+            check.to_ms = c.value("to_ms", int64_t{-1});
             v.checks.push_back(std::move(check));
         }
         return v;

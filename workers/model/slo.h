@@ -20,6 +20,13 @@ struct SloCheck {
     std::optional<double> measured;  // in the limit's unit (ms, fraction, count); none: no data
     double limit = 0;
     bool passed = false;
+    // A phase's check: the phase's index in the run's phases (and a search's steps[].phase),
+    // counted from 0 as every JSON "phase" is; its scope says "phase N", counted from 1 as
+    // text is. -1 for the run's and a window's checks.
+    int phase = -1;
+    // A window check that stopped the run (slo.abort): the window it judged, in ms since the
+    // run started; -1 for a phase's or the run's check.
+    int64_t from_ms = -1, to_ms = -1;
 
     // "p99 ≤ 100 ms (run): 250.1 ms", "error rate ≤ 1% (phase 2): no data"
     std::string text() const;
@@ -45,7 +52,8 @@ SloVerdict evaluate_slo(const SloSpec& slo, const RunSpec& spec,
                         const IntervalSample& run_totals, const std::vector<uint64_t>& phase_gcs);
 
 // {"passed": bool, "checks": [{"key", "name", "scope", "measured" (null: no data), "limit",
-//  "passed"}]}
+//  "passed", and "phase" (0-based, as steps[].phase and phases[].phase) for a phase's check,
+//  "from_ms"/"to_ms" for the window that stopped the run}]}
 nlohmann::json to_json(const SloVerdict& verdict);
 std::optional<SloVerdict> slo_verdict_from_json(const nlohmann::json& json);
 
