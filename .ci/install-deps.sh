@@ -7,11 +7,12 @@ set -euo pipefail
 packages=(
   cmake g++ pkg-config ninja-build
   qt6-base-dev qt6-svg-dev libqt6sql6-sqlite libqcustomplot-dev
+  qt6-gtk-platformtheme  # the desktop's light or dark theme, charts included
   libmemcached-dev libboost-dev libssh-dev libsqlite3-dev libssl-dev nlohmann-json3-dev
   libcli11-dev libgtest-dev zlib1g-dev libnghttp2-dev liburing-dev
   memcached libmemcached-tools nginx-light openssh-server wrk openssl nghttp2-client
   default-jdk-headless libhdrhistogram-java jmeter jmeter-http procps iproute2
-  xvfb xauth imagemagick python3 poppler-utils locales
+  xvfb xauth imagemagick python3 poppler-utils locales tzdata
   clang libfuzzer-14-dev libclang-rt-14-dev  # the fuzz preset (tests/bench/fuzz.sh)
 )
 

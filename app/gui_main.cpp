@@ -16,32 +16,33 @@
 
 namespace perflab {
 
+const std::vector<GuiOption>& gui_options() {
+    static const std::vector<GuiOption> options = {
+        {"spec", "file", "Open a run spec in the form"},
+        {"start", nullptr, "Start the run the --spec file describes"},
+        {"quick-start", "seconds", "Start the quick-start demo run (a local memcached)"},
+        {"view", "name", "Show a view: setup, live, history, compare or hosts"},
+        {"open", "id", "Open a stored run in the history"},
+        {"compare", "ids", "Compare stored runs: ID,ID[,ID...]"},
+        {"size", "WxH", "Window size in pixels, e.g. 1024x700"},
+    };
+    return options;
+}
+
 namespace {
 
 // Options the screenshot script and first-time users drive the window with.
 void apply_options(MainWindow& window) {
     QCommandLineParser parser;
-    const QCommandLineOption quick(QStringLiteral("quick-start"),
-                                   QStringLiteral("Start the quick-start demo run"),
-                                   QStringLiteral("seconds"));
-    const QCommandLineOption spec(QStringLiteral("spec"), QStringLiteral("Open a run spec"),
-                                  QStringLiteral("file"));
-    const QCommandLineOption view(QStringLiteral("view"),
-                                  QStringLiteral("setup, live, history, compare or hosts"),
-                                  QStringLiteral("name"));
-    const QCommandLineOption open(QStringLiteral("open"),
-                                  QStringLiteral("Open a stored run in the history"),
-                                  QStringLiteral("id"));
-    const QCommandLineOption compare(QStringLiteral("compare"),
-                                     QStringLiteral("Compare stored runs: ID,ID[,ID...]"),
-                                     QStringLiteral("ids"));
-    const QCommandLineOption start(QStringLiteral("start"),
-                                   QStringLiteral("Start the run the --spec file describes"));
-    const QCommandLineOption size(QStringLiteral("size"),
-                                  QStringLiteral("Window size in pixels, e.g. 1024x700"),
-                                  QStringLiteral("WxH"));
-    parser.addOptions({quick, spec, view, open, compare, start, size});
+    for (const GuiOption& o : gui_options())
+        parser.addOption(QCommandLineOption(QString::fromLatin1(o.name),
+                                            QString::fromLatin1(o.help),
+                                            o.value ? QString::fromLatin1(o.value) : QString()));
     parser.parse(QApplication::arguments());
+    const QString quick = QStringLiteral("quick-start"), spec = QStringLiteral("spec"),
+                  view = QStringLiteral("view"), open = QStringLiteral("open"),
+                  compare = QStringLiteral("compare"), start = QStringLiteral("start"),
+                  size = QStringLiteral("size");
     QString error;
     if (parser.isSet(spec) && !window.specForm()->loadFile(parser.value(spec), &error))
         QMessageBox::warning(&window, QStringLiteral("PerfLab"), error);

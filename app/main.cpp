@@ -14,6 +14,15 @@ int main(int argc, char** argv) {
     app.require_subcommand(0, 1);
     auto* gui_cmd = app.add_subcommand("gui", "Open the desktop app (the default)");
     gui_cmd->allow_extras();
+    // Listed for --help; the window's own parser reads them (and Qt's, such as -platform).
+    std::string ignored;
+    for (const GuiOption& o : gui_options()) {
+        const std::string name = std::string("--") + o.name;
+        if (o.value)
+            gui_cmd->add_option(name, ignored, o.help)->type_name(o.value);
+        else
+            gui_cmd->add_flag(name, o.help);
+    }
 
     RunOptions run;
     auto* agent_cmd = app.add_subcommand(

@@ -60,6 +60,56 @@ void QuietPlot::resizeEvent(QResizeEvent* event) {
     QCustomPlot::resizeEvent(event);
 }
 
+QColor legend_text_color(const QPalette& palette, bool shown) {
+    QColor text = palette.color(QPalette::WindowText);
+    if (!shown) text.setAlphaF(0.4f);
+    return text;
+}
+
+void QuietPlot::followPalette() {
+    const QPalette& p = palette();
+    const QColor text = p.color(QPalette::WindowText);
+    const QColor base = p.color(QPalette::Base);
+    // The grid a faint line of the text's colour over the background, in light and dark alike.
+    QColor grid = text;
+    grid.setAlphaF(0.22f);
+    QColor subGrid = text;
+    subGrid.setAlphaF(0.10f);
+    setBackground(base);
+    for (QCPLayoutElement* e : plotLayout()->elements(true)) {
+        if (auto* rect = qobject_cast<QCPAxisRect*>(e)) {
+            for (QCPAxis* axis : rect->axes()) {
+                axis->setBasePen(QPen(text, 0));
+                axis->setTickPen(QPen(text, 0));
+                axis->setSubTickPen(QPen(text, 0));
+                axis->setTickLabelColor(text);
+                axis->setLabelColor(text);
+                axis->grid()->setPen(QPen(grid, 0, Qt::DotLine));
+                axis->grid()->setSubGridPen(QPen(subGrid, 0, Qt::DotLine));
+            }
+        } else if (auto* legend = qobject_cast<QCPLegend*>(e)) {
+            legend->setTextColor(text);
+            for (int i = 0; i < legend->itemCount(); ++i)
+                if (auto* entry = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
+                    entry->setTextColor(legend_text_color(p, entry->plottable()->visible()));
+        } else if (auto* title = qobject_cast<QCPTextElement*>(e)) {
+            title->setTextColor(text);
+        }
+    }
+}
+
+void QuietPlot::changeEvent(QEvent* event) {
+    QCustomPlot::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange) return;
+    followPalette();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void QuietPlot::showEvent(QShowEvent* event) {
+    QCustomPlot::showEvent(event);
+    followPalette();
+}
+
 void StackPlot::setStackHeight(int height) {
     if (height == height_) return;
     height_ = height;

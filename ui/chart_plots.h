@@ -56,12 +56,21 @@ class LegendEntry : public QCPPlottableLegendItem {
 // A plot shown before its first layout gets a resize event of its empty size first, and
 // QCustomPlot replots on every resize: into an empty paint buffer, which QPainter refuses with
 // a warning. Empty, this one only takes the size; the layout's resize that follows replots.
+// It also takes its colours from its palette, as the desktop's theme (light or dark) gives it:
+// background, axes, grid, legends and titles, again when the palette changes; a chart that
+// adds axes or legends after it is shown calls followPalette for them.
+// A legend entry's text: the palette's, faded for a series the user hid.
+QColor legend_text_color(const QPalette& palette, bool shown);
+
 class QuietPlot : public QCustomPlot {
   public:
     using QCustomPlot::QCustomPlot;
+    void followPalette();
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 };
 
 // The stack's height is a size hint, not a minimum size: QWidget::setMinimumHeight resizes at

@@ -82,6 +82,18 @@ QString compact_ms(double ms) {
     return digits(ms / 1000) + QStringLiteral("s");
 }
 
+QString binary_bytes(double bytes) {
+    static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    size_t i = 0;
+    double scaled = bytes;
+    while (std::abs(scaled) >= 1023.5 && i + 1 < std::size(kUnits)) {
+        scaled /= 1024;
+        ++i;
+    }
+    return (i == 0 ? QString::number(scaled, 'f', 0) : digits(scaled)) + QLatin1Char(' ') +
+           QLatin1String(kUnits[i]);
+}
+
 QSharedPointer<QCPAxisTicker> compact_ticker(AxisUnit unit, bool log) {
     if (log) return QSharedPointer<CompactLogTicker>::create(unit);
     return QSharedPointer<CompactTicker<QCPAxisTicker>>::create(unit);

@@ -3,6 +3,8 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 #include "time_chart.h"
 
 namespace perflab {
@@ -26,6 +28,8 @@ LiveCharts::LiveCharts(TimeChart* chart) : chart_(chart), probes_(chart) {
 void LiveCharts::begin(const RunSpec& spec) {
     chart_->clear();
     ops_.clear();
+    codes_.clear();
+    codeTicks_.clear();
     serviceP99_ = nullptr;
     probes_.begin(spec);
     ticks_ = 0;
@@ -47,6 +51,7 @@ void LiveCharts::setupRunPanels(bool cache) {
     planned_ = chart_->addSeries(throughput_, QObject::tr("planned"), Qt::gray, Qt::DashLine);
     planned_->setLineStyle(QCPGraph::lsStepRight);
     total_ = chart_->addBoldSeries(throughput_, QObject::tr("total"), QColor(33, 37, 41));
+    sent_ = chart_->addSeries(throughput_, QObject::tr("sent"), QColor(120, 120, 120), Qt::DotLine);
     hitRate_ = cache ? chart_->addPanel(QObject::tr("hit %"), TimeChart::Scale::linear,
                                         QObject::tr("Hit rate"))
                      : -1;
@@ -63,6 +68,9 @@ void LiveCharts::setupRunPanels(bool cache) {
     errorRate_ = chart_->addSeries(errors_, QObject::tr("errors/s"), QColor(214, 39, 40));
     lateRate_ = chart_->addSeries(errors_, QObject::tr("late/s"), QColor(255, 127, 14));
     droppedRate_ = chart_->addSeries(errors_, QObject::tr("dropped/s"), QColor(148, 103, 189));
+    statusCodes_ = cache ? -1
+                         : chart_->addPanel(QObject::tr("responses/s"), TimeChart::Scale::linear,
+                                            QObject::tr("Status codes"));
 }
 
 // Drawn as series, so the latency axis always reaches the limits.
@@ -89,6 +97,28 @@ QCPGraph* LiveCharts::opGraph(const std::string& op) {
     return ops_.emplace(op, g).first->second;
 }
 
+// A line per status code as it first comes, coloured by its class: 2xx green, 3xx blue,
+// 4xx orange, 5xx red, each class's later codes darker.
+QCPGraph* LiveCharts::codeGraph(int code) {
+    auto it = codes_.find(code);
+    if (it != codes_.end()) return it->second;
+    static const std::map<int, QColor> kClasses = {{2, QColor(44, 160, 44)},
+                                                   {3, QColor(31, 119, 180)},
+                                                   {4, QColor(255, 127, 14)},
+                                                   {5, QColor(214, 39, 40)}};
+    const auto cls = kClasses.find(code / 100);
+    QColor color = cls == kClasses.end() ? QColor(127, 127, 127) : cls->second;
+    const auto same_class = std::count_if(codes_.begin(), codes_.end(), [code](const auto& c) {
+        return c.first / 100 == code / 100;
+    });
+    color = color.darker(100 + 25 * int(same_class));
+    auto* g = chart_->addSeries(statusCodes_, QString::number(code), color);
+    // None of it in the ticks before: 0 there, as for a code that stops coming.
+    for (const double t : codeTicks_)
+        chart_->append(g, t, 0);
+    return codes_.emplace(code, g).first->second;
+}
+
 // Runs stored before drains were marked: a sample of an earlier phase than the last drawn.
 bool LiveCharts::isDrain(const IntervalSample& s) const {
     return s.drain || s.phase < phase_;
@@ -106,9 +136,12 @@ bool LiveCharts::addSample(const IntervalSample& s) {
     if (++ticks_ == 2) chart_->releaseReservedPanels();
     const double t = double(s.t_ms) / 1000.0;
     const double secs = s.seconds();
+    // Successes: a cache collapsing to a few answers a second is not drawn at the rate it was
+    // asked for; what was sent has its own line, what failed is on the errors panel.
     for (const auto& [name, op] : s.ops)
-        chart_->append(opGraph(name), t, double(op.count) / secs);
-    chart_->append(total_, t, double(s.total_ops()) / secs);
+        chart_->append(opGraph(name), t, double(op.count - op.errors) / secs);
+    chart_->append(total_, t, double(s.total_ops() - s.total_errors()) / secs);
+    chart_->append(sent_, t, double(s.sent) / secs);
     if (s.planned_rate > 0) chart_->append(planned_, t, s.planned_rate);
     if (hits_ && s.hits + s.misses > 0) chart_->append(hits_, t, 100.0 * s.hit_rate());
     const Histogram h = s.latency();
@@ -131,6 +164,16 @@ bool LiveCharts::addSample(const IntervalSample& s) {
     chart_->append(errorRate_, t, double(s.total_errors()) / secs);
     chart_->append(lateRate_, t, double(s.late) / secs);
     chart_->append(droppedRate_, t, double(s.dropped) / secs);
+    if (statusCodes_ >= 0) {
+        for (const auto& [code, n] : s.status_codes)
+            codeGraph(code);
+        // A code seen before and not in this tick had none here: 0, not a line across.
+        for (const auto& [code, graph] : codes_) {
+            const auto n = s.status_codes.find(code);
+            chart_->append(graph, t, n == s.status_codes.end() ? 0.0 : double(n->second) / secs);
+        }
+        codeTicks_.push_back(t);
+    }
     return true;
 }
 

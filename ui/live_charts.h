@@ -16,8 +16,10 @@ namespace perflab {
 
 class TimeChart;
 
-// Maps a run's samples onto a TimeChart: throughput per op with the planned rate, hit rate
-// (cache runs), latency percentiles on a log scale, errors/s, and the probes' panels (hosts,
+// Maps a run's samples onto a TimeChart: throughput (successes) per op and in total with
+// the planned rate and the rate sent, hit rate
+// (cache runs), latency percentiles on a log scale, errors/s, responses/s per status code
+// (HTTP runs), and the probes' panels (hosts,
 // memcached, JVMs) as each one's first sample arrives. Phase changes and full GCs become
 // vertical markers. The live view and a stored run's view share it.
 class LiveCharts {
@@ -43,11 +45,13 @@ class LiveCharts {
     void setupRunPanels(bool cache);
     void setupLimits(const SloSpec& slo);
     QCPGraph* opGraph(const std::string& op);
+    QCPGraph* codeGraph(int code);
 
     TimeChart* chart_;
-    int throughput_ = -1, hitRate_ = -1, latency_ = -1, errors_ = -1;
+    int throughput_ = -1, hitRate_ = -1, latency_ = -1, errors_ = -1, statusCodes_ = -1;
     QCPGraph* planned_ = nullptr;
-    QCPGraph* total_ = nullptr;
+    QCPGraph* total_ = nullptr;  // successes per second
+    QCPGraph* sent_ = nullptr;
     QCPGraph* hits_ = nullptr;
     QCPGraph* p50_ = nullptr;
     QCPGraph* p90_ = nullptr;
@@ -58,6 +62,8 @@ class LiveCharts {
     QCPGraph* lateRate_ = nullptr;
     QCPGraph* droppedRate_ = nullptr;
     std::map<std::string, QCPGraph*> ops_;
+    std::map<int, QCPGraph*> codes_;  // HTTP runs: responses/s per status code
+    std::vector<double> codeTicks_;   // the ticks drawn so far, where a new code had none
     std::vector<std::pair<QCPGraph*, double>> limits_;  // the slo's latency limits, in ms
     ProbeCharts probes_;
     int ticks_ = 0;

@@ -117,7 +117,8 @@ void LiveView::setupProgress() {
 }
 
 // Live rate control (vegeta #689): from now on, the open-model phase sends at the rate set
-// here; the run marks the change on the time axis and the planned line follows it.
+// here, or at ±10% of its plan (a ramp keeps ramping); the run marks the change on the time
+// axis and the planned line follows it.
 void LiveView::setupRateControl(QBoxLayout* row) {
     rateControl_ = new QWidget(this);
     auto* box = new QHBoxLayout(rateControl_);
@@ -140,10 +141,8 @@ void LiveView::setupRateControl(QBoxLayout* row) {
     box->addWidget(up);
     connect(rateBox_, &QDoubleSpinBox::editingFinished, this,
             [this] { emit rateChangeRequested(rateBox_->value()); });
-    connect(down, &QPushButton::clicked, this,
-            [this] { emit rateChangeRequested(rateBox_->value() * 0.9); });
-    connect(up, &QPushButton::clicked, this,
-            [this] { emit rateChangeRequested(rateBox_->value() * 1.1); });
+    connect(down, &QPushButton::clicked, this, [this] { emit rateScaleRequested(0.9); });
+    connect(up, &QPushButton::clicked, this, [this] { emit rateScaleRequested(1.1); });
     rateControl_->setEnabled(false);
     row->addWidget(rateControl_);
 }
@@ -284,7 +283,8 @@ void LiveView::updateTiles(const IntervalSample& s) {
     const double secs = s.seconds();
     if (secs <= 0) return;
     const Histogram h = s.latency();
-    rate_->setValue(rateText(double(s.total_ops()) / secs));
+    // Throughput is what the server did: failed ops are in the errors tile.
+    rate_->setValue(rateText(double(s.total_ops() - s.total_errors()) / secs));
     hitRate_->setValue(QStringLiteral("%1 %").arg(100.0 * s.hit_rate(), 0, 'f', 2));
     p50_->setValue(qs(format_latency_us(h.percentile(50))));
     p99_->setValue(qs(format_latency_us(h.percentile(99))));

@@ -54,6 +54,7 @@ class LiveView : public QWidget {
     void stopRequested();
     // The rate box or its ±10% buttons: the current open-model phase should send at `rate`.
     void rateChangeRequested(double rate);
+    void rateScaleRequested(double factor);  // the rest of the phase's plan, scaled
     // "Note…" (Ctrl+M) or the chart's "Add a note here": a note at t_ms, or now when t_ms < 0.
     // `asked_ns`: when the user asked (steady clock), which a note for now stands at.
     void noteRequested(const QString& text, qint64 t_ms, qint64 asked_ns);

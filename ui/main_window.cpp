@@ -175,6 +175,10 @@ void MainWindow::setupSession() {
         if (!session_->changeRate(rate))
             statusBar()->showMessage(tr("This phase's rate cannot be changed now"), 5000);
     });
+    connect(live_, &LiveView::rateScaleRequested, this, [this](double factor) {
+        if (!session_->scaleRate(factor))
+            statusBar()->showMessage(tr("This phase's rate cannot be changed now"), 5000);
+    });
     connect(form_, &SpecForm::validityChanged, this, &MainWindow::updateRunActions);
     updateRunActions();
 }
@@ -197,7 +201,7 @@ void MainWindow::setupStoreViews() {
         showView(View::history);
     });
     connect(hosts_, &HostsView::savedHostsChanged, this,
-            [this] { form_->setSavedHosts(hosts_->savedProbes()); });
+            [this] { form_->setSavedHosts(hosts_->savedHosts()); });
     const auto show = [this](const QString& message) { statusBar()->showMessage(message); };
     connect(history_, &HistoryView::failed, this, show);
     connect(compare_, &CompareView::failed, this, show);
@@ -277,15 +281,24 @@ void MainWindow::onProbeRefused(const RunSpec& spec, int probe, const QString& w
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (session_->running()) {
         event->ignore();
-        if (closeAfterRun_) return;
+        if (closeAfterRun_) {
+            // Asked again while the run ends: stop waiting for the operations in flight.
+            statusBar()->showMessage(tr("Stopping the run: operations in flight cancelled…"));
+            session_->stop();
+            return;
+        }
         const auto answer =
             QMessageBox::question(this, tr("A run is going"), tr("Stop the run and close PerfLab?"),
                                   QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
         if (answer != QMessageBox::Yes) return;
-        closeAfterRun_ = true;
-        statusBar()->showMessage(tr("Stopping the run…"));
-        session_->stop();
-        return;
+        // The question waits for the user: the run may have ended meanwhile, and then
+        // nothing is left to wait for.
+        if (session_->running()) {
+            closeAfterRun_ = true;
+            statusBar()->showMessage(tr("Stopping the run…"));
+            session_->stop();
+            return;
+        }
     }
     saveSettings();
     event->accept();
@@ -298,12 +311,7 @@ void MainWindow::restoreSettings() {
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     const QByteArray last = settings.value(QStringLiteral("spec/last")).toByteArray();
     const auto j = nlohmann::json::parse(last.begin(), last.end(), nullptr, false);
-    if (!last.isEmpty() && j.is_object()) {
-        form_->setJson(j);
-    } else if (const QStringList t = SpecForm::templates(); !t.isEmpty()) {
-        QString error;
-        form_->loadTemplate(t.front(), &error);
-    }
+    form_->setJson(!last.isEmpty() && j.is_object() ? j : first_form_json());
     tabs_->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
 }
 

@@ -16,7 +16,8 @@ void add_pdf_chart(PdfReport& report, QCustomPlot* plot, const QString& title, i
 }
 
 void add_pdf_panels(PdfReport& report, TimeChart& chart, const QString& name, int height) {
-    for (int i = 0; i < chart.panelCount(); ++i) {
+    // In the order the window lays them out.
+    for (const int i : chart.panelsInOrder()) {
         if (!chart.panelShown(i)) continue;
         const QString panel = chart.panelTitle(i) + QStringLiteral(" — ");
         report.addDrawing(height, [&chart, i, panel, name](QCPPainter* painter, int width, int h) {

@@ -48,11 +48,16 @@ bool ProbeCharts::loopbackTargets(const RunSpec& spec) {
 
 QStringList ProbeCharts::hostKinds() {
     return {QObject::tr("Host CPU"), QObject::tr("Host load"), QObject::tr("Host memory"),
-            QObject::tr("Host network")};
+            QObject::tr("Host network"), QObject::tr("Host disk")};
+}
+
+QString ProbeCharts::coresKind() {
+    return QObject::tr("Host cores");
 }
 
 void ProbeCharts::begin(const RunSpec& spec) {
     series_.clear();
+    made_ = 0;
     loopback_ = loopbackTargets(spec);
     QStringList kinds;
     for (const auto& probe : spec.probes) {
@@ -60,6 +65,7 @@ void ProbeCharts::begin(const RunSpec& spec) {
             case ProbeSpec::Type::local:
             case ProbeSpec::Type::ssh:
                 kinds += hostKinds();
+                if (probe.per_core) kinds += coresKind();
                 break;
             case ProbeSpec::Type::memcached:
                 kinds += QStringList(4, QObject::tr("memcached"));
@@ -82,37 +88,59 @@ void ProbeCharts::add(const ProbeSample& s) {
         addJvm(s);
 }
 
-int ProbeCharts::panel(const QString& axis, const QString& kind, const QString& source) {
-    const int p = chart_->addPanel(axis, TimeChart::Scale::linear, kind);
+// Hosts, then memcached servers, then JVMs, each by its source's name, whichever probe's
+// first sample came first: the same spec draws its panels in one order every run.
+int ProbeCharts::panel(const QString& axis, const QString& kind, const QString& source,
+                       AxisUnit unit) {
+    const int p = chart_->addPanel(axis, TimeChart::Scale::linear, kind, unit);
     chart_->setCaption(p, source);
+    const int group = kind == QObject::tr("memcached") ? 2 : kind == QObject::tr("JVM") ? 3 : 1;
+    chart_->setPanelOrder(
+        p, QStringLiteral("%1 %2 %3").arg(group).arg(source).arg(made_++, 4, 10, QLatin1Char('0')));
     return p;
 }
 
-ProbeCharts::Series& ProbeCharts::hostSeries(const QString& source, bool loopback) {
+// The cores' panel comes with the first sample that has them (a probe with per_core): one
+// line per core, as many as that sample counts.
+ProbeCharts::Series& ProbeCharts::hostSeries(const ProbeSample& first, bool loopback) {
+    const QString source = QString::fromStdString(first.source);
     const QString key = QStringLiteral("host ") + source;
     if (auto it = series_.find(key); it != series_.end()) return *it;
     const QStringList kinds = hostKinds();
     const int cpu = panel(QObject::tr("CPU %"), kinds[0], source);
     const int load = panel(QObject::tr("load"), kinds[1], source);
-    const int mem = panel(QObject::tr("memory B"), kinds[2], source);
-    const int net = panel(QObject::tr("net B/s"), kinds[3], source);
+    const int mem = panel(QObject::tr("memory B"), kinds[2], source, AxisUnit::bytes);
+    const int net = panel(QObject::tr("net B/s"), kinds[3], source, AxisUnit::bytes);
+    const int disk = panel(QObject::tr("disk B/s"), kinds[4], source, AxisUnit::bytes);
     // Stacked: each series carries the sum of itself and those below it, and the tallest is
     // drawn first so that each one below covers its own share.
-    Series s{chart_->addArea(cpu, QObject::tr("+iowait"), QColor(255, 187, 120)),
-             chart_->addArea(cpu, QObject::tr("+system"), kRed),
-             chart_->addArea(cpu, QObject::tr("user"), kBlue),
-             chart_->addSeries(load, QObject::tr("load1"), kPurple),
-             chart_->addSeries(mem, QObject::tr("used"), kBrown),
-             chart_->addSeries(net, QObject::tr("rx"), kGreen),
-             chart_->addSeries(net, QObject::tr("tx"), kOrange),
-             loopback ? chart_->addSeries(net, QObject::tr("lo (the run's traffic)"), kPurple)
-                      : nullptr};
+    Series s{
+        chart_->addArea(cpu, QObject::tr("+iowait"), QColor(255, 187, 120)),
+        chart_->addArea(cpu, QObject::tr("+system"), kRed),
+        chart_->addArea(cpu, QObject::tr("user"), kBlue),
+        chart_->addSeries(load, QObject::tr("load1"), kPurple),
+        chart_->addSeries(mem, QObject::tr("used"), kBrown),
+        chart_->addSeries(net, QObject::tr("rx"), kGreen),
+        chart_->addSeries(net, QObject::tr("tx"), kOrange),
+        loopback ? chart_->addSeries(net, QObject::tr("lo (the run's traffic)"), kPurple) : nullptr,
+        chart_->addSeries(disk, QObject::tr("read"), kGreen),
+        chart_->addSeries(disk, QObject::tr("write"), kRed)};
+    static const QColor kCores[] = {kBlue,   kOrange, kGreen, kRed,
+                                    kPurple, kBrown,  kGray,  QColor(188, 189, 34)};
+    int cores = 0;
+    while (first.values.contains("cpu" + std::to_string(cores) + "_busy"))
+        ++cores;
+    if (cores > 0) {
+        const int per_core = panel(QObject::tr("core busy %"), coresKind(), source);
+        for (int i = 0; i < cores; ++i)
+            s.push_back(chart_->addSeries(per_core, QStringLiteral("cpu%1").arg(i),
+                                          kCores[size_t(i) % std::size(kCores)]));
+    }
     return *series_.insert(key, s);
 }
 
 void ProbeCharts::addHost(const ProbeSample& s) {
-    const QString source = QString::fromStdString(s.source);
-    const Series& g = hostSeries(source, loopback_ && onThisMachine(source));
+    const Series& g = hostSeries(s, loopback_ && onThisMachine(QString::fromStdString(s.source)));
     const double t = double(s.t_ms) / 1000.0;
     double user = 0, sys = 0, io = 0, v = 0;
     const bool ok_user = number(s.values, "cpu_user", &user);
@@ -127,12 +155,28 @@ void ProbeCharts::addHost(const ProbeSample& s) {
     if (number(s.values, "net_tx_Bps", &v)) chart_->append(g[6], t, v);
     // Loopback bytes are sent and received alike: one line says it.
     if (g[7] && number(s.values, "net.lo.rx_Bps", &v)) chart_->append(g[7], t, v);
+    // Every disk's bytes together, as the probe's text line sums them.
+    double read = 0, written = 0;
+    bool disks = false;
+    for (const auto& [key, value] : s.values.items()) {
+        if (!key.starts_with("disk.") || !value.is_number()) continue;
+        disks = true;
+        if (key.ends_with(".read_Bps")) read += value.get<double>();
+        if (key.ends_with(".write_Bps")) written += value.get<double>();
+    }
+    if (disks) {
+        chart_->append(g[8], t, read);
+        chart_->append(g[9], t, written);
+    }
+    for (size_t core = 0; core + kCoreSeries < g.size(); ++core)
+        if (number(s.values, "cpu" + std::to_string(core) + "_busy", &v))
+            chart_->append(g[core + kCoreSeries], t, v);
 }
 
 ProbeCharts::Series& ProbeCharts::memcachedSeries(const QString& source) {
     if (auto it = series_.find(source); it != series_.end()) return *it;
     const QString kind = QObject::tr("memcached");
-    const int mem = panel(QObject::tr("memory B"), kind, source);
+    const int mem = panel(QObject::tr("memory B"), kind, source, AxisUnit::bytes);
     const int evictions = panel(QObject::tr("evictions/s"), kind, source);
     const int items = panel(QObject::tr("items"), kind, source);
     const int hits = panel(QObject::tr("hit %"), kind, source);

@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <vector>
 
+#include "compact_ticks.h"
 #include "metatypes.h"
 
 class QCPGraph;
@@ -16,7 +17,8 @@ class TimeChart;
 
 // The probes' panels on a run's TimeChart, added as each source's first sample arrives:
 //   host       CPU (stacked user/system/iowait), load, memory, network — the loopback
-//              interface too when the run's targets are on loopback, as its traffic is there
+//              interface too when the run's targets are on loopback, as its traffic is there —,
+//              disk bytes read and written, and each core's busy % for a per_core probe
 //   memcached  memory used against its limit, evictions/s, items, the hit rate the server saw
 //   jvm        old gen and eden occupancy, GC time per sample (full GCs are the run's markers)
 class ProbeCharts {
@@ -34,18 +36,22 @@ class ProbeCharts {
   private:
     // One panel's series, in the order of a kind's value names.
     using Series = std::vector<QCPGraph*>;
-    Series& hostSeries(const QString& source, bool loopback);
+    static constexpr size_t kCoreSeries = 10;  // a host's cores come after its other series
+    Series& hostSeries(const ProbeSample& first, bool loopback);
     Series& memcachedSeries(const QString& source);
     Series& jvmSeries(const QString& source);
     void addHost(const ProbeSample& s);
     void addMemcached(const ProbeSample& s);
     void addJvm(const ProbeSample& s);
-    int panel(const QString& axis, const QString& kind, const QString& source);
+    int panel(const QString& axis, const QString& kind, const QString& source,
+              AxisUnit unit = AxisUnit::count);
     static QStringList hostKinds();
+    static QString coresKind();
 
     TimeChart* chart_;
     bool loopback_ = false;
     QHash<QString, Series> series_;  // by kind and source
+    int made_ = 0;                   // panels made since begin, for their order
 };
 
 }  // namespace perflab

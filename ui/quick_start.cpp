@@ -6,29 +6,44 @@
 
 namespace perflab {
 
-RunSpec quick_start_spec(const std::string& server, int seconds) {
+namespace {
+
+nlohmann::json cache_aside_json(const std::string& server, int seconds) {
     const double third = seconds / 3.0;
-    const nlohmann::json j = {
-        {"name", "Quick start: cache-aside against PerfLab's own memcached"},
-        {"kind", "cache"},
-        {"tick_ms", 1000},
-        {"tags", {"demo", "quick-start"}},
-        {"notes", "Started from the Quick start button; memcached was started by PerfLab."},
-        {"phases",
-         {{{"duration_s", third}, {"concurrency", 4}},
-          {{"duration_s", third}, {"rate", 5000}, {"concurrency", 4}},
-          {{"duration_s", third}, {"rate", 5000}, {"rate_to", 20000}, {"concurrency", 4}}}},
-        {"cache",
-         {{"servers", {server}},
-          {"workload", "cache-aside"},
-          {"keys", {{"count", 20000}, {"prefix", "quick:"}}},
-          {"value_size", {{"min", 128}, {"max", 4096}}},
-          {"ttl_s", 300}}},
-        {"probes", nlohmann::json::array({nlohmann::json::object({{"local", true}}),
-                                          nlohmann::json::object({{"memcached", server}})})}};
-    SpecResult parsed = parse_spec(j);
+    return {{"name", "Quick start: cache-aside against PerfLab's own memcached"},
+            {"kind", "cache"},
+            {"tick_ms", 1000},
+            {"tags", {"demo", "quick-start"}},
+            {"notes", "Started from the Quick start button; memcached was started by PerfLab."},
+            {"phases",
+             {{{"duration_s", third}, {"concurrency", 4}},
+              {{"duration_s", third}, {"rate", 5000}, {"concurrency", 4}},
+              {{"duration_s", third}, {"rate", 5000}, {"rate_to", 20000}, {"concurrency", 4}}}},
+            {"cache",
+             {{"servers", server.empty() ? nlohmann::json::array() : nlohmann::json{server}},
+              {"workload", "cache-aside"},
+              {"keys", {{"count", 20000}, {"prefix", "quick:"}}},
+              {"value_size", {{"min", 128}, {"max", 4096}}},
+              {"ttl_s", 300}}},
+            {"probes", server.empty()
+                           ? nlohmann::json::array({{{"local", true}}})
+                           : nlohmann::json::array({{{"local", true}}, {{"memcached", server}}})}};
+}
+
+}  // namespace
+
+RunSpec quick_start_spec(const std::string& server, int seconds) {
+    SpecResult parsed = parse_spec(cache_aside_json(server, seconds));
     if (!parsed) throw std::logic_error("quick start spec invalid: " + parsed.error_text());
     return *parsed.spec;
+}
+
+nlohmann::json first_form_json() {
+    nlohmann::json j = cache_aside_json({}, 30);
+    j["name"] = "My first cache run";
+    j.erase("tags");
+    j.erase("notes");
+    return j;
 }
 
 }  // namespace perflab

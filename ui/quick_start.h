@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "model/spec.h"
@@ -10,5 +11,9 @@ namespace perflab {
 // The first-start demo: a short cache-aside run (closed model, a constant rate, then a ramp)
 // against a memcached at `server`, probing this machine and that memcached.
 RunSpec quick_start_spec(const std::string& server, int seconds);
+
+// The form a first start shows: the quick start's 30-s run with no server yet, so Start
+// waits until the user names one (the Quick start button brings its own).
+nlohmann::json first_form_json();
 
 }  // namespace perflab

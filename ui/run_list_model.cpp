@@ -6,6 +6,7 @@
 
 #include "model/format.h"
 #include "run_report.h"
+#include "wall_time.h"
 
 namespace perflab {
 
@@ -78,7 +79,7 @@ QVariant RunListModel::text(const RunInfo& run, int column) const {
                            : QObject::tr("FAIL");
             return run.slo ? QString(run.slo->passed ? "PASS" : "FAIL") : QString();
         case Started:
-            return qs(format_wall(run.started_at_ms));
+            return wall_time_text(run.started_at_ms);
         case Duration:
             return QObject::tr("%1 s").arg(f.duration_s, 0, 'f', 1);
         case Throughput:
@@ -125,10 +126,9 @@ QVariant RunListModel::value(const RunInfo& run, int column) const {
 QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     static const char* const names[ColumnCount] = {
-        QT_TR_NOOP("ID"),       QT_TR_NOOP("Name"),       QT_TR_NOOP("Kind"),
-        QT_TR_NOOP("Status"),   QT_TR_NOOP("SLO"),        QT_TR_NOOP("Started (UTC)"),
-        QT_TR_NOOP("Duration"), QT_TR_NOOP("Throughput"), QT_TR_NOOP("p99"),
-        QT_TR_NOOP("Success"),  QT_TR_NOOP("Hit rate"),   QT_TR_NOOP("Errors"),
+        QT_TR_NOOP("ID"),  QT_TR_NOOP("Name"),    QT_TR_NOOP("Kind"),     QT_TR_NOOP("Status"),
+        QT_TR_NOOP("SLO"), QT_TR_NOOP("Started"), QT_TR_NOOP("Duration"), QT_TR_NOOP("Throughput"),
+        QT_TR_NOOP("p99"), QT_TR_NOOP("Success"), QT_TR_NOOP("Hit rate"), QT_TR_NOOP("Errors"),
         QT_TR_NOOP("Tags")};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }

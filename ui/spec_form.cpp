@@ -22,6 +22,7 @@
 #include <cctype>
 
 #include "form_errors.h"
+#include "host_book.h"
 #include "model/secrets.h"
 #include "phase_preview.h"
 #include "request_preview.h"
@@ -340,16 +341,18 @@ QGroupBox* SpecForm::setupAgentsGroup() {
     return box;
 }
 
-void SpecForm::setSavedHosts(const std::vector<ProbeSpec>& hosts) {
+void SpecForm::setSavedHosts(const std::vector<SavedHost>& hosts) {
     QMenu* menu = savedHosts_->menu();
     menu->clear();
     QMenu* agents = savedAgents_->menu();
     agents->clear();
-    for (const ProbeSpec& probe : hosts) {
-        menu->addAction(QString::fromStdString(probe.target), this,
-                        [this, probe] { addProbe(probe); });
-        agents->addAction(QString::fromStdString(probe.target), this,
-                          [this, probe] { addAgent(probe); });
+    for (const SavedHost& host : hosts) {
+        // Named as the Hosts tab names it; where it is, beside.
+        const QString text = QStringLiteral("%1 (%2)").arg(QString::fromStdString(host.name),
+                                                           QString::fromStdString(host.target));
+        const ProbeSpec probe = probe_spec(host);
+        menu->addAction(text, this, [this, probe] { addProbe(probe); });
+        agents->addAction(text, this, [this, probe] { addAgent(probe); });
     }
     savedHosts_->setEnabled(!hosts.empty());
     savedAgents_->setEnabled(!hosts.empty());

@@ -22,6 +22,7 @@ class QShowEvent;
 namespace perflab {
 
 class PhasePreview;
+struct SavedHost;
 class RequestPreview;
 class RowTable;
 class TargetDetails;
@@ -61,7 +62,7 @@ class SpecForm : public QWidget {
     // The widget a spec path names (also its objectName), for tests and focus.
     QWidget* field(const std::string& path) const { return fields_.find(path); }
     // The saved SSH hosts the probes group offers to add (from the Hosts view).
-    void setSavedHosts(const std::vector<ProbeSpec>& hosts);
+    void setSavedHosts(const std::vector<SavedHost>& hosts);
     void addProbe(const ProbeSpec& probe);
     void addAgent(const ProbeSpec& host);
     QPushButton* savedHostsButton() const { return savedHosts_; }

@@ -21,6 +21,7 @@
 #include "store_query.h"
 #include "stored_run.h"
 #include "time_chart.h"
+#include "wall_time.h"
 
 namespace perflab {
 
@@ -119,11 +120,12 @@ void StoredRunView::show(std::shared_ptr<const StoredRun> run) {
     run_ = std::move(run);
     const RunInfo& info = run_->report.info;
     // A summary-only run's charts have counts but no latencies: the title says why.
-    title_->setText(tr("<b>Run %1: %2</b> — %3, %4%5")
+    title_->setText(tr("<b>Run %1: %2</b> — %3, %4%5, started %6")
                         .arg(info.id)
                         .arg(QString::fromStdString(info.name).toHtmlEscaped(),
                              QString::fromStdString(info.kind), QString::fromStdString(info.status),
-                             info.summary_only ? tr(", summary only") : QString()));
+                             info.summary_only ? tr(", summary only") : QString(),
+                             wall_time_text(info.started_at_ms)));
     show_stored_run(*charts_, *run_);
     chart_->setTitle(tr("Run %1: %2").arg(info.id).arg(QString::fromStdString(info.name)));
     const auto& search = run_->report.summary.search;

@@ -9,6 +9,8 @@
 #include <QSettings>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <map>
+#include <numeric>
 #include <vector>
 
 #include "chart_export.h"
@@ -71,6 +73,7 @@ void TimeChart::setupPlot() {
                 if (event->button() == Qt::LeftButton) toggleSeries(item);
             });
     connect(plot_, &QCustomPlot::afterLayout, this, &TimeChart::fitTicks);
+    connect(plot_, &QCustomPlot::afterLayout, this, &TimeChart::declutterMarkerLabels);
     // Only a replot's layout skips panels out of view: an export lays out and draws the
     // whole stack with no replot around it.
     connect(plot_, &QCustomPlot::beforeReplot, this, [this] { replotting_ = true; });
@@ -229,10 +232,25 @@ void TimeChart::setCaption(int panel, const QString& text) {
     QCPLayoutGrid* header = panels_.at(size_t(panel)).header;
     auto* caption = new QCPTextElement(plot_, text, QFont(font().family(), 8, QFont::Bold));
     caption->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    caption->setTextColor(plot_->palette().color(QPalette::WindowText));
     caption->setMargins(QMargins(0, 4, 10, 0));
     header->insertColumn(0);
     header->addElement(0, 0, caption);
     header->setColumnStretchFactor(0, 0.001);
+}
+
+void TimeChart::setPanelOrder(int panel, const QString& key) {
+    panels_.at(size_t(panel)).order = key;
+    layoutPanels();
+}
+
+std::vector<int> TimeChart::panelsInOrder() const {
+    std::vector<int> order(panels_.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
+        return panels_[size_t(a)].order < panels_[size_t(b)].order;
+    });
+    return order;
 }
 
 void TimeChart::toggleSeries(QCPAbstractLegendItem* item) {
@@ -240,7 +258,7 @@ void TimeChart::toggleSeries(QCPAbstractLegendItem* item) {
     if (!entry) return;
     QCPAbstractPlottable* series = entry->plottable();
     series->setVisible(!series->visible());
-    entry->setTextColor(series->visible() ? Qt::black : Qt::gray);
+    entry->setTextColor(legend_text_color(plot_->palette(), series->visible()));
     refresh();
 }
 
@@ -310,7 +328,8 @@ void TimeChart::layoutPanels() {
     grid->simplify();
     QCPAxisRect* bottom = nullptr;
     int shownCount = 0;
-    for (size_t i = 0; i < panels_.size(); ++i) {
+    for (const int index : panelsInOrder()) {
+        const auto i = size_t(index);
         Panel& p = panels_[i];
         const bool shown = laidOut(i);
         p.rect->setVisible(shown);
@@ -328,7 +347,6 @@ void TimeChart::layoutPanels() {
         solo_ ? 0 : int(std::count_if(reserved_.begin(), reserved_.end(), [this](const QString& k) {
             return !hidden_.contains(k);
         }));
-
     if (spare > 0) {
         if (!spacer_) spacer_ = new QCPLayoutElement(plot_);
         const int row = grid->rowCount();
@@ -336,6 +354,7 @@ void TimeChart::layoutPanels() {
         grid->setRowStretchFactor(row, spare);
     }
     plotHeight_ = (shownCount + spare) * kMinPanelHeight;
+    static_cast<StackPlot*>(plot_)->followPalette();  // the new panel's in the theme's colours
     scheduleRedraw();
     QCPAxisRect* top = topVisiblePanel();
     if (bottom) bottom->axis(QCPAxis::atBottom)->setTickLabels(true);
@@ -356,8 +375,8 @@ void TimeChart::placeMarkerItem(QCPAbstractItem* item, QCPAxisRect* top) {
 }
 
 QCPAxisRect* TimeChart::topVisiblePanel() const {
-    for (size_t i = 0; i < panels_.size(); ++i)
-        if (laidOut(i)) return panels_[i].rect;
+    for (const int i : panelsInOrder())
+        if (laidOut(size_t(i))) return panels_[size_t(i)].rect;
     return nullptr;
 }
 
@@ -416,6 +435,7 @@ QCPGraph* TimeChart::addArea(int panel, const QString& name, const QColor& color
     setupSeries(panels_.at(size_t(panel)).legend, graph, name, color, Qt::SolidLine);
     graph->setBrush(opaqueTint(color));
     graph->setAntialiasedFill(false);
+    panels_.at(size_t(panel)).stack.push_back(graph);
     return graph;
 }
 
@@ -604,6 +624,27 @@ void TimeChart::skipPanelsOutOfView() {
         skip(p.rect);
         for (QCPGraph* g : p.rect->graphs())
             skip(g);
+    }
+}
+
+// Short phases (a search's 2-s steps) put their labels closer together than they are long:
+// a label that would run into the one before it on its line is left out at this zoom (its
+// dashed line stays, the events list has its text), and comes back when zoomed in.
+void TimeChart::declutterMarkerLabels() {
+    std::vector<std::pair<double, QCPItemText*>> labels;
+    for (int i = 0; i < plot_->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot_->item(i));
+            text && text->clipAxisRect() && text->clipAxisRect()->visible())
+            labels.emplace_back(text->position->pixelPosition().x(), text);
+    std::sort(labels.begin(), labels.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::map<int, double> ends;  // per line (the label's top padding): the last label's end
+    for (const auto& [x, text] : labels) {
+        const int line = text->padding().top();
+        const auto end = ends.find(line);
+        const bool fits = end == ends.end() || x >= end->second;
+        text->setVisible(fits);
+        if (fits) ends[line] = x + QFontMetrics(text->font()).horizontalAdvance(text->text()) + 6;
     }
 }
 

@@ -59,6 +59,12 @@ class TimeChart : public QWidget {
     bool logScale(int panel) const { return panels_.at(size_t(panel)).scale == Scale::log; }
     // Names what the panel shows (a probed host, a server) at the start of its legend row.
     void setCaption(int panel, const QString& text);
+    // Panels are laid out by this key, then in the order they came: panels added as their
+    // data arrives (a probe's first sample) keep one order from run to run. Empty by default,
+    // so the run's own panels come first.
+    void setPanelOrder(int panel, const QString& key);
+    // Every panel's index, in the order they are laid out.
+    std::vector<int> panelsInOrder() const;
     int panelCount() const { return int(panels_.size()); }
     int visiblePanelCount() const;
     // Whether the user shows the panel's kind.
@@ -134,6 +140,8 @@ class TimeChart : public QWidget {
         Scale scale;
         QString kind;
         AxisUnit unit;
+        std::vector<QCPGraph*> stack{};  // its areas, the tallest (the sum of all) first
+        QString order = {};              // setPanelOrder's
         bool logOffered = false;
         QCPItemStraightLine* cursor = nullptr;  // the crosshair's line, made on first use
         QString caption = {};                   // setCaption's
@@ -154,6 +162,7 @@ class TimeChart : public QWidget {
     void redraw();
     void showTooltip(QMouseEvent* event);
     void skipPanelsOutOfView();
+    void declutterMarkerLabels();
     void restoreSkippedPanels();
     static void thin(QCPGraph* graph);
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "chart_export.h"
+#include "compact_ticks.h"
 #include "graph_values.h"
 #include "time_chart.h"
 
@@ -70,7 +71,8 @@ bool TimeChart::crosshairVisible() const {
 }
 
 // Every visible panel's series at the tick nearest t, each value with its panel's unit: the
-// latency panels' ms, else the panel's own label ("ops/s", "CPU %").
+// latency panels' ms, bytes in 1024-based units, else the panel's own label ("ops/s", "CPU
+// %"). A stacked area says its own share ("system: 12 CPU %"), not the sum it is drawn at.
 QString TimeChart::crosshairText(double t_s) const {
     const int whole = int(std::max(0.0, t_s));
     QStringList lines{QStringLiteral("%1:%2:%3.%4")
@@ -78,15 +80,27 @@ QString TimeChart::crosshairText(double t_s) const {
                           .arg(whole / 60 % 60, 2, 10, QLatin1Char('0'))
                           .arg(whole % 60, 2, 10, QLatin1Char('0'))
                           .arg(int(std::max(0.0, t_s) * 10) % 10)};
-    for (const auto& p : panels_) {
+    for (const int i : panelsInOrder()) {
+        const Panel& p = panels_[size_t(i)];
         if (!p.rect->visible()) continue;
-        const QString unit = p.unit == AxisUnit::milliseconds
-                                 ? QStringLiteral("ms")
-                                 : p.rect->axis(QCPAxis::atLeft)->label();
+        const QString label = p.rect->axis(QCPAxis::atLeft)->label();
         for (QCPGraph* g : p.rect->graphs()) {
             if (!g->visible() || g->data()->isEmpty() || g->name().isEmpty()) continue;
-            lines << g->name() % QStringLiteral(": ") % valueText(value_nearest(*g, t_s)) %
-                         QLatin1Char(' ') % unit;
+            double v = value_nearest(*g, t_s);
+            QString name = g->name();
+            if (const auto at = std::find(p.stack.begin(), p.stack.end(), g); at != p.stack.end()) {
+                if (at + 1 != p.stack.end()) v -= value_nearest(**(at + 1), t_s);
+                if (name.startsWith(QLatin1Char('+'))) name.remove(0, 1);
+            }
+            QString text;
+            if (p.unit == AxisUnit::milliseconds)
+                text = valueText(v) % QStringLiteral(" ms");
+            else if (p.unit == AxisUnit::bytes)
+                text = binary_bytes(v) %
+                       (label.endsWith(QLatin1String("/s")) ? QStringLiteral("/s") : QString());
+            else
+                text = valueText(v) % QLatin1Char(' ') % label;
+            lines << name % QStringLiteral(": ") % text;
         }
     }
     return lines.join(QLatin1Char('\n'));

@@ -76,6 +76,15 @@ TEST(CliRun, MissingFileAndBadOptionsExit2) {
     EXPECT_NE(r.err.find("not valid JSON"), std::string::npos) << r.err;
 }
 
+// The desktop app's options are listed where a user looks for them; nothing opens a window.
+TEST(CliRun, GuiHelpListsTheWindowsOptions) {
+    const auto r = run({PERFLAB_BINARY, "gui", "--help"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    for (const char* option :
+         {"--spec", "--start", "--quick-start", "--view", "--open", "--compare", "--size"})
+        EXPECT_NE(r.out.find(option), std::string::npos) << option << " missing from\n" << r.out;
+}
+
 // Nothing listens where the spec points: no operation ever reached a server, so the run
 // failed (exit 1) and says with what, for cache and HTTP runs alike.
 TEST(CliRun, NothingListeningFailsWithTheConnectionError) {

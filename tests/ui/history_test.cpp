@@ -16,6 +16,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QUrl>
+#include <ctime>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -33,6 +34,7 @@
 #include "stored_run_view.h"
 #include "time_chart.h"
 #include "ui_tests.h"
+#include "wall_time.h"
 
 using namespace perflab;
 
@@ -132,6 +134,7 @@ class HistoryTest : public QObject {
     void deleteAsksFirstThenRemoves();
     void httpRunShowsTheFiguresShowPrints();
     void baselineIsMarkedAndComparedWith();
+    void startTimesShowLocalTimeBesideUtc();
 
   private:
     int64_t idOf(const std::string& name);
@@ -397,6 +400,19 @@ void HistoryTest::httpRunShowsTheFiguresShowPrints() {
     QVERIFY2(report.contains(QStringLiteral("%1%").arg(success * 100, 0, 'f', 2)),
              qPrintable(report));
     QVERIFY2(!report.contains(QStringLiteral("hit"), Qt::CaseInsensitive), qPrintable(report));
+    // A line per status code the run saw, every tick: the 500s begin where the server
+    // turned, at 0 before.
+    const auto& codes = summary["status_codes"];
+    QCOMPARE(int(codes.size()), 2);
+    const TimeChart* chart = view.runView()->chart();
+    QCPGraph* ok = graph(chart, QStringLiteral("200"));
+    QCPGraph* failed = graph(chart, QStringLiteral("500"));
+    QVERIFY(ok && failed);
+    QCOMPARE(ok->dataCount(), view.runView()->ticks());
+    QCOMPARE(failed->dataCount(), view.runView()->ticks());
+    QVERIFY(ok->data()->at(0)->value > 0);
+    QCOMPARE(failed->data()->at(0)->value, 0.0);
+    QVERIFY(failed->data()->at(failed->dataCount() - 1)->value > 0);
 }
 
 void HistoryTest::deleteAsksFirstThenRemoves() {
@@ -448,6 +464,26 @@ void HistoryTest::baselineIsMarkedAndComparedWith() {
     QTest::mouseClick(view.compareBaselineButton(), Qt::LeftButton);
     QVERIFY(compare.wait(kWaitMs));
     QCOMPARE(compare.at(0).at(0).value<QList<qint64>>(), (QList<qint64>{first, second}));
+}
+
+// The zone's offset is the tz database's, not ours: Tokyo is 9 hours ahead all year, New York
+// 5 hours behind in winter.
+void HistoryTest::startTimesShowLocalTimeBesideUtc() {
+    const QByteArray old = qgetenv("TZ");
+    const auto in_zone = [](const char* zone, qint64 ms) {
+        qputenv("TZ", zone);
+        tzset();
+        return wall_time_text(ms);
+    };
+    QCOMPARE(in_zone("UTC", 0), QStringLiteral("1970-01-01 00:00:00 UTC"));
+    QCOMPARE(in_zone("Asia/Tokyo", 0), QStringLiteral("1970-01-01 00:00:00 UTC (09:00:00 local)"));
+    QCOMPARE(in_zone("America/New_York", 1'000),
+             QStringLiteral("1970-01-01 00:00:01 UTC (1969-12-31 19:00:01 local)"));
+    if (old.isNull())
+        qunsetenv("TZ");
+    else
+        qputenv("TZ", old);
+    tzset();
 }
 
 int run_history_test(int argc, char** argv) {

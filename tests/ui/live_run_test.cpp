@@ -5,10 +5,13 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QFile>
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
@@ -31,6 +34,7 @@
 #include "run_session.h"
 #include "run_store.h"
 #include "silent_server.h"
+#include "spec_form.h"
 #include "sshd_server.h"
 #include "stat_tile.h"
 #include "stored_run_view.h"
@@ -79,10 +83,12 @@ class LiveRunTest : public QObject {
     void secondStopCancelsTheRequestsInFlight();
     void stopWhileAProbeConnectsEndsTheRun();
     void runLandsInTheHistory();
+    void firstStartFormWaitsForAServer();
     void lateSendsRaiseTheBanner();
     void probeThatCannotStartRefusesTheRun();
     void serverProbesAreChartedLiveAndStored();
     void throughputTotalKeepsThePlanAndDrainsAreNotDrawn();
+    void probePanelsKeepOneOrderWhicheverProbeComesFirst();
     void serviceTimeIsALineOnlyWhereItWasMeasured();
     void annotationRoundTripsThroughTheStoreAndTheReport();
     void aNoteStandsWhereItWasAskedFor();
@@ -215,6 +221,30 @@ void LiveRunTest::runLandsInTheHistory() {
     QVERIFY(window.welcome()->isHidden());
 }
 
+// A first start offers a short run of small values whose server the user names (or the
+// Quick start's own memcached): not a 300-s run aimed at a port nothing may listen on.
+void LiveRunTest::firstStartFormWaitsForAServer() {
+    const test::OwnDataHome home;
+    QSettings().remove(QStringLiteral("spec/last"));
+    MainWindow window;
+    SpecForm* form = window.specForm();
+    QVERIFY(!form->isValid());
+    QVERIFY(!form->startButton()->isEnabled());
+    QVERIFY2(form->errorText().contains(QStringLiteral("cache.servers")),
+             qPrintable(form->errorText()));
+    nlohmann::json j = form->json();
+    double seconds = 0;
+    for (const auto& phase : j["phases"])
+        seconds += phase["duration_s"].get<double>();
+    QCOMPARE(seconds, 30.0);
+    QVERIFY(j["cache"]["value_size"]["max"].get<int>() <= 4096);
+    test::MemcachedServer server;
+    j["cache"]["servers"] = {server.endpoint()};
+    form->setJson(j);
+    QVERIFY2(form->isValid(), qPrintable(form->errorText()));
+    QVERIFY(form->startButton()->isEnabled());
+}
+
 // Over 1% of a tick's sends late raises the banner (one late send of a thousand does not);
 // three ticks in a row that keep the schedule clear it.
 void LiveRunTest::lateSendsRaiseTheBanner() {
@@ -291,7 +321,9 @@ void LiveRunTest::serverProbesAreChartedLiveAndStored() {
     MainWindow window;
     QSignalSpy finished(&window, &MainWindow::runFinished);
     RunSpec spec = cache_spec(server.endpoint(), 2.0);
-    spec.probes.push_back(ProbeSpec{});  // local
+    ProbeSpec local;
+    local.per_core = true;
+    spec.probes.push_back(local);
     ProbeSpec memcached;
     memcached.type = ProbeSpec::Type::memcached;
     memcached.target = server.endpoint();
@@ -299,12 +331,26 @@ void LiveRunTest::serverProbesAreChartedLiveAndStored() {
     QString error;
     QVERIFY2(window.startRun(spec, &error), qPrintable(error));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
-    const QStringList names = {QStringLiteral("used"),
-                               QStringLiteral("limit"),
-                               QStringLiteral("evictions/s"),
-                               QStringLiteral("items"),
-                               QStringLiteral("server hit rate"),
-                               QStringLiteral("lo (the run's traffic)")};
+    // One line per core of this machine, and the disks' bytes (this machine has disks in
+    // /proc/diskstats: the probe read them).
+    QStringList names = {QStringLiteral("used"),
+                         QStringLiteral("limit"),
+                         QStringLiteral("evictions/s"),
+                         QStringLiteral("items"),
+                         QStringLiteral("server hit rate"),
+                         QStringLiteral("lo (the run's traffic)"),
+                         QStringLiteral("read"),
+                         QStringLiteral("write")};
+    QFile stat(QStringLiteral("/proc/stat"));
+    QVERIFY(stat.open(QIODevice::ReadOnly));
+    const int cores = int(QString::fromLatin1(stat.readAll())
+                              .split(QLatin1Char('\n'))
+                              .filter(QRegularExpression(QStringLiteral("^cpu\\d+ ")))
+                              .size());
+    QVERIFY(cores >= 1);
+    for (int core = 0; core < cores; ++core)
+        names << QStringLiteral("cpu%1").arg(core);
+    QVERIFY(!graph(window.liveView()->chart(), QStringLiteral("cpu%1").arg(cores)));
     for (const QString& name : names) {
         QCPGraph* g = graph(window.liveView()->chart(), name);
         QVERIFY2(g && g->dataCount() >= 2, qPrintable(name));
@@ -322,6 +368,40 @@ void LiveRunTest::serverProbesAreChartedLiveAndStored() {
         QCPGraph* g = graph(stored.chart(), name);
         QVERIFY2(g && g->dataCount() >= 2, qPrintable(name));
     }
+}
+
+// Probes' panels come with their first samples, in whatever order the probes answer: laid out
+// hosts first, then memcached, then JVMs, each by its name, the same every run.
+void LiveRunTest::probePanelsKeepOneOrderWhicheverProbeComesFirst() {
+    RunSpec spec = cache_spec("127.0.0.1:1", 10);
+    ProbeSpec memcached;
+    memcached.type = ProbeSpec::Type::memcached;
+    memcached.target = "127.0.0.1:1";
+    spec.probes = {ProbeSpec{}, memcached};
+    const ProbeSample host{1000, "local", "host", {{"cpu_user", 10.0}, {"load1", 0.5}}, false};
+    const ProbeSample cache{1000, "memcached 127.0.0.1:1", "memcached", {{"bytes", 100}}, false};
+    const auto layout = [&](const std::vector<ProbeSample>& arrivals) {
+        LiveView view;
+        view.begin(spec);
+        for (const auto& s : arrivals)
+            view.addProbeSample(s);
+        QStringList titles;
+        for (const int panel : view.chart()->panelsInOrder())
+            titles << view.chart()->panelTitle(panel);
+        return titles;
+    };
+    const QStringList hostFirst = layout({host, cache});
+    const QStringList cacheFirst = layout({cache, host});
+    QCOMPARE(cacheFirst, hostFirst);
+    const auto at = [&](const QString& prefix) {
+        for (int i = 0; i < hostFirst.size(); ++i)
+            if (hostFirst[i].startsWith(prefix, Qt::CaseInsensitive)) return i;
+        return -1;
+    };
+    QVERIFY2(at(QStringLiteral("Host CPU")) >= 0 && at(QStringLiteral("memcached")) >= 0,
+             qPrintable(hostFirst.join(QLatin1Char('|'))));
+    QVERIFY(at(QStringLiteral("Host CPU")) < at(QStringLiteral("memcached")));
+    QVERIFY(at(QStringLiteral("Latency")) < at(QStringLiteral("Host CPU")));
 }
 
 // A kept plan draws as a total on the planned line (get and set are its shares); a phase's

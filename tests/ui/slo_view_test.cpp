@@ -8,8 +8,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "database.h"
@@ -65,6 +68,7 @@ class SloViewTest : public QObject {
     void searchRunShowsItsCurveOnePointPerStep();
     void formBuildsASearchSpec();
     void rateControlChangesThePlannedRateWithinATick();
+    void tenPercentOnARampScalesThePlanAndKeepsRamping();
 };
 
 // Green while memcached answers in microseconds; frozen (SIGSTOP), its window has replies
@@ -214,8 +218,50 @@ void SloViewTest::rateControlChangesThePlannedRateWithinATick() {
     const auto events = store.events(store.list().front().id);
     QVERIFY(std::any_of(events.begin(), events.end(), [](const RunEvent& e) {
         return e.kind == "rate" &&
-               e.text == "rate changed from 200/s to 220/s for the rest of phase 1";
+               e.text == "rate scaled by +10% from 200/s to 220/s for the rest of phase 1";
     }));
+}
+
+// −10% during a ramp takes 10% off the plan from here on: the ramp goes on, from and to
+// 90% of its rates, rather than holding 90% of the last tick's rate.
+void SloViewTest::tenPercentOnARampScalesThePlanAndKeepsRamping() {
+    const test::OwnDataHome home;
+    test::MemcachedServer server;
+    MainWindow window;
+    auto j = cache_json(server.endpoint());
+    j["phases"] = {{{"duration_s", 60}, {"rate", 100}, {"rate_to", 700}, {"concurrency", 2}}};
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QString error;
+    QVERIFY2(window.startRun(parsed(j), &error), qPrintable(error));
+    LiveView* live = window.liveView();
+    QTRY_VERIFY_WITH_TIMEOUT(live->ticks() >= 2, 10000);
+    auto* down = live->findChild<QPushButton*>(QStringLiteral("rateDown"));
+    QVERIFY(down);
+    QVERIFY(down->isEnabled());
+    QCPGraph* planned = graph(live->chart(), QStringLiteral("planned"));
+    QVERIFY(planned);
+    down->click();
+    const int after = live->ticks() + 1;  // the first tick wholly after the click
+    QTRY_VERIFY_WITH_TIMEOUT(live->ticks() >= after + 3, 10000);
+    // The three ticks wholly after the change (the one the click fell in straddles it).
+    const int n = planned->dataCount();
+    for (int i = n - 2; i < n; ++i)
+        QVERIFY2(planned->data()->at(i)->value > planned->data()->at(i - 1)->value,
+                 "the planned rate stopped ramping");
+    window.session()->stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+    RunStore store(default_database_path(), Access::read);
+    const auto events = store.events(store.list().front().id);
+    const auto change = std::find_if(events.begin(), events.end(),
+                                     [](const RunEvent& e) { return e.kind == "rate"; });
+    QVERIFY(change != events.end());
+    const QRegularExpression told(QStringLiteral(
+        R"(^rate scaled by -10% from (\d+)/s to (\d+)/s, ramping to 630/s for the rest of phase 1$)"));
+    const auto m = told.match(QString::fromStdString(change->text));
+    QVERIFY2(m.hasMatch(), change->text.c_str());
+    const double was = m.captured(1).toDouble(), now = m.captured(2).toDouble();
+    QVERIFY2(was > 100 && was < 700, change->text.c_str());
+    QVERIFY2(std::abs(now - 0.9 * was) <= 1, change->text.c_str());
 }
 
 int run_slo_view_test(int argc, char** argv) {

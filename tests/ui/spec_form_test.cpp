@@ -19,6 +19,7 @@
 #include <QTest>
 #include <nlohmann/json.hpp>
 
+#include "host_book.h"
 #include "main_window.h"
 #include "row_table.h"
 #include "ui_tests.h"
@@ -230,22 +231,22 @@ void SpecFormTest::savedHostBecomesAProbe() {
     SpecForm form;
     loadHot(form);
     QVERIFY(!form.savedHostsButton()->isEnabled());
-    ProbeSpec host;
-    host.type = ProbeSpec::Type::ssh;
+    SavedHost host;
+    host.name = "db-primary";
     host.target = "probe@127.0.0.1:2222";
-    host.key = "/keys/id_ed25519";
+    host.key_file = "/keys/id_ed25519";
     host.per_core = true;
     form.setSavedHosts({host});
     QVERIFY(form.savedHostsButton()->isEnabled());
     const auto actions = form.savedHostsButton()->menu()->actions();
     QCOMPARE(actions.size(), 1);
-    QCOMPARE(actions[0]->text(), QStringLiteral("probe@127.0.0.1:2222"));
+    QCOMPARE(actions[0]->text(), QStringLiteral("db-primary (probe@127.0.0.1:2222)"));
     actions[0]->trigger();
     QVERIFY2(form.isValid(), qPrintable(form.errorText()));
     const ProbeSpec& added = form.spec()->probes.back();
     QCOMPARE(added.type, ProbeSpec::Type::ssh);
     QCOMPARE(added.target, host.target);
-    QCOMPARE(added.key, host.key);
+    QCOMPARE(added.key, host.key_file);
     QVERIFY(added.per_core);
 }
 
@@ -268,10 +269,10 @@ void SpecFormTest::agentsRoundTripAndSavedHostBecomesAnAgent() {
     QVERIFY(spec.agents[1].local);
     QCOMPARE(spec.on_agent_loss, AgentLoss::stop);
 
-    ProbeSpec host;
-    host.type = ProbeSpec::Type::ssh;
+    SavedHost host;
+    host.name = "generator";
     host.target = "gen@127.0.0.1:2222";
-    host.key = "/keys/id_ed25519";
+    host.key_file = "/keys/id_ed25519";
     form.setSavedHosts({host});
     auto* button = form.findChild<QPushButton*>(QStringLiteral("savedAgents"));
     QVERIFY(button && button->isEnabled());
@@ -279,7 +280,7 @@ void SpecFormTest::agentsRoundTripAndSavedHostBecomesAnAgent() {
     QVERIFY2(form.isValid(), qPrintable(form.errorText()));
     QCOMPARE(form.spec()->agents.size(), size_t(3));
     QCOMPARE(form.spec()->agents[2].host, host.target);
-    QCOMPARE(form.spec()->agents[2].key, host.key);
+    QCOMPARE(form.spec()->agents[2].key, host.key_file);
     QCOMPARE(form.spec()->agents[2].program, std::string("perflab"));
     // Without agents the loss rule is not written: it would be an error.
     nlohmann::json none = form.json();

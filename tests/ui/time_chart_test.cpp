@@ -13,6 +13,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
+#include <algorithm>
 #include <memory>
 
 #include "compact_ticks.h"
@@ -35,6 +36,9 @@ class TimeChartTest : public QObject {
     void compactLabels();
     void tickLabelsDoNotOverlapAt1024x700();
     void crosshairSpansEveryPanelAndNamesEachValueWithItsUnit();
+    void crosshairTellsStackedSharesAndBytes();
+    void chartFollowsADarkPalette();
+    void crowdedMarkerLabelsDoNotRunIntoEachOther();
     void panelsOutOfViewAreDrawnWhenScrolledIn();
 
   private:
@@ -389,6 +393,120 @@ void TimeChartTest::crosshairSpansEveryPanelAndNamesEachValueWithItsUnit() {
     QVERIFY2(text.contains(QStringLiteral("p99: 7.5 ms")), qPrintable(text));
     chart.hideCrosshair();
     QVERIFY(!chart.crosshairVisible());
+}
+
+// A stacked area is told as its own share, not the sum it is drawn at; bytes in 1024-based
+// units, a rate of bytes per second.
+void TimeChartTest::crosshairTellsStackedSharesAndBytes() {
+    TimeChart chart;
+    const int cpu = chart.addPanel(QStringLiteral("CPU %"));
+    const int mem = chart.addPanel(QStringLiteral("memory B"), TimeChart::Scale::linear,
+                                   QStringLiteral("Host memory"), AxisUnit::bytes);
+    const int net = chart.addPanel(QStringLiteral("net B/s"), TimeChart::Scale::linear,
+                                   QStringLiteral("Host network"), AxisUnit::bytes);
+    QCPGraph* io = chart.addArea(cpu, QStringLiteral("+iowait"), Qt::yellow);
+    QCPGraph* sys = chart.addArea(cpu, QStringLiteral("+system"), Qt::red);
+    QCPGraph* user = chart.addArea(cpu, QStringLiteral("user"), Qt::blue);
+    QCPGraph* used = chart.addSeries(mem, QStringLiteral("used"), Qt::darkYellow);
+    QCPGraph* rx = chart.addSeries(net, QStringLiteral("rx"), Qt::green);
+    chart.append(io, 1, 60);  // user 30 + system 20 + iowait 10
+    chart.append(sys, 1, 50);
+    chart.append(user, 1, 30);
+    chart.append(used, 1, 3.5 * 1024 * 1024 * 1024);
+    chart.append(rx, 1, 1536);
+    chart.refresh();
+    const QString text = chart.crosshairText(1.0);
+    for (const char* line : {"iowait: 10 CPU %", "system: 20 CPU %", "user: 30 CPU %",
+                             "used: 3.5 GiB", "rx: 1.5 KiB/s"})
+        QVERIFY2(text.split(QLatin1Char('\n')).contains(QString::fromUtf8(line)),
+                 qPrintable(QStringLiteral("no \"%1\" in\n%2").arg(QString::fromUtf8(line), text)));
+}
+
+// A dark desktop gives the window a dark palette: the chart's background, axes and legends
+// follow it, those of a panel added later too, and a hidden series' entry stays faded.
+void TimeChartTest::chartFollowsADarkPalette() {
+    TimeChart chart;
+    chart.resize(600, 300);
+    const int ops = chart.addPanel(QStringLiteral("ops/s"));
+    QCPGraph* total = chart.addSeries(ops, QStringLiteral("total"), Qt::red);
+    for (int t = 1; t <= 5; ++t)
+        chart.append(total, t, 100.0 * t);
+    const QColor text(235, 235, 235), base(25, 25, 28);
+    QPalette dark = chart.palette();
+    dark.setColor(QPalette::Window, QColor(40, 40, 44));
+    dark.setColor(QPalette::WindowText, text);
+    dark.setColor(QPalette::Base, base);
+    dark.setColor(QPalette::Text, text);
+    chart.setPalette(dark);
+    const int latency = chart.addPanel(QStringLiteral("latency"), TimeChart::Scale::log,
+                                       QStringLiteral("Latency"), AxisUnit::milliseconds);
+    chart.addSeries(latency, QStringLiteral("p99"), Qt::blue);
+    chart.refresh();
+    int rects = 0;
+    for (QCPAxisRect* rect : chart.plot()->axisRects()) {
+        ++rects;
+        QCOMPARE(rect->axis(QCPAxis::atLeft)->tickLabelColor(), text);
+        QCOMPARE(rect->axis(QCPAxis::atBottom)->basePen().color(), text);
+    }
+    QCOMPARE(rects, 2);
+    const QImage image = chart.plot()->toPixmap(600, 300).toImage();
+    QCOMPARE(image.pixelColor(1, image.height() - 2), base);
+    int legends = 0;
+    for (QCPLayoutElement* e : chart.plot()->plotLayout()->elements(true))
+        if (auto* legend = qobject_cast<QCPLegend*>(e)) {
+            ++legends;
+            QCOMPARE(legend->textColor(), text);
+        }
+    QCOMPARE(legends, 2);
+}
+
+// A search's 2-s steps over 30 s: their labels, longer than 2 s of axis, would be drawn over
+// each other; those that would run into the one before are left out, and come back zoomed in.
+void TimeChartTest::crowdedMarkerLabelsDoNotRunIntoEachOther() {
+    TimeChart chart;
+    chart.resize(600, 300);
+    const int ops = chart.addPanel(QStringLiteral("ops/s"));
+    QCPGraph* total = chart.addSeries(ops, QStringLiteral("total"), Qt::black);
+    for (int t = 0; t <= 30; ++t) {
+        chart.append(total, t, 100);
+        chart.addMarker(t, QStringLiteral("phase %1: rate %2/s for 2 s").arg(t + 1).arg(100 * t),
+                        Qt::blue, 1);
+    }
+    chart.refresh();
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    const auto shown = [&] {
+        chart.plot()->replot();
+        std::vector<std::pair<double, double>> spans;  // each visible label's pixels
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(chart.plot()->item(i));
+                text && text->visible()) {
+                const double x = text->position->pixelPosition().x();
+                spans.emplace_back(x,
+                                   x + QFontMetrics(text->font()).horizontalAdvance(text->text()));
+            }
+        std::sort(spans.begin(), spans.end());
+        return spans;
+    };
+    const auto second = [&] {
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(chart.plot()->item(i));
+                text && text->text().startsWith(QStringLiteral("phase 2:")))
+                return text;
+        return static_cast<QCPItemText*>(nullptr);
+    };
+    const auto whole = shown();
+    QVERIFY(whole.size() >= 2);
+    QVERIFY(whole.size() < 31);
+    for (size_t i = 1; i < whole.size(); ++i)
+        QVERIFY2(whole[i].first >= whole[i - 1].second,
+                 qPrintable(QStringLiteral("label at %1 px starts before %2 px")
+                                .arg(whole[i].first)
+                                .arg(whole[i - 1].second)));
+    QVERIFY(second() && !second()->visible());
+    chart.plot()->axisRect(0)->axis(QCPAxis::atBottom)->setRange(0, 2.5);
+    shown();
+    QVERIFY(second()->visible());
 }
 
 // A replot leaves out the series of panels scrolled out of view; scrolling draws them, an

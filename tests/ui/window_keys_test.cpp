@@ -7,11 +7,14 @@
 #include <QApplication>
 #include <QFile>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTimer>
 #include <nlohmann/json.hpp>
 
 #include "database.h"
@@ -57,6 +60,7 @@ class WindowKeysTest : public QObject {
     void ctrlSSavesTheSpecToItsFile();
     void enterOpensTheCurrentRun();
     void importedRunIsSelected();
+    void closingAsTheRunEndsCloses();
 
   private:
     // A window shown and active, so that its shortcuts reach it.
@@ -173,6 +177,36 @@ void WindowKeysTest::importedRunIsSelected() {
     QCOMPARE(qobject_cast<QTabWidget*>(window.centralWidget())->currentWidget(),
              window.historyView());
     QVERIFY(!window.historyView()->showingRun());
+}
+
+// Ctrl+Q during a run asks first; a run that ends while the question is open leaves nothing
+// to wait for: Yes closes the window then, not at a second Ctrl+Q.
+void WindowKeysTest::closingAsTheRunEndsCloses() {
+    const test::OwnDataHome home;
+    test::MemcachedServer server;
+    MainWindow window;
+    auto spec = long_spec(server.endpoint());
+    spec["phases"] = {{{"duration_s", 1}, {"concurrency", 2}}};
+    window.specForm()->setJson(spec);
+    showActive(window);
+    if (QTest::currentTestFailed()) return;
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startAction()->trigger();
+    QVERIFY(window.session()->running());
+    bool answered = false;
+    QTimer answer;
+    answer.setInterval(20);
+    connect(&answer, &QTimer::timeout, &window, [&] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box || answered || finished.count() == 0) return;
+        answered = true;
+        box->button(QMessageBox::Yes)->click();
+    });
+    answer.start();
+    QVERIFY(window.close());
+    QVERIFY(answered);
+    QVERIFY(!window.isVisible());
+    QSettings().remove(QStringLiteral("spec/last"));  // the next tests' windows start afresh
 }
 
 int run_window_keys_test(int argc, char** argv) {
