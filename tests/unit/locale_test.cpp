@@ -5,6 +5,7 @@
 
 #include <clocale>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -32,9 +33,15 @@ class GermanLocale : public ::testing::Test {
   protected:
     static void SetUpTestSuite() {
         // A fresh machine has the definitions (Debian's `locales`) but no compiled locale.
+        // Compiled into the system's archive, it stays unseen by this process (the C library
+        // keeps the archive it mapped), so it goes into a directory of the test's own, which
+        // LOCPATH names for every setlocale from here on.
         if (!std::setlocale(LC_ALL, kGerman)) {
-            const auto r = test::run({"localedef", "-i", "de_DE", "-f", "UTF-8", kGerman});
+            static const test::TempDir compiled;
+            const auto r = test::run(
+                {"localedef", "-i", "de_DE", "-f", "UTF-8", compiled.file(kGerman)});
             ASSERT_EQ(r.code, 0) << r.out << r.err;
+            setenv("LOCPATH", compiled.path().c_str(), 1);
         }
         std::setlocale(LC_ALL, "C");
     }
