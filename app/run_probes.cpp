@@ -50,7 +50,7 @@ void RunProbes::attach(RunController& controller, const std::vector<RunObserver*
 }
 
 void RunProbes::on_event(const RunEvent& event) {
-    if (event.kind == "stop") runner_->stop();
+    if (event.kind == "stop") runner_->finish();
     // The first phase event comes as the run's clock starts.
     if (started_ || event.kind != "phase") return;
     started_ = true;
@@ -62,7 +62,7 @@ void RunProbes::on_ready() {
 }
 
 void RunProbes::on_phase_end(const PhaseTotals& phase) {
-    if (phase.phase == int(spec_.phases.size()) - 1) runner_->stop();
+    if (phase.phase == int(spec_.phases.size()) - 1) runner_->finish();
 }
 
 void RunProbes::on_end(const RunSummary&) {

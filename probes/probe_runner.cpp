@@ -92,6 +92,21 @@ void ProbeRunner::start(Clock::time_point origin) {
 }
 
 void ProbeRunner::stop() {
+    halt();
+    for (auto& p : probes_)
+        p->close();
+}
+
+void ProbeRunner::finish() {
+    // A last sample up to the run's end: a full GC or an eviction in its last, partial tick
+    // is the run's too.
+    if (halt())
+        for (auto& p : probes_)
+            poll_once(*p);
+    stop();
+}
+
+bool ProbeRunner::halt() {
     {
         std::lock_guard lock(stop_mutex_);
         stop_ = true;
@@ -101,13 +116,7 @@ void ProbeRunner::stop() {
     for (auto& t : threads_)
         t.join();
     threads_.clear();
-    // A last sample up to the run's end: a full GC or an eviction in its last, partial tick
-    // is the run's too.
-    if (polling)
-        for (auto& p : probes_)
-            poll_once(*p);
-    for (auto& p : probes_)
-        p->close();
+    return polling;
 }
 
 bool ProbeRunner::wait_until(Clock::time_point deadline) {

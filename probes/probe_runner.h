@@ -50,9 +50,11 @@ class ProbeRunner {
     void baseline();
     // Starts polling; t_ms counts from `origin` (the run's start).
     void start(Clock::time_point origin);
-    // Stops polling, delivers a last sample of every probe (to the end of a partial tick) if
-    // polling had started, and closes every probe (remote loops end). Idempotent.
+    // Stops polling and closes every probe (remote loops end). Idempotent.
     void stop();
+    // As stop, with a last sample of every probe first (to the end of a partial tick) if
+    // polling had started: a run's end.
+    void finish();
 
     // The hardware profiles the probes read (remote hosts; a JVM's flags as server notes),
     // keyed by probe source; available after open().
@@ -62,6 +64,7 @@ class ProbeRunner {
   private:
     void poll_loop(Probe& probe);
     void poll_once(Probe& probe);
+    bool halt();  // stops polling; true if it was polling
     void deliver(Probe& probe, ProbeReading reading, int64_t t_ms);
     bool wait_until(Clock::time_point deadline);
 

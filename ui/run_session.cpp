@@ -26,7 +26,7 @@ class ProbeClock : public RunObserver {
     ProbeClock(ProbeRunner& probes, const RunController& controller, int phases)
         : probes_(probes), controller_(controller), phases_(phases) {}
     void on_event(const RunEvent& e) override {
-        if (e.kind == "stop") probes_.stop();
+        if (e.kind == "stop") probes_.finish();
         if (started_ || e.kind != "phase") return;
         started_ = true;
         probes_.start(controller_.start_time());
@@ -34,7 +34,7 @@ class ProbeClock : public RunObserver {
     void on_ready() override { probes_.baseline(); }
     // With the last phase, before the run's verdict: the probes' last samples are in it.
     void on_phase_end(const PhaseTotals& phase) override {
-        if (phase.phase == phases_ - 1) probes_.stop();
+        if (phase.phase == phases_ - 1) probes_.finish();
     }
     void on_end(const RunSummary&) override { probes_.stop(); }
 

@@ -135,7 +135,7 @@ TEST(Http2Nginx, ServerWithoutHttp2FailsClearly) {
 }
 
 // The connection opens but no frame ever comes back: every stream is reset at timeout_ms and
-// counted as a timeout from its intended time, none is lost.
+// counted as a timeout, none is lost; no response, so no latency.
 TEST(Http2Faults, StreamsPastTheirTimeoutFailAsTimeouts) {
     SilentServer silent;
     const auto run = run_http(h2_spec("http://127.0.0.1:" + std::to_string(silent.port()) + "/x",
@@ -143,7 +143,7 @@ TEST(Http2Faults, StreamsPastTheirTimeoutFailAsTimeouts) {
     const auto& t = run.summary.overall.totals;
     EXPECT_EQ(t.total_ops(), 20u);
     EXPECT_EQ(error_count(t, "timeout"), 20u);
-    EXPECT_GE(slower_than(t.latency(), 290'000), 20u);
+    EXPECT_EQ(t.latency().count(), 0u);
 }
 
 }  // namespace
