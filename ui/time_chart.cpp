@@ -316,8 +316,9 @@ void TimeChart::fitTicks() {
     QMetaObject::invokeMethod(this, &TimeChart::redraw, Qt::QueuedConnection);
 }
 
-// Hidden panels leave the layout and their lines, legends and markers go invisible with them;
-// only the bottom visible panel labels the shared time axis, and the top one the markers.
+// Hidden panels leave the layout and their lines, legends and markers go invisible with them.
+// Every panel labels its time axis (in a tall stack the bottom one is scrolled out of view);
+// the top one labels the markers.
 void TimeChart::layoutPanels() {
     QCPLayoutGrid* grid = plot_->plotLayout();
     for (auto& p : panels_)
@@ -326,7 +327,6 @@ void TimeChart::layoutPanels() {
             if (e->layout()) grid->take(e);
     if (spacer_ && spacer_->layout()) grid->take(spacer_);
     grid->simplify();
-    QCPAxisRect* bottom = nullptr;
     int shownCount = 0;
     for (const int index : panelsInOrder()) {
         const auto i = size_t(index);
@@ -334,13 +334,12 @@ void TimeChart::layoutPanels() {
         const bool shown = laidOut(i);
         p.rect->setVisible(shown);
         p.header->setVisible(shown);
-        p.rect->axis(QCPAxis::atBottom)->setTickLabels(false);
+        p.rect->axis(QCPAxis::atBottom)->setTickLabels(shown);
         if (!shown) continue;
         const int row = grid->rowCount();
         grid->addElement(row, 0, p.header);
         grid->addElement(row + 1, 0, p.rect);
         grid->setRowStretchFactor(row, 0.001);
-        bottom = p.rect;
         ++shownCount;
     }
     const auto spare =
@@ -357,7 +356,6 @@ void TimeChart::layoutPanels() {
     static_cast<StackPlot*>(plot_)->followPalette();  // the new panel's in the theme's colours
     scheduleRedraw();
     QCPAxisRect* top = topVisiblePanel();
-    if (bottom) bottom->axis(QCPAxis::atBottom)->setTickLabels(true);
     for (int i = 0; i < plot_->itemCount(); ++i)
         placeMarkerItem(plot_->item(i), top);
 }
