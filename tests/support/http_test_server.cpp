@@ -150,11 +150,14 @@ class HttpTestServer::Impl {
             });
         }
 
+        // Stamped as the write begins: a client may read the reply before this thread runs
+        // again after writing it, and a stamp taken then would come after the client's.
         void reply(std::string_view bytes, bool then_close) {
+            const auto at = Clock::now();
             asio::async_write(socket, asio::buffer(bytes.data(), bytes.size()),
-                              [self = shared_from_this(), then_close](error_code ec, size_t) {
+                              [self = shared_from_this(), then_close, at](error_code ec, size_t) {
                                   if (ec) return;
-                                  self->logged_reply();
+                                  self->logged_reply(at);
                                   if (then_close)
                                       self->socket.close();
                                   else
@@ -162,9 +165,9 @@ class HttpTestServer::Impl {
                               });
         }
 
-        void logged_reply() {
+        void logged_reply(Clock::time_point at) {
             std::lock_guard lock(impl.owner_.log_mutex_);
-            impl.owner_.log_[exchange].replied = Clock::now();
+            impl.owner_.log_[exchange].replied = at;
         }
 
         Impl& impl;

@@ -35,7 +35,8 @@ class HttpTestServer {
         std::string body;
     };
 
-    // When the server read a request, and when it wrote the reply (max() if it never did).
+    // When the server had read a request (after the client sent it), and when it began writing
+    // a reply it wrote whole (before the client read it; max() if it wrote none).
     struct Exchange {
         std::chrono::steady_clock::time_point received;
         std::chrono::steady_clock::time_point replied;
