@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace perflab {
@@ -31,9 +32,11 @@ class CompactTicker : public Base {
     AxisUnit unit_;
 };
 
-// Powers of ten while the axis spans enough of them; a short span (latencies within one or
-// two decades) would otherwise show a single label, so it gets 1-2-5 or 1-3 steps as the
-// panel's height (the tick count asked for) allows.
+// Powers of ten while the axis spans enough of them, every k-th decade when they outnumber
+// the ticks asked for (QCP rounds its step down to whole decades: a short panel over three
+// decades asked for two ticks got four, labels over each other). Under 1.6 decades QCP falls
+// back to linear steps (250, 500, 750µs), crowded at a log axis' top: 1-2-5 steps of each
+// decade instead, none closer to the one before than the count asked for leaves room.
 class CompactLogTicker : public CompactTicker<QCPAxisTickerLog> {
   public:
     using CompactTicker::CompactTicker;
@@ -41,20 +44,31 @@ class CompactLogTicker : public CompactTicker<QCPAxisTickerLog> {
   protected:
     QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
         QVector<double> ticks = QCPAxisTickerLog::createTickVector(tickStep, range);
-        const auto inside =
-            std::count_if(ticks.begin(), ticks.end(), [&](double t) { return range.contains(t); });
-        if (inside >= 2 || range.lower <= 0) return ticks;
+        if (range.lower <= 0) return ticks;
+        const int count = std::max(tickCount(), 1);
         const double decades = std::log10(range.upper / range.lower);
-        const double perDecade = double(tickCount()) / std::max(decades, 0.1);
-        if (perDecade < 2) return ticks;
-        const std::vector<double> steps =
-            perDecade >= 3 ? std::vector<double>{1, 2, 5} : std::vector<double>{1, 3};
-        ticks.clear();
+        if (decades >= 1.6) {
+            const auto inside = std::count_if(ticks.begin(), ticks.end(),
+                                              [&](double t) { return range.contains(t); });
+            if (inside <= count + 1) return ticks;
+            const auto k = int(std::ceil(double(inside) / count));
+            QVector<double> thinned;
+            for (double t : ticks)
+                if (int(std::lround(std::log10(t))) % k == 0) thinned.push_back(t);
+            return thinned;
+        }
+        const double gap = decades / count - 1e-9;
+        QVector<double> steps;
+        double last = -std::numeric_limits<double>::infinity();
         for (double d = std::pow(10.0, std::floor(std::log10(range.lower))); d <= range.upper;
              d *= 10)
-            for (double m : steps)
-                ticks.push_back(d * m);
-        return ticks;
+            for (double m : {1.0, 2.0, 5.0}) {
+                const double t = d * m;
+                if (!range.contains(t) || std::log10(t) - last < gap) continue;
+                steps.push_back(t);
+                last = std::log10(t);
+            }
+        return steps;
     }
 };
 
