@@ -98,10 +98,12 @@ void select(HistoryView& view, const QStringList& wanted) {
                 QItemSelectionModel::Select | QItemSelectionModel::Rows);
 }
 
+// The stored ticks the timeline draws: a phase's drain (replies after its end, marked as
+// such; there is one when the machine is slow enough to leave replies in flight) is no tick.
 int ticks_with_time(const std::vector<IntervalSample>& samples) {
     int n = 0;
     for (const auto& s : samples)
-        n += s.interval_ms > 0;
+        n += s.interval_ms > 0 && !s.drain;
     return n;
 }
 
