@@ -344,6 +344,24 @@ TEST(SpecTemplates, ChecksAreValidated) {
     EXPECT_TRUE(has_error(cache, "slo.check_failure_rate: only an http run checks its responses"));
 }
 
+// Counts std::regex would read past a long's range (undefined behaviour, found by the spec
+// parser's fuzzer) or expand into millions of states are refused before it compiles them;
+// ordinary counts and back-references pass.
+TEST(SpecTemplates, HugeRegexCountsAreRefusedBeforeCompiling) {
+    json j = templated_http();
+    auto& e = j["http"]["targets"][0]["expect"];
+    e["body_regex"] = "a{99999999999999999999}";
+    EXPECT_TRUE(has_error(j,
+                          "http.targets[0].expect.body_regex: a repetition count over 1000 (at "
+                          "character 2)"));
+    e["body_regex"] = "[x]\\0009593376757802947924";
+    EXPECT_TRUE(has_error(j,
+                          "http.targets[0].expect.body_regex: an escape number over 1000 (at "
+                          "character 4)"));
+    e["body_regex"] = "(o+)k{2,1000} \\1 [{9999}]";
+    EXPECT_TRUE(errors_of(j).empty()) << errors_of(j).front();
+}
+
 }  // namespace
 }  // namespace perflab
 

@@ -9,6 +9,7 @@
 
 #include "json_path.h"
 #include "json_reader.h"
+#include "regex_limits.h"
 #include "template_syntax.h"
 
 namespace perflab {
@@ -79,14 +80,18 @@ HttpCapture parse_capture(const nlohmann::json& json, const std::string& path,
             c.header = *v;
     }
     if (auto v = r.string("regex")) {
-        try {
-            if (std::regex(*v).mark_count() < 1)
-                r.error(r.path("regex"),
-                        "needs a group, such as token=(\\w+): its text is the value");
-            else
-                c.regex = *v;
-        } catch (const std::regex_error& x) {
-            r.error(r.path("regex"), std::string("not a regular expression: ") + x.what());
+        if (const auto refused = regex_refusal(*v)) {
+            r.error(r.path("regex"), *refused);
+        } else {
+            try {
+                if (std::regex(*v).mark_count() < 1)
+                    r.error(r.path("regex"),
+                            "needs a group, such as token=(\\w+): its text is the value");
+                else
+                    c.regex = *v;
+            } catch (const std::regex_error& x) {
+                r.error(r.path("regex"), std::string("not a regular expression: ") + x.what());
+            }
         }
     }
     return c;

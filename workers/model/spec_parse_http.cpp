@@ -5,6 +5,7 @@
 
 #include "json_path.h"
 #include "json_reader.h"
+#include "regex_limits.h"
 #include "secrets.h"
 #include "session_spec.h"
 #include "spec_parse_sections.h"
@@ -67,11 +68,15 @@ HttpExpect parse_expect(const nlohmann::json& json, const std::string& path,
             e.body_contains = *v;
     }
     if (auto v = r.string("body_regex")) {
-        try {
-            std::regex check(*v);
-            e.body_regex = *v;
-        } catch (const std::regex_error& x) {
-            r.error(r.path("body_regex"), std::string("not a regular expression: ") + x.what());
+        if (const auto refused = regex_refusal(*v)) {
+            r.error(r.path("body_regex"), *refused);
+        } else {
+            try {
+                std::regex check(*v);
+                e.body_regex = *v;
+            } catch (const std::regex_error& x) {
+                r.error(r.path("body_regex"), std::string("not a regular expression: ") + x.what());
+            }
         }
     }
     if (const auto* j = r.child("json")) {
