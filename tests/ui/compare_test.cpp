@@ -73,11 +73,11 @@ bool same(double a, double b) {
     return (std::isnan(a) && std::isnan(b)) || a == b;
 }
 
-// Points a run's stored ticks give the overlay.
+// Points a run's stored ticks give the overlay: a stored drain is none.
 int ticks_of(RunStore& store, int64_t id) {
     int n = 0;
     for (const auto& s : store.samples(id))
-        n += s.interval_ms > 0;
+        n += s.interval_ms > 0 && !s.drain;
     return n;
 }
 
