@@ -121,7 +121,7 @@ TEST(HttpEdges, ConnectTimeoutIsItsOwnKindAndBound) {
     EXPECT_EQ(t.total_ops(), 4u);
     EXPECT_EQ(t.errors.count("connect timeout") ? t.errors.at("connect timeout") : 0, 4u);
     EXPECT_EQ(t.errors.count("timeout"), 0u);
-    EXPECT_EQ(t.latency().count(), 0u);  // never connected: no response, no latency
+    EXPECT_EQ(t.latency().count(), 0u);                // never connected: no response, no latency
     EXPECT_EQ(run.summary.status, RunStatus::failed);  // nothing was ever answered
 }
 

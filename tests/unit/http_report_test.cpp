@@ -94,8 +94,7 @@ TEST(HttpReport, TextFollowsVegeta) {
     EXPECT_NE(text.find("Duration      [total, attack, wait]             2.00s, 1.75s, 250.0ms"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("Latencies     [min, mean, 50, 90, 95, 99, max]  1.0ms"),
-              std::string::npos)
+    EXPECT_NE(text.find("Latencies     [min, mean, 50, 90, 95, 99, max]  1.0ms"), std::string::npos)
         << text;
     EXPECT_NE(text.find("Success       [ratio]                           90.00%"),
               std::string::npos);

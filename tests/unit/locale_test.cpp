@@ -38,8 +38,8 @@ class GermanLocale : public ::testing::Test {
         // LOCPATH names for every setlocale from here on.
         if (!std::setlocale(LC_ALL, kGerman)) {
             static const test::TempDir compiled;
-            const auto r = test::run(
-                {"localedef", "-i", "de_DE", "-f", "UTF-8", compiled.file(kGerman)});
+            const auto r =
+                test::run({"localedef", "-i", "de_DE", "-f", "UTF-8", compiled.file(kGerman)});
             ASSERT_EQ(r.code, 0) << r.out << r.err;
             setenv("LOCPATH", compiled.path().c_str(), 1);
         }
