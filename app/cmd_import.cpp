@@ -31,6 +31,8 @@ int import_command(const ImportCommandOptions& o) {
             std::cerr << "perflab: " << o.import.file << ": warning: " << w << "\n";
         std::cerr << "run " << r.run_id << " stored in " << db << ": " << r.requests
                   << " requests from " << r.format << " results " << o.import.file << "\n";
+        for (const auto& remark : r.remarks)
+            std::cerr << "perflab: " << o.import.file << ": " << remark << "\n";
         std::cout << r.run_id << std::endl;
         return kExitOk;
     } catch (const ImportError& e) {

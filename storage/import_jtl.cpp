@@ -1,40 +1,36 @@
 // SPDX-License-Identifier: MIT
 #include "import_jtl.h"
 
+#include <cctype>
 #include <charconv>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "csv_records.h"
 
 namespace perflab {
 
 namespace {
 
-// One CSV line's fields; JMeter quotes a field holding the delimiter or a quote, doubling
-// the quotes inside.
-std::vector<std::string> fields_of(const std::string& line, int64_t n) {
-    std::vector<std::string> fields(1);
-    bool quoted = false;
-    for (size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted) {
-            if (c != '"')
-                fields.back() += c;
-            else if (i + 1 < line.size() && line[i + 1] == '"')
-                fields.back() += '"', ++i;
-            else
-                quoted = false;
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            fields.emplace_back();
-        } else if (c != '\r') {
-            fields.back() += c;
-        }
-    }
-    if (quoted) throw ImportError(n, "", "a quoted field does not end on its line");
-    return fields;
+constexpr const char* kTransactionMessage = "Number of samples in transaction";
+
+// JMeter writes the header with its default_delimiter (a comma unless set; "\t" for tabs), so
+// the character beside timeStamp is the file's.
+char delimiter_of(const std::string& header) {
+    constexpr std::string_view kFirst = "timeStamp";
+    const size_t at = header.find(kFirst);
+    if (at == std::string::npos) return ',';
+    const auto usable = [](char c) {
+        return !std::isalnum(static_cast<unsigned char>(c)) && c != '"' && c != '_';
+    };
+    if (at > 0 && usable(header[at - 1])) return header[at - 1];
+    const size_t after = at + kFirst.size();
+    if (after < header.size() && usable(header[after])) return header[after];
+    return ',';
 }
 
 std::optional<int64_t> integer(const std::string& text) {
@@ -108,9 +104,10 @@ ImportRecord record_of(const Columns& c, const std::vector<std::string>& row, in
     // A sample that got no response has JMeter's "Non HTTP response code: ..." here.
     const std::string& code = *c.get(row, "responseCode");
     if (const auto v = integer(code); v && *v >= 100 && *v <= 999) r.code = int(*v);
+    const std::string* message = c.get(row, "responseMessage");
+    r.transaction = code.empty() && message && message->rfind(kTransactionMessage, 0) == 0;
     if (!r.ok) {
         const std::string* failure = c.get(row, "failureMessage");
-        const std::string* message = c.get(row, "responseMessage");
         r.error = failure && !failure->empty()   ? *failure
                   : message && !message->empty() ? *message
                                                  : code;
@@ -123,16 +120,28 @@ ImportRecord record_of(const Columns& c, const std::vector<std::string>& row, in
 }  // namespace
 
 void read_jtl(std::istream& in, const RecordSink& sink, const WarningSink& warn) {
-    std::string line;
-    if (!std::getline(in, line)) throw ImportError(1, "", "empty file");
-    const Columns columns(fields_of(line, 1));
-    for (int64_t n = 2; std::getline(in, line); ++n) {
-        if (line.empty() || line == "\r") continue;
+    std::string header;
+    if (!std::getline(in, header)) throw ImportError(1, "", "empty file");
+    if (header.rfind("\xEF\xBB\xBF", 0) == 0) header.erase(0, 3);
+    if (const size_t at = header.find_first_not_of(" \t");
+        at != std::string::npos && header[at] == '<')
+        throw ImportError(1, "",
+                          "XML results are not supported; save as CSV "
+                          "(jmeter.save.saveservice.output_format=csv)");
+    const char delimiter = delimiter_of(header);
+    std::istringstream header_line(header);
+    std::vector<std::string> names;
+    CsvRecords(header_line, delimiter).next(names);
+    const Columns columns(names);
+    CsvRecords rows(in, delimiter, 1);
+    std::vector<std::string> row;
+    for (;;) {
         ImportRecord r;
         try {
-            r = record_of(columns, fields_of(line, n), n);
+            if (!rows.next(row)) return;
+            r = record_of(columns, row, rows.line());
         } catch (const ImportError&) {
-            if (skip_cut_last_line(in, n, warn)) return;
+            if (rows.cut() && skip_cut_last_line(in, rows.line(), warn)) return;
             throw;
         }
         sink(std::move(r));

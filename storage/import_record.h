@@ -19,6 +19,9 @@ struct ImportRecord {
     std::string error;  // why it failed, as the tool said
     uint64_t bytes_in = 0;
     uint64_t bytes_out = 0;
+    // A JMeter Transaction Controller's row: the time of the requests in it, which have rows of
+    // their own; counted apart, never as a request.
+    bool transaction = false;
     int64_t line = 0;                      // in the file, for errors
     const char* time_field = "timestamp";  // the field sent_us came from, for errors
 };

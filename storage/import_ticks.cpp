@@ -56,6 +56,14 @@ IntervalSample& ImportTicks::tick(int64_t second) {
 
 void ImportTicks::add(const ImportRecord& r) {
     span_.check(floor_div(r.sent_us, 1000), r.line, r.time_field);
+    if (r.transaction) {
+        Transactions& t = transactions_[r.op];
+        ++t.count;
+        t.failed += !r.ok;
+        t.total_us += r.latency_us;
+        t.max_us = std::max(t.max_us, r.latency_us);
+        return;
+    }
     const int64_t second = floor_div(r.sent_us, 1'000'000);
     IntervalSample& s = tick(second);
     first_s_ = requests_ ? std::min(first_s_, second) : second;
@@ -66,6 +74,7 @@ void ImportTicks::add(const ImportRecord& r) {
     op.errors += !r.ok;
     op.latency.record(r.latency_us);
     if (r.code) ++s.status_codes[r.code];
+    passed_off_status_ += r.ok && r.code && (r.code < 200 || r.code > 399);
     // Like PerfLab's own runs, the error kinds are the failures a status code does not
     // explain: no response, or the tool's verdict on a 2xx/3xx (a JMeter assertion).
     if (!r.ok && (r.code == 0 || (r.code >= 200 && r.code <= 399)))

@@ -20,11 +20,25 @@ namespace perflab {
 // (a few hundred bytes) rather than as a live histogram (an address-space mapping each).
 class ImportTicks {
   public:
+    // A tool's transactions of one label (JMeter's Transaction Controller): kept out of the
+    // requests, whose own rows the file has too.
+    struct Transactions {
+        uint64_t count = 0;
+        uint64_t failed = 0;
+        int64_t total_us = 0;
+        int64_t max_us = 0;
+    };
+
     explicit ImportTicks(int64_t max_span_s = kImportMaxSpanS) : span_(max_span_s) {}
     // Throws ImportError for a record sent at no plausible time or past the span allowed.
+    // A transaction is counted apart, in no tick.
     void add(const ImportRecord& r);
 
     uint64_t requests() const { return requests_; }
+    const std::map<std::string, Transactions>& transactions() const { return transactions_; }
+    // Requests the tool passed whose status is outside 200-399 (JMeter's "Ignore status"):
+    // successes, as the tool's verdict rules.
+    uint64_t passed_off_status() const { return passed_off_status_; }
     int64_t start_ms() const { return first_s_ * 1000; }  // wall clock, ms since the epoch
     const std::set<std::string>& ops() const { return ops_; }
     // Hands f every second from the first to the last, in order, a second without requests
@@ -49,7 +63,9 @@ class ImportTicks {
     std::map<int64_t, IntervalSample> hot_;  // by second since the epoch: the newest few
     std::map<int64_t, Frozen> cold_;         // the others
     std::set<std::string> ops_;
+    std::map<std::string, Transactions> transactions_;
     uint64_t requests_ = 0;
+    uint64_t passed_off_status_ = 0;
     int64_t first_s_ = 0;
     int64_t newest_s_ = 0;
 };

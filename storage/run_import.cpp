@@ -20,6 +20,7 @@
 #include "import_memtier.h"
 #include "import_ticks.h"
 #include "import_vegeta.h"
+#include "model/format.h"
 #include "model/spec.h"
 #include "model/summary.h"
 #include "sample_rows.h"
@@ -55,7 +56,9 @@ std::string detect(const std::string& file) {
     if (line.rfind("#[", 0) == 0 || line.rfind("\"StartTimestamp\"", 0) == 0 ||
         line.rfind("Tag=", 0) == 0)
         return "hlog";
-    if (line.find("timeStamp") != std::string::npos) return "jtl";
+    // JMeter's XML results are told apart so that its reader can say how to save CSV.
+    if (line.find("timeStamp") != std::string::npos || (at != std::string::npos && line[at] == '<'))
+        return "jtl";
     throw ImportError(1, "",
                       "neither vegeta's or k6's JSON lines, memtier_benchmark's JSON, a JTL in "
                       "CSV with its header nor an HdrHistogram log (give --format)");
@@ -231,6 +234,38 @@ ReadRun read_run(const ImportOptions& o, const std::string& format, const Warnin
     return run;
 }
 
+// "page 50 (50 failed, mean 12.34 ms, max 122 ms)" for each label.
+std::string transactions_text(const std::map<std::string, ImportTicks::Transactions>& all) {
+    std::string text;
+    for (const auto& [label, t] : all)
+        text += (text.empty() ? "" : "; ") + label + " " + std::to_string(t.count) + " (" +
+                std::to_string(t.failed) + " failed, mean " +
+                format_fixed(double(t.total_us) / double(t.count) / 1000.0, 2) + " ms, max " +
+                format_fixed(double(t.max_us) / 1000.0, 0) + " ms)";
+    return text;
+}
+
+// What the user should be told of how the rows were counted.
+std::vector<std::string> remarks_of(const std::string& format, const ImportTicks& ticks) {
+    std::vector<std::string> remarks;
+    uint64_t transactions = 0;
+    for (const auto& [label, t] : ticks.transactions())
+        transactions += t.count;
+    if (transactions)
+        remarks.push_back(std::to_string(transactions) +
+                          " Transaction Controller rows are transactions, not requests (their "
+                          "requests have rows of their own): " +
+                          transactions_text(ticks.transactions()));
+    if (format == "jtl")
+        remarks.push_back("success is JMeter's verdict (its success column)" +
+                          (ticks.passed_off_status()
+                               ? ": " + std::to_string(ticks.passed_off_status()) +
+                                     " responses with a status outside 200-399 that it passed "
+                                     "count as successes"
+                               : std::string()));
+    return remarks;
+}
+
 }  // namespace
 
 ImportResult import_run(const std::string& db_path, const ImportOptions& o) {
@@ -247,8 +282,11 @@ ImportResult import_run(const std::string& db_path, const ImportOptions& o) {
     result.requests = run.requests;
     if (result.requests == 0) throw std::runtime_error(o.file + " holds no request");
     if (o.progress) o.progress(1.0);
+    result.remarks = remarks_of(result.format, run.ticks);
     for (const auto& w : result.warnings)
         run.note += "; " + w;
+    for (const auto& r : result.remarks)
+        run.note += "; " + r;
     const RunSpec spec = spec_of(o, result.format, run);
 
     auto db = open_database(db_path, Access::write);

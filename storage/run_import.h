@@ -27,6 +27,9 @@ struct ImportResult {
     uint64_t requests = 0;
     // What was skipped (a last line cut short), also in the run's notes.
     std::vector<std::string> warnings;
+    // How the file's rows were counted where a user could think otherwise (transactions kept
+    // apart, a tool's verdict over a status code), also in the run's notes.
+    std::vector<std::string> remarks;
 };
 
 // Reads another tool's results (a JMeter JTL in CSV, vegeta's or k6's JSON lines, an

@@ -520,6 +520,25 @@ std::string report_html(const RunReport& r, const std::vector<ReportChart>& imag
     return out + parts.spec + parts.events + "</body></html>\n";
 }
 
+namespace {
+
+// RFC 4180: a field holding the delimiter, a quote or a line end is quoted, its quotes doubled.
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (const char c : text)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+// A latency is written only where the tick recorded one: a summary-only run's ticks have counts
+// without latencies, and a tick without requests has none. Empty, never 0, when unknown.
+std::string csv_latency(const Histogram& h, double percentile) {
+    return h.empty() ? std::string() : std::to_string(h.percentile(percentile));
+}
+
+}  // namespace
+
 std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) {
     const bool cache = kind == RunKind::cache;
     std::set<std::string> op_names;
@@ -533,7 +552,8 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) 
                                      [](const IntervalSample& s) { return !s.service().empty(); });
     if (service) out += ",service_p50_us,service_p99_us";
     for (const auto& name : op_names)
-        out += "," + name + "_count," + name + "_errors," + name + "_p50_us," + name + "_p99_us";
+        for (const char* figure : {"_count", "_errors", "_p50_us", "_p99_us"})
+            out += "," + csv_field(name + figure);
     out += "\n";
     for (const auto& s : samples) {
         const Histogram all = s.latency();
@@ -545,10 +565,11 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) 
             << ',';
         if (cache) row << s.hits << ',' << s.misses << ',' << format_fixed(s.hit_rate(), 4) << ',';
         row << s.bytes_in << ',' << s.bytes_out << ',' << s.sent << ',' << s.late << ','
-            << all.percentile(50) << ',' << all.percentile(99) << ',' << all.max();
+            << csv_latency(all, 50) << ',' << csv_latency(all, 99) << ','
+            << (all.empty() ? std::string() : std::to_string(all.max()));
         if (service) {
             const Histogram served = s.service();
-            row << ',' << served.percentile(50) << ',' << served.percentile(99);
+            row << ',' << csv_latency(served, 50) << ',' << csv_latency(served, 99);
         }
         for (const auto& name : op_names) {
             const auto it = s.ops.find(name);
@@ -557,8 +578,8 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) 
                 continue;
             }
             const auto& op = it->second;
-            row << ',' << op.count << ',' << op.errors << ',' << op.latency.percentile(50) << ','
-                << op.latency.percentile(99);
+            row << ',' << op.count << ',' << op.errors << ',' << csv_latency(op.latency, 50) << ','
+                << csv_latency(op.latency, 99);
         }
         out += row.str() + "\n";
     }

@@ -383,5 +383,64 @@ TEST_F(ImportCli, OneFileImportedTwiceAtOnceIsOneRun) {
     EXPECT_EQ(runs().size(), 1u);
 }
 
+// RFC 4180 as JMeter writes it: a quoted field across lines (blank ones too, and CRLF), a
+// doubled quote, a quote inside an unquoted field; a quote never closed is named by the line
+// it opened on, unless the file ends in it without a line end (a cut last line).
+TEST_F(ImportCli, JtlFieldsFollowRfc4180) {
+    const std::string head = "timeStamp,elapsed,label,responseCode,success,failureMessage\r\n";
+    dir.write("multi.jtl",
+              head +
+                  "1772366400000,5,\"a, \"\"b\"\"\",200,false,\"Test failed: text "
+                  "expected to equal /\r\n\r\n****** received  : [[[x]]]\r\n\r\n/\"\r\n"
+                  "1772366400010,7,say \"hi\",200,true,\r\n");
+    const Output out = perflab({"import", dir.file("multi.jtl"), "--db", db});
+    ASSERT_EQ(out.code, 0) << out.err;
+    json shown = show(1);
+    EXPECT_EQ(shown["summary"]["requests"], 2);
+    EXPECT_EQ(shown["summary"]["ops"]["a, \"b\""]["errors"], 1) << shown["summary"]["ops"].dump();
+    EXPECT_EQ(shown["summary"]["ops"]["say \"hi\""]["count"], 1);
+    EXPECT_EQ(shown["summary"]["errors"]["Test failed: text expected to equal /\n\n****** "
+                                         "received  : [[[x]]]\n\n/"],
+              1)
+        << shown["summary"]["errors"].dump();
+
+    const std::string open = head + "1772366400000,5,a,200,false,\"never closed\n";
+    expect_refused({"open.jtl", open + "1772366400010,5,a,200,true,\n",
+                    "line 2: a quoted field begun here is not closed by the end of the file"});
+    dir.write("cut.jtl", head + "1772366400000,5,a,200,true,\n1772366400010,5,a,200,false,\"cut");
+    const Output cut = perflab({"import", dir.file("cut.jtl"), "--db", db});
+    ASSERT_EQ(cut.code, 0) << cut.err;
+    EXPECT_NE(cut.err.find("warning: line 3: cut short"), std::string::npos) << cut.err;
+}
+
+// memtier's seconds have counts but no latencies: the CSV export leaves them empty, never 0,
+// and Python's csv module reads rows as wide as the header.
+TEST_F(ImportCli, SummaryOnlyRunExportsUnknownLatenciesEmpty) {
+    const std::string memtier =
+        std::string(PERFLAB_SOURCE_DIR) + "/tests/fixtures/memtier/run-3s.json";
+    ASSERT_EQ(perflab({"import", memtier, "--db", db}).code, 0);
+    ASSERT_EQ(show(1)["run"]["summary_only"], true);
+    const std::string csv = dir.file("ticks.csv");
+    ASSERT_EQ(perflab({"export", "1", "--db", db, "--format", "csv", "-o", csv}).code, 0);
+    static const char* kScript = R"py(
+import csv, json, sys
+with open(sys.argv[1], newline="") as f:
+    rows = list(csv.reader(f))
+header = rows[0]
+latency = [i for i, name in enumerate(header) if name.endswith("_us")]
+print(json.dumps({"widths": sorted({len(r) for r in rows}),
+                  "ops": sum(int(r[header.index("ops")]) for r in rows[1:]),
+                  "latency_columns": len(latency),
+                  "latencies": sorted({r[i] for r in rows[1:] for i in latency})}))
+)py";
+    const Output read = run({"python3", "-c", kScript, csv});
+    ASSERT_EQ(read.code, 0) << read.err;
+    const json j = json::parse(read.out);
+    EXPECT_EQ(j["widths"].size(), 1u) << j.dump();
+    EXPECT_EQ(j["ops"], show(1)["summary"]["requests"]);
+    EXPECT_GE(j["latency_columns"], 3);
+    EXPECT_EQ(j["latencies"], json::array({""})) << j.dump();
+}
+
 }  // namespace
 }  // namespace perflab::test

@@ -98,10 +98,14 @@ nlohmann::json to_json(const HttpReport& r) {
 
 namespace {
 
-// ops_json's per target figures and each target's failed checks.
+// ops_json's per target figures and each target's failed checks. A target's rate is over the
+// attack, as the phase's is, so the targets' rates sum to it (the phase's span, ops_json's
+// divisor, also holds the wait).
 nlohmann::json http_ops_json(const PhaseTotals& p) {
     nlohmann::json ops = ops_json(p);
+    const double attack_s = figures(RunKind::http, p).attack_s;
     for (const auto& [name, op] : p.totals.ops) {
+        ops[name]["rate"] = attack_s > 0 ? double(op.count) / attack_s : 0.0;
         ops[name]["check_failures"] = op.check_failures;
         ops[name]["checks_failed"] = op.checks_failed;
     }
