@@ -216,9 +216,29 @@ constexpr const char* kVersion13 = R"sql(
 ALTER TABLE samples ADD COLUMN drain INTEGER NOT NULL DEFAULT 0 CHECK (drain IN (0, 1));
 )sql";
 
-constexpr const char* kSteps[] = {kVersion1,  kVersion2,  kVersion3, kVersion4, kVersion5,
-                                  kVersion6,  kVersion7,  kVersion8, kVersion9, kVersion10,
-                                  kVersion11, kVersion12, kVersion13};
+// Version 14: run ids are never used again after a delete (a bookmarked or scripted id would
+// name another run): runs' id becomes AUTOINCREMENT, whose high-water mark SQLite keeps in
+// sqlite_sequence. The id column's storage is the same with or without it, so as in version 7
+// only the stored schema text changes; sqlite_sequence, which SQLite makes only as it creates
+// an AUTOINCREMENT table, is made by creating and dropping one, then given the highest id
+// stored. A deleted run above the highest id left may still be reused once, by the first run
+// stored after the upgrade. Both edits leave a database already at this step unchanged.
+constexpr const char* kVersion14 = R"sql(
+CREATE TABLE perflab_make_sequence (id INTEGER PRIMARY KEY AUTOINCREMENT);
+DROP TABLE perflab_make_sequence;
+INSERT INTO sqlite_sequence (name, seq)
+    SELECT 'runs', COALESCE(MAX(id), 0) FROM runs
+    WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'runs');
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema
+    SET sql = replace(sql, 'id INTEGER PRIMARY KEY,', 'id INTEGER PRIMARY KEY AUTOINCREMENT,')
+    WHERE type = 'table' AND name = 'runs';
+PRAGMA writable_schema = OFF;
+)sql";
+
+constexpr const char* kSteps[] = {kVersion1,  kVersion2,  kVersion3,  kVersion4, kVersion5,
+                                  kVersion6,  kVersion7,  kVersion8,  kVersion9, kVersion10,
+                                  kVersion11, kVersion12, kVersion13, kVersion14};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

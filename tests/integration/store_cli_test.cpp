@@ -3,6 +3,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include "memcached_server.h"
 #include "process.h"
 #include "run_store.h"
+#include "schema.h"
 
 namespace perflab {
 namespace {
@@ -292,6 +294,78 @@ TEST_F(StoreCli, ReadOnlyLocationIsRefused) {
         EXPECT_NE(r.err.find(ro + "/runs.db"), std::string::npos) << r.err;
     }
     EXPECT_TRUE(state_of(db) == before);
+}
+
+// Stores a run of one vegeta request sent at `second` past 2026-03-01 12:00:00 UTC (a file of
+// its own: the same file is imported once) and returns the id `import` prints.
+int64_t import_one(const test::TempDir& dir, const std::string& db, int second) {
+    const std::string file = "r" + std::to_string(second) + ".json";
+    dir.write(file, R"({"timestamp":"2026-03-01T12:00:)" + std::string(second < 10 ? "0" : "") +
+                        std::to_string(second) + R"(Z","latency":5000000,"code":200})" + "\n");
+    const Output out = perflab({"import", dir.file(file), "--db", db});
+    EXPECT_EQ(out.code, 0) << out.err;
+    return std::stoll(out.out);
+}
+
+std::vector<int64_t> run_ids(const std::string& db) {
+    std::vector<int64_t> ids;
+    for (const auto& run : nlohmann::json::parse(perflab({"runs", "--db", db, "--json"}).out))
+        ids.push_back(run["id"].get<int64_t>());
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+// A bookmarked or scripted run id keeps naming its run, or none: ids of deleted runs, the
+// newest one too, are never given again.
+TEST(StoreIds, DeletedRunsIdsAreNeverReused) {
+    test::TempDir dir;
+    const std::string db = dir.file("runs.db");
+    EXPECT_EQ(import_one(dir, db, 1), 1);
+    EXPECT_EQ(import_one(dir, db, 2), 2);
+    ASSERT_EQ(perflab({"delete", "2", "--db", db}).code, 0);
+    EXPECT_EQ(import_one(dir, db, 3), 3);
+    ASSERT_EQ(perflab({"delete", "3", "--db", db}).code, 0);
+    ASSERT_EQ(perflab({"delete", "1", "--db", db}).code, 0);
+    EXPECT_EQ(import_one(dir, db, 4), 4);
+    EXPECT_EQ(run_ids(db), std::vector<int64_t>{4});
+}
+
+// tests/fixtures/store/schema-13.db was written by PerfLab at schema version 13 (before ids
+// were AUTOINCREMENT): three vegeta files imported as runs 1-3 ("before the upgrade N"), run 2
+// deleted. Opened by this PerfLab it keeps both runs and their figures, and gives ids past the
+// highest one it holds, never a deleted one again.
+TEST(StoreIds, SchemaThirteenDatabaseMigratesKeepingRunsAndNeverReusesIds) {
+    test::TempDir dir;
+    const std::string db = dir.file("runs.db");
+    dir.write("runs.db", test::read_file(std::string(PERFLAB_SOURCE_DIR) +
+                                         "/tests/fixtures/store/schema-13.db"));
+    {
+        Connection raw(db, Connection::Mode::read_only);
+        ASSERT_EQ(pragma_int(raw, "user_version"), 13);
+    }
+    EXPECT_EQ(run_ids(db), (std::vector<int64_t>{1, 3}));
+    for (const int id : {1, 3}) {
+        const Output shown = perflab({"show", std::to_string(id), "--db", db, "--json"});
+        ASSERT_EQ(shown.code, 0) << shown.err;
+        const auto j = nlohmann::json::parse(shown.out);
+        EXPECT_EQ(j["run"]["name"], "before the upgrade " + std::to_string(id));
+        EXPECT_EQ(j["summary"]["requests"], 5);
+    }
+    EXPECT_EQ(import_one(dir, db, 1), 4);
+    ASSERT_EQ(perflab({"delete", "4", "--db", db}).code, 0);
+    EXPECT_EQ(import_one(dir, db, 2), 5);
+    EXPECT_EQ(run_ids(db), (std::vector<int64_t>{1, 3, 5}));
+    Connection raw(db, Connection::Mode::read_only);
+    EXPECT_EQ(pragma_int(raw, "user_version"), kSchemaVersion);
+    Statement q(raw, "SELECT sql FROM sqlite_schema WHERE name = 'runs'");
+    ASSERT_TRUE(q.step());
+    EXPECT_NE(q.text(0).find("id INTEGER PRIMARY KEY AUTOINCREMENT,"), std::string::npos)
+        << q.text(0);
+    q.run();
+    Statement check(raw, "PRAGMA integrity_check");
+    ASSERT_TRUE(check.step());
+    EXPECT_EQ(check.text(0), "ok");
+    check.run();
 }
 
 TEST(HostsCli, SavedHostsAreAddedListedAndRemoved) {
