@@ -17,6 +17,7 @@
 #include "run_compare.h"
 #include "run_report.h"
 #include "run_store.h"
+#include "server_figures.h"
 #include "store_access.h"
 
 namespace perflab {
@@ -136,19 +137,32 @@ std::optional<std::vector<int64_t>> side_ids(const std::string& text) {
     return ids;
 }
 
-// The comparison's name for a figure --figures may give as "p99".
+// The comparison's name for a figure --figures may give as "p99", or per phase as "p2.p99".
 std::optional<std::string> figure_name(const std::string& given) {
-    static const std::pair<const char*, const char*> kNames[] = {{"throughput", "throughput"},
-                                                                 {"error_rate", "error_rate"},
-                                                                 {"success", "success"},
-                                                                 {"hit_rate", "hit_rate"},
-                                                                 {"mean", "mean_us"},
-                                                                 {"p50", "p50_us"},
-                                                                 {"p90", "p90_us"},
-                                                                 {"p99", "p99_us"},
-                                                                 {"p999", "p999_us"}};
+    static const std::pair<const char*, const char*> kNames[] = {
+        {"throughput", "throughput"},
+        {"error_rate", "error_rate"},
+        {"success", "success"},
+        {"hit_rate", "hit_rate"},
+        {"mean", "mean_us"},
+        {"p50", "p50_us"},
+        {"p90", "p90_us"},
+        {"p99", "p99_us"},
+        {"p999", "p999_us"},
+        {"full_gcs", "jvm_full_gcs"},
+        {"gc_time", "jvm_gc_ms"},
+        {"evictions", "memcached_evictions"},
+        {"host_cpu", "host_cpu_mean_pct"},
+        {"host_cpu_max", "host_cpu_max_pct"}};
+    std::string phase, bare = given;
+    if (const size_t dot = given.find('.'); dot != std::string::npos && dot > 1 &&
+                                            given[0] == 'p' &&
+                                            given.find_first_not_of("0123456789", 1) == dot) {
+        phase = given.substr(0, dot + 1);
+        bare = given.substr(dot + 1);
+    }
     for (const auto& [name, figure] : kNames)
-        if (given == name || given == figure) return figure;
+        if (bare == name || bare == figure) return phase + figure;
     return std::nullopt;
 }
 
@@ -167,7 +181,8 @@ int compare_command(const CompareOptions& o) {
         if (!name)
             return bad_input("compare --figures: unknown figure \"" + given +
                              "\" (throughput, error_rate, success, hit_rate, mean, p50, p90, "
-                             "p99, p999)");
+                             "p99, p999, full_gcs, gc_time, evictions, host_cpu, host_cpu_max; "
+                             "per phase as p2.p99)");
         checked.push_back(*name);
     }
     try {
@@ -192,6 +207,14 @@ int compare_command(const CompareOptions& o) {
         StatOptions stats;
         stats.threshold_pct = o.threshold;
         const Comparison c = compare_sides(store, sides, stats, noise);
+        // A server's figure exists only where a probe sampled it: checking one no run has
+        // would pass for want of a value.
+        for (const auto& name : checked)
+            if (o.check && is_server_figure(name) &&
+                std::none_of(c.figures.begin(), c.figures.end(),
+                             [&](const Comparison::Figure& f) { return f.name == name; }))
+                return bad_input("compare --figures: no run has " + name +
+                                 " (it comes from a probe of the servers; see perflab probe)");
         if (o.json)
             std::cout << to_json(c).dump(2) << std::endl;
         else

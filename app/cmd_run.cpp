@@ -17,6 +17,7 @@
 #include "model/summary_report.h"
 #include "run_controller.h"
 #include "run_probes.h"
+#include "server_figures.h"
 #include "signal_watch.h"
 #include "store_access.h"
 #include "store_writer.h"
@@ -53,6 +54,23 @@ class StopRelay {
   private:
     std::mutex mutex_;
     RunController* controller_ = nullptr;
+};
+
+// The probes' samples of a run, for the servers' figures of `run --json`.
+class ProbeSamples : public RunObserver {
+  public:
+    void on_probe_sample(const ProbeSample& sample) override {
+        std::lock_guard lock(mutex_);
+        samples_.push_back(sample);
+    }
+    std::vector<ProbeSample> taken() {
+        std::lock_guard lock(mutex_);
+        return std::move(samples_);
+    }
+
+  private:
+    std::mutex mutex_;
+    std::vector<ProbeSample> samples_;
 };
 
 }  // namespace
@@ -110,10 +128,11 @@ int run_spec(const RunSpec& given, const RunOptions& options, int64_t* stored) {
     controller.add_observer(&generator);
     ConsoleObserver console(options.json ? stderr : stdout, &generator);
     if (!options.quiet) controller.add_observer(&console);
-    probes.attach(
-        controller,
-        {store.get(), options.quiet ? nullptr : &console, controller.slo_probe_observer()},
-        options.quiet ? nullptr : (options.json ? stderr : stdout));
+    ProbeSamples samples;
+    probes.attach(controller,
+                  {store.get(), options.quiet ? nullptr : &console, controller.slo_probe_observer(),
+                   options.json ? &samples : nullptr},
+                  options.quiet ? nullptr : (options.json ? stderr : stdout));
     const RunSummary summary = controller.run();
     if (store && agents)
         for (const auto& profile : agents->agent_profiles())
@@ -125,6 +144,7 @@ int run_spec(const RunSpec& given, const RunOptions& options, int64_t* stored) {
     if (options.json) {
         nlohmann::json j = summary_json(summary);
         if (!summary.agents.empty()) j["agents"] = agent_totals_json(summary.agents);
+        j["servers"] = servers_json(summary, samples.taken());
         std::cout << j.dump(2) << std::endl;
     } else {
         std::cout << summary_text(summary) << std::flush;

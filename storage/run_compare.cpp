@@ -165,6 +165,31 @@ void judge(Comparison::Figure& f, const std::vector<DeltaEstimate>& estimates) {
     }
 }
 
+// A server's figure against the first side's: a count the server kept (full GCs, evictions) or
+// its CPU, with no interval to draw, so the threshold alone decides. Lower is better; a count
+// that rises from none is worse whatever the threshold. memcached's memory is told, not
+// judged: it follows the data stored, not the server's health.
+void judge_server_figure(Comparison::Figure& f, double threshold_pct) {
+    if (f.name.ends_with("memcached_bytes_max")) return;
+    f.higher_is_better = false;
+    f.verdict = {"baseline"};
+    f.ci.assign(f.values.size(), std::nullopt);
+    const double base = f.values.front();
+    for (size_t i = 1; i < f.values.size(); ++i) {
+        const double v = f.values[i];
+        if (std::isnan(base) || std::isnan(v)) {
+            f.verdict.push_back("not measured");
+        } else if (base == 0) {
+            f.verdict.push_back(v > 0 ? "worse" : "same");
+        } else {
+            const double delta = (v - base) / base * 100.0;
+            f.verdict.push_back(std::abs(delta) < threshold_pct ? "same"
+                                : delta > 0                     ? "worse"
+                                                                : "better");
+        }
+    }
+}
+
 const DeltaEstimate& estimate(const std::vector<DeltaEstimate>& all, const std::string& name) {
     return *std::find_if(all.begin(), all.end(),
                          [&](const DeltaEstimate& e) { return e.figure.name == name; });
@@ -297,6 +322,8 @@ Comparison compare_sides(RunStore& store, const std::vector<std::vector<int64_t>
             f.values.push_back(e.b);
         judge(f, per_side);
     }
+    for (auto& f : c.figures)
+        if (!f.judged() && is_server_figure(f.name)) judge_server_figure(f, options.threshold_pct);
     const nlohmann::json first_phases = specs.front().value("phases", nlohmann::json());
     const bool same_phases = std::all_of(specs.begin(), specs.end(), [&](const nlohmann::json& j) {
         return j.value("phases", nlohmann::json()) == first_phases;
@@ -343,7 +370,10 @@ std::string signed_text(double v, int decimals) {
 // "31.0ms (+3.2% [+1.1, +5.0] worse)"; a fraction's change in points ("+0.50 pts").
 std::string cell_text(const Comparison::Figure& f, size_t i) {
     std::string cell = figure_text(f.name, f.values[i]);
-    if (i == 0 || std::isnan(f.delta_pct[i])) return cell;
+    if (i == 0) return cell;
+    // From none to some (a first full GC) has no percentage, but a verdict.
+    if (std::isnan(f.delta_pct[i]))
+        return f.judged() && f.verdict[i] != "same" ? cell + " (" + f.verdict[i] + ")" : cell;
     const std::string unit = f.points ? " pts" : "%";
     cell += " (" + signed_text(f.delta_pct[i], f.points ? 2 : 1) + unit;
     if (f.judged()) {
@@ -409,7 +439,8 @@ std::string comparison_text(const Comparison& c) {
     }
     out +=
         "(↑) higher is better, (↓) lower: the change against the first run, its 95% interval "
-        "[lo, hi] and the verdict (same: within the noise or under the threshold)\n";
+        "[lo, hi] and the verdict (same: within the noise or under the threshold; the servers' "
+        "figures are their own counts, judged by the threshold alone)\n";
     if (c.scope == "history") {
         std::string ids;
         for (const int64_t id : c.noise_runs)

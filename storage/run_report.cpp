@@ -392,6 +392,7 @@ nlohmann::json report_json(const RunReport& r) {
                           {"spec", r.spec}, {"summary", summary_json(r.summary)},
                           {"hosts", hosts}, {"events", events}};
     if (!r.summary.agents.empty()) out["agents"] = agent_totals_json(r.summary.agents);
+    out["servers"] = servers_json(r.summary, r.probes);
     return out;
 }
 

@@ -2,6 +2,7 @@
 #include "server_figures.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -81,6 +82,43 @@ std::optional<std::pair<int64_t, int64_t>> phase_span(const RunSummary& s, size_
     const int64_t to =
         i + 1 < s.phases.size() ? s.phases[i + 1].start_ms : std::numeric_limits<int64_t>::max();
     return std::make_pair(s.phases[i].start_ms, to);
+}
+
+namespace {
+
+nlohmann::json figures_json(const std::vector<std::pair<std::string, double>>& figures) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [name, v] : figures)
+        out[name] = std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v);
+    return out;
+}
+
+bool all_unknown(const std::vector<std::pair<std::string, double>>& figures) {
+    return std::all_of(figures.begin(), figures.end(),
+                       [](const auto& f) { return std::isnan(f.second); });
+}
+
+}  // namespace
+
+nlohmann::json servers_json(const RunSummary& s, const std::vector<ProbeSample>& samples) {
+    const auto run = server_figures(samples, -1, std::numeric_limits<int64_t>::max());
+    if (all_unknown(run)) return nullptr;
+    nlohmann::json phases = nlohmann::json::array();
+    for (size_t i = 0; i < s.phases.size(); ++i)
+        if (const auto span = phase_span(s, i)) {
+            nlohmann::json phase = figures_json(server_figures(samples, span->first, span->second));
+            phase["phase"] = s.phases[i].phase;
+            phases.push_back(std::move(phase));
+        }
+    return {{"run", figures_json(run)}, {"phases", std::move(phases)}};
+}
+
+bool is_server_figure(const std::string& name) {
+    std::string bare = name;
+    if (bare.size() > 2 && bare[0] == 'p' && std::isdigit(static_cast<unsigned char>(bare[1])))
+        if (const size_t dot = bare.find('.'); dot != std::string::npos) bare.erase(0, dot + 1);
+    static const std::vector<std::pair<std::string, double>> kAll = server_figures({}, 0, 0);
+    return std::any_of(kAll.begin(), kAll.end(), [&](const auto& f) { return f.first == bare; });
 }
 
 }  // namespace perflab

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,5 +24,15 @@ std::vector<std::pair<std::string, double>> server_figures(const std::vector<Pro
 // Phase i's span for server_figures: from its start to the next phase's (the last one's to
 // the end of the run); nullopt for a phase that never ran.
 std::optional<std::pair<int64_t, int64_t>> phase_span(const RunSummary& s, size_t i);
+
+// The same figures for `run --json` and `show --json`: {"run": {...}, "phases": [{"phase": 0,
+// ...}, ...]} (phases 0-based, as the SLO checks number them; a phase that never ran is left
+// out), null for a figure no probe sampled, and null as a whole when no probe sampled any.
+nlohmann::json servers_json(const RunSummary& s, const std::vector<ProbeSample>& samples);
+
+// Whether `name` ("jvm_full_gcs", or per phase "p2.jvm_full_gcs") is one of the servers'
+// figures above, which compare judges against its threshold: each is a server's own count,
+// with no sampling interval to draw.
+bool is_server_figure(const std::string& name);
 
 }  // namespace perflab

@@ -30,8 +30,11 @@ nlohmann::json cache_report_json(const RunSummary& s) {
     if (s.seed) j["seed"] = *s.seed;
     j["prefill_sets"] = s.prefill_sets;
     j["phases"] = nlohmann::json::array();
-    for (const auto& p : s.phases)
-        j["phases"].push_back(cache_phase_json(p));
+    for (const auto& p : s.phases) {
+        nlohmann::json phase = cache_phase_json(p);
+        phase["start_ms"] = p.start_ms;
+        j["phases"].push_back(std::move(phase));
+    }
     return j;
 }
 

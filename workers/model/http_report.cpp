@@ -126,6 +126,7 @@ nlohmann::json http_report_json(const RunSummary& s) {
         nlohmann::json p = to_json(http_report(phase));
         p["ops"] = http_ops_json(phase);
         p["phase"] = phase.phase;
+        p["start_ms"] = phase.start_ms;
         j["phases"].push_back(std::move(p));
     }
     return j;
