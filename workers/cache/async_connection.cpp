@@ -267,10 +267,10 @@ void AsyncConnection::end_phase(Clock::time_point now) {
     follow_ups_.clear();
 }
 
-void AsyncConnection::begin_prefill(uint64_t stride, std::function<void(uint64_t)> done) {
+void AsyncConnection::begin_prefill(const PrefillKeys& keys, std::function<void(uint64_t)> done) {
     mode_ = Mode::prefill;
-    prefill_next_ = uint64_t(index_);
-    prefill_stride_ = stride;
+    prefill_next_ = keys.first(index_);
+    prefill_stride_ = keys.stride();
     prefill_done_ = std::move(done);
     pump();
 }

@@ -15,6 +15,7 @@
 #include "model/replay_file.h"
 #include "op_mix.h"
 #include "phase_board.h"
+#include "prefill_keys.h"
 
 namespace perflab {
 
@@ -35,8 +36,8 @@ class AsyncConnection {
     // Ends the phase before (its ops due by now go while the pipeline has room, the rest
     // are dropped; its ops in flight still count for it), then starts this one.
     void begin_phase(const PhasePlan& plan);
-    // Prefill: sets keys index, index + stride, ... below the key count; `done` runs once.
-    void begin_prefill(uint64_t stride, std::function<void(uint64_t stored)> done);
+    // Prefill: sets its keys of `keys` below the key count; `done` runs once.
+    void begin_prefill(const PrefillKeys& keys, std::function<void(uint64_t stored)> done);
     // No new requests (ops due by now go while the pipeline has room, the rest are dropped);
     // closes the sockets once replies are in.
     void close_when_idle();

@@ -69,14 +69,14 @@ void AsyncEngine::start() {
     const auto connected = [this] { connecting_.fetch_sub(1); };
     if (!spec_.cache->prefill) {
         for (auto& w : workers_)
-            w->launch(0, nullptr, connected);
+            w->launch({}, nullptr, connected);
         await_connections();
         return;
     }
     prefilling_.store(threads);
     for (auto& w : workers_)
         w->launch(
-            uint64_t(connections),
+            {uint64_t(spec_.share), uint64_t(spec_.shares), uint64_t(connections)},
             [this](uint64_t stored) {
                 prefill_sets_.fetch_add(stored);
                 if (prefilling_.fetch_sub(1) == 1) prefilling_.notify_all();

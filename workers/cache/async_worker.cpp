@@ -36,26 +36,27 @@ AsyncWorker::~AsyncWorker() {
     join();
 }
 
-void AsyncWorker::launch(uint64_t prefill_stride, std::function<void(uint64_t)> prefill_done,
+void AsyncWorker::launch(const PrefillKeys& prefill_keys,
+                         std::function<void(uint64_t)> prefill_done,
                          std::function<void()> connected) {
     connected_ = std::move(connected);
-    thread_ = std::thread([this, prefill_stride, done = std::move(prefill_done)]() mutable {
+    thread_ = std::thread([this, prefill_keys, done = std::move(prefill_done)]() mutable {
         for (auto& c : connections_)
             c->open();
-        if (done) start_prefill(prefill_stride, std::move(done));
+        if (done) start_prefill(prefill_keys, std::move(done));
         watch_timeouts();
         io_.run();
     });
 }
 
-void AsyncWorker::start_prefill(uint64_t stride, std::function<void(uint64_t)> done) {
+void AsyncWorker::start_prefill(const PrefillKeys& keys, std::function<void(uint64_t)> done) {
     prefilling_ = int(connections_.size());
     auto finished = [this, done = std::move(done)](uint64_t stored) {
         prefill_stored_ += stored;
         if (--prefilling_ == 0) done(prefill_stored_);
     };
     for (auto& c : connections_)
-        c->begin_prefill(stride, finished);
+        c->begin_prefill(keys, finished);
 }
 
 void AsyncWorker::notify() {

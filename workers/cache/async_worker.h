@@ -37,7 +37,7 @@ class AsyncWorker {
     // Runs the thread: connects (calling `connected` once per link when its first connect
     // ended, either way), prefills if `prefill_done` is set (called from the thread with the
     // keys this worker stored), then follows the board until it closes.
-    void launch(uint64_t prefill_stride, std::function<void(uint64_t)> prefill_done,
+    void launch(const PrefillKeys& prefill_keys, std::function<void(uint64_t)> prefill_done,
                 std::function<void()> connected);
     void link_settled() {
         if (connected_) connected_();
@@ -73,7 +73,7 @@ class AsyncWorker {
     void finish_drain();
     void close_all(CacheError kind);
     void watch_timeouts();
-    void start_prefill(uint64_t stride, std::function<void(uint64_t)> done);
+    void start_prefill(const PrefillKeys& keys, std::function<void(uint64_t)> done);
 
     const CacheSpec& cache_;
     const std::vector<boost::asio::ip::tcp::endpoint>& servers_;

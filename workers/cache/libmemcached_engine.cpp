@@ -13,6 +13,7 @@
 #include "model/double_buffer.h"
 #include "model/run_seed.h"
 #include "op_mix.h"
+#include "prefill_keys.h"
 #include "value_source.h"
 
 namespace perflab {
@@ -108,10 +109,11 @@ class LibmemcachedEngine::Worker {
         if (thread_.joinable()) thread_.join();
     }
 
-    // Sets keys index, index + stride, ... below count; returns how many were stored.
-    uint64_t prefill(uint64_t stride, const std::atomic<bool>& cancel) {
+    // Sets its keys of `keys` below count; returns how many were stored.
+    uint64_t prefill(const PrefillKeys& keys, const std::atomic<bool>& cancel) {
         uint64_t stored = 0;
-        for (uint64_t k = uint64_t(index_); k < cache_.keys.count && !cancel.load(); k += stride)
+        for (uint64_t k = keys.first(index_); k < cache_.keys.count && !cancel.load();
+             k += keys.stride())
             stored += set(keys_.format(k), values_.next()) == MEMCACHED_SUCCESS;
         return stored;
     }
@@ -348,9 +350,9 @@ void LibmemcachedEngine::start() {
 void LibmemcachedEngine::prefill() {
     std::vector<std::thread> threads;
     std::vector<uint64_t> stored(workers_.size());
+    const PrefillKeys keys{uint64_t(spec_.share), uint64_t(spec_.shares), workers_.size()};
     for (size_t i = 0; i < workers_.size(); ++i)
-        threads.emplace_back(
-            [&, i] { stored[i] = workers_[i]->prefill(workers_.size(), cancel_); });
+        threads.emplace_back([&, i] { stored[i] = workers_[i]->prefill(keys, cancel_); });
     for (auto& t : threads)
         t.join();
     for (auto n : stored)
