@@ -63,24 +63,24 @@ std::string op_file(const std::string& output, const std::string& op) {
 // One HdrHistogram percentile distribution per file (the format holds one): an HTTP run's
 // requests in FILE itself, the rest in FILE.NAME.hgrm; on stdout, one after the other, each
 // named one under a "# op: NAME" line.
-int export_hgrm(const RunSummary& summary, const std::string& output) {
+int export_hgrm(const RunSummary& summary, const hdr::Layout& layout, const std::string& output) {
     const auto histograms = hgrm_histograms(summary);
     if (output.empty()) {
         std::string text;
         for (const auto& [op, h] : histograms) {
             if (!text.empty()) text += "\n";
             if (!op.empty()) text += "# op: " + op + "\n";
-            text += hgrm_text(h);
+            text += hgrm_text(h, layout);
         }
         return write_output(output, text) ? kExitOk : kExitBadInput;
     }
     for (const auto& [op, h] : histograms) {
         if (op.empty()) {
-            if (!write_output(output, hgrm_text(h))) return kExitBadInput;
+            if (!write_output(output, hgrm_text(h, layout))) return kExitBadInput;
             continue;
         }
         const std::string path = op_file(output, op);
-        if (!write_output(path, hgrm_text(h))) return kExitBadInput;
+        if (!write_output(path, hgrm_text(h, layout))) return kExitBadInput;
         std::fprintf(stderr, "%s: %llu %s latencies\n", path.c_str(),
                      static_cast<unsigned long long>(h.count()), op.c_str());
     }
@@ -238,7 +238,8 @@ int export_command(const ExportOptions& o) {
     std::string text;
     try {
         RunStore store(database_path(o.db), Access::read);
-        if (o.format == "hgrm") return export_hgrm(store.summary(o.id), o.output);
+        if (o.format == "hgrm")
+            return export_hgrm(store.summary(o.id), hgrm_layout(store.spec(o.id)), o.output);
         if (o.format == "md") {
             text = report_markdown(load_report(store, o.id));
         } else if (o.format == "csv") {
@@ -247,7 +248,7 @@ int export_command(const ExportOptions& o) {
         } else if (o.format == "json") {
             text = export_json(store, o.id).dump(2) + "\n";
         } else if (o.format == "hlog") {
-            text = hlog_text(store.info(o.id), store.samples(o.id));
+            text = hlog_text(store.info(o.id), store.samples(o.id), store.summary(o.id));
         } else {
             return bad_input("--format: \"" + o.format +
                              "\" is not one of md, html, pdf, csv, json, hgrm, hlog");

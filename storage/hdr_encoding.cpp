@@ -104,7 +104,19 @@ std::optional<std::string> inflated(std::string_view in) {
 
 }  // namespace
 
-std::optional<Histogram> decompressed(std::string_view bytes, std::string& error) {
+int64_t Layout::sub_buckets() const {
+    int64_t largest_single = 2;
+    for (int i = 0; i < significant_digits; ++i)
+        largest_single *= 10;
+    return int64_t{1} << std::bit_width(uint64_t(largest_single - 1));
+}
+
+bool Layout::coarser() const {
+    return sub_buckets() < (int64_t{1} << kSubBucketCountMagnitude) ||
+           lowest_discernible > kLowestDiscernibleValue;
+}
+
+std::optional<Histogram> decompressed(std::string_view bytes, std::string& error, Layout* layout) {
     if (bytes.size() < 8 || be(bytes, 0, 4) != kCompressedEncodingCookie) {
         error = "not a V2 compressed HdrHistogram";
         return std::nullopt;
@@ -132,10 +144,10 @@ std::optional<Histogram> decompressed(std::string_view bytes, std::string& error
         return std::nullopt;
     }
     // The writer's layout, as HdrHistogram's constructor derives it from its parameters.
-    int64_t largest_single = 2;
-    for (int i = 0; i < digits; ++i)
-        largest_single *= 10;
-    const int count_magnitude = std::bit_width(uint64_t(largest_single - 1));
+    const Layout writer{digits, lowest};
+    if (layout) *layout = writer;
+    const bool highest = writer.coarser();
+    const int count_magnitude = std::bit_width(uint64_t(writer.sub_buckets() - 1));
     const int half_magnitude = std::max(count_magnitude, 1) - 1;
     const int64_t half_count = int64_t{1} << half_magnitude;
     const int unit_magnitude = std::bit_width(uint64_t(lowest)) - 1;
@@ -186,7 +198,10 @@ std::optional<Histogram> decompressed(std::string_view bytes, std::string& error
                 error = "a histogram value beyond 2^63";
                 return std::nullopt;
             }
-            h.record_n(sub << (bucket + unit_magnitude), uint64_t(word));
+            const int shift = int(bucket) + unit_magnitude;
+            // Unsigned: the last value of a bucket ending at 2^63 is 2^63 - 1.
+            const uint64_t top = (uint64_t(sub + 1) << shift) - 1;
+            h.record_n(highest ? int64_t(top) : sub << shift, uint64_t(word));
         }
         ++index;
     }

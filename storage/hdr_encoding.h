@@ -25,9 +25,21 @@ int counts_index(int64_t v) noexcept;
 // a big-endian cookie and length, then the zlib-deflated V2 encoding, whose counts are ZigZag
 // LEB128 words with runs of empty buckets as negative words.
 std::string compressed(const Histogram& h);
+// What a writer's histogram can tell apart: HdrHistogram's constructor parameters.
+struct Layout {
+    int significant_digits = kSignificantDigits;
+    int64_t lowest_discernible = kLowestDiscernibleValue;
+    int64_t sub_buckets() const;  // HdrHistogram's subBucketCount, 2048 for 3 digits
+    bool coarser() const;         // than ours: some of its buckets span several of ours
+};
+
 // The other way: a V2 compressed histogram (as HdrHistogram's Java library writes it, with
 // any significant digits and lowest value; integer values only), its values recorded as our
-// histogram's. nullopt with `error` set for anything else.
-std::optional<Histogram> decompressed(std::string_view bytes, std::string& error);
+// histogram's. In our layout a bucket's lowest value is recorded (our bucket is the same);
+// from a coarser one (memtier's: 2 digits from 10 µs, 8 µs wide below 2 ms), its highest
+// equivalent value, which is what HdrHistogram itself reports for a percentile, so every
+// percentile reads back as the writer printed it. nullopt with `error` set for anything else.
+std::optional<Histogram> decompressed(std::string_view bytes, std::string& error,
+                                      Layout* layout = nullptr);
 
 }  // namespace perflab::hdr

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "hgrm_export.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdio>
 
@@ -24,7 +25,20 @@ std::vector<std::pair<std::string, Histogram>> hgrm_histograms(const RunSummary&
     return out;
 }
 
-std::string hgrm_text(const Histogram& h) {
+hdr::Layout hgrm_layout(const nlohmann::json& spec) {
+    hdr::Layout layout;
+    const nlohmann::json h = spec.value("imported_from", nlohmann::json::object())
+                                 .value("histogram", nlohmann::json::object());
+    const auto digits = h.find("significant_digits");
+    const auto lowest = h.find("lowest_discernible_us");
+    if (digits != h.end() && digits->is_number_integer() && *digits >= 0 && *digits <= 5)
+        layout.significant_digits = digits->get<int>();
+    if (lowest != h.end() && lowest->is_number_integer() && *lowest >= 1 && *lowest < (1 << 30))
+        layout.lowest_discernible = lowest->get<int64_t>();
+    return layout;
+}
+
+std::string hgrm_text(const Histogram& h, const hdr::Layout& layout) {
     // HdrHistogram's percentile iterator: five reports per halving of the distance to 100%.
     constexpr int kTicksPerHalfDistance = 5;
     constexpr double kScale = 1000.0;  // µs -> ms
@@ -62,15 +76,19 @@ std::string hgrm_text(const Histogram& h) {
             format_fixed(double(h.max()) / kScale, 3, 12) + " " + format_fixed(1.0, 12, 2) + line;
     }
     const double stddev = total ? std::sqrt(variance_sum / double(total)) : 0;
+    // HdrHistogram's bucket count for the layout, up to our highest value.
+    const int64_t sub_buckets = layout.sub_buckets();
     int buckets = 1;
-    for (int64_t limit = 2048; limit <= Histogram::kHighest; limit *= 2)
+    for (int64_t limit = sub_buckets << (std::bit_width(uint64_t(layout.lowest_discernible)) - 1);
+         limit <= Histogram::kHighest; limit *= 2)
         ++buckets;
     out += "#[Mean    = " + format_fixed(mean / kScale, 3, 12) +
            ", StdDeviation   = " + format_fixed(stddev / kScale, 3, 12) + "]\n";
     std::snprintf(line, sizeof line, ", Total count    = %12llu]\n",
                   static_cast<unsigned long long>(total));
     out += "#[Max     = " + format_fixed(double(h.max()) / kScale, 3, 12) + line;
-    std::snprintf(line, sizeof line, "#[Buckets = %12d, SubBuckets     = %12d]\n", buckets, 2048);
+    std::snprintf(line, sizeof line, "#[Buckets = %12d, SubBuckets     = %12lld]\n", buckets,
+                  static_cast<long long>(sub_buckets));
     out += line;
     return out;
 }

@@ -7,6 +7,7 @@
 #include "base64.h"
 #include "hdr_encoding.h"
 #include "run_report.h"
+#include "sqlite.h"
 
 namespace perflab {
 
@@ -38,6 +39,28 @@ std::map<std::string, std::string> tags_of(const std::vector<IntervalSample>& sa
     return tags;
 }
 
+std::string header(const RunInfo& run) {
+    const std::string start = thousandths(run.started_at_ms);
+    return "#[Logged with PerfLab, run " + std::to_string(run.id) +
+           ": histogram values in microseconds, Interval_Max in milliseconds]\n"
+           "#[Histogram log format version 1.3]\n"
+           "#[StartTime: " +
+           start + " (seconds since epoch), " + format_wall(run.started_at_ms) +
+           "]\n"
+           "#[BaseTime: " +
+           start +
+           " (seconds since epoch)]\n"
+           "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","
+           "\"Interval_Compressed_Histogram\"\n";
+}
+
+// One interval's histogram; an empty tag is the untagged line.
+void add_line(std::string& out, const std::string& tag, const std::string& times,
+              const Histogram& h) {
+    if (!tag.empty()) out += "Tag=" + tag + ",";
+    out += times + thousandths(h.max()) + "," + base64_encode(hdr::compressed(h)) + "\n";
+}
+
 }  // namespace
 
 std::string hlog_tag(const std::string& op) {
@@ -48,18 +71,11 @@ std::string hlog_tag(const std::string& op) {
 }
 
 std::string hlog_text(const RunInfo& run, const std::vector<IntervalSample>& samples) {
-    const std::string start = thousandths(run.started_at_ms);
-    std::string out = "#[Logged with PerfLab, run " + std::to_string(run.id) +
-                      ": histogram values in microseconds, Interval_Max in milliseconds]\n"
-                      "#[Histogram log format version 1.3]\n"
-                      "#[StartTime: " +
-                      start + " (seconds since epoch), " + format_wall(run.started_at_ms) +
-                      "]\n"
-                      "#[BaseTime: " +
-                      start +
-                      " (seconds since epoch)]\n"
-                      "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","
-                      "\"Interval_Compressed_Histogram\"\n";
+    if (run.summary_only)
+        throw StoreError("run " + std::to_string(run.id) +
+                         " is summary only: its ticks hold counts but no latencies, so it has "
+                         "no intervals to log");
+    std::string out = header(run);
     const auto tags = tags_of(samples);
     // Open model: each op's service time under TAG.service, for the ops that measured one.
     std::set<std::string> serviced;
@@ -70,16 +86,35 @@ std::string hlog_text(const RunInfo& run, const std::vector<IntervalSample>& sam
     for (const auto& s : samples) {
         const std::string times =
             thousandths(s.t_ms - s.interval_ms) + "," + thousandths(s.interval_ms) + ",";
-        const auto line = [&](const std::string& tag, const Histogram& h) {
-            out += "Tag=" + tag + "," + times + thousandths(h.max()) + "," +
-                   base64_encode(hdr::compressed(h)) + "\n";
-        };
+        add_line(out, "", times, s.latency());
         for (const auto& [name, tag] : tags) {
             const auto it = s.ops.find(name);
-            line(tag, it == s.ops.end() ? none : it->second.latency);
+            add_line(out, tag, times, it == s.ops.end() ? none : it->second.latency);
             if (serviced.count(name))
-                line(tag + kServiceTagSuffix, it == s.ops.end() ? none : it->second.service);
+                add_line(out, tag + kServiceTagSuffix, times,
+                         it == s.ops.end() ? none : it->second.service);
         }
+    }
+    return out;
+}
+
+std::string hlog_text(const RunInfo& run, const std::vector<IntervalSample>& samples,
+                      const RunSummary& summary) {
+    if (!run.summary_only) return hlog_text(run, samples);
+    // The whole run as its one interval: the histograms the import stored for it.
+    std::string out = header(run);
+    const IntervalSample& totals = summary.overall.totals;
+    const int64_t length_ms = samples.empty() ? 0 : samples.back().t_ms;
+    const std::string times = "0.000," + thousandths(length_ms) + ",";
+    add_line(out, "", times, totals.latency());
+    std::set<std::string> used;
+    for (const auto& [name, op] : totals.ops) {
+        if (op.latency.empty()) continue;
+        std::string tag = hlog_tag(name);
+        for (int n = 2; used.count(tag); ++n)
+            tag = hlog_tag(name) + "_" + std::to_string(n);
+        used.insert(tag);
+        add_line(out, tag, times, op.latency);
     }
     return out;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/sample.h"
+#include "model/summary.h"
 #include "run_store.h"
 
 namespace perflab {
@@ -16,7 +17,13 @@ namespace perflab {
 // order; timestamps are seconds since the run's start (its BaseTime), so a phase's drain
 // tick, which overlaps the next phase, keeps its own time. In the open model each op's
 // service time (from the actual send) follows under its tag with kServiceTagSuffix.
+// Before each tick's tagged lines, an untagged one holds every op's latencies merged: the
+// histogram HdrHistogram's HistogramLogProcessor reads when given no -tag. A summary-only run
+// (an import whose ticks have counts but no latencies) has no intervals to log: this refuses
+// it with a StoreError; the overload below logs its whole-run histograms as one interval.
 std::string hlog_text(const RunInfo& run, const std::vector<IntervalSample>& samples);
+std::string hlog_text(const RunInfo& run, const std::vector<IntervalSample>& samples,
+                      const RunSummary& summary);
 
 inline constexpr const char* kServiceTagSuffix = ".service";
 

@@ -3,6 +3,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -96,8 +97,22 @@ void merge_into(std::string& slot, const Histogram& h, Packer& pack) {
 
 }  // namespace
 
+bool hlog_after_comments(std::istream& in) {
+    std::string line;
+    while (std::getline(in, line))
+        if (!line.empty() && line[0] != '#' && line.find_first_not_of(" \t\r") != std::string::npos)
+            return line.rfind("\"StartTimestamp\"", 0) == 0 || line.rfind("Tag=", 0) == 0 ||
+                   (line[0] >= '0' && line[0] <= '9' &&
+                    std::count(line.begin(), line.end(), ',') == 3);
+    return false;
+}
+
 HlogRun read_hlog(std::istream& in, int64_t max_span_s) {
     std::optional<double> base, start;
+    bool end_timestamps = false;
+    // PerfLab's own untagged lines merge its tagged ones (for readers given no tag): each
+    // request would count twice.
+    bool perflab_log = false;
     HlogRun run;
     Packer pack;
     ImportSpan span(max_span_s);
@@ -113,9 +128,15 @@ HlogRun read_hlog(std::istream& in, int64_t max_span_s) {
         if (line[0] == '#') {
             if (auto v = header_seconds(line, "BaseTime")) base = v;
             if (auto v = header_seconds(line, "StartTime")) start = v;
+            perflab_log = perflab_log || line.rfind("#[Logged with PerfLab", 0) == 0;
             continue;
         }
-        if (line.rfind("\"StartTimestamp\"", 0) == 0) continue;
+        if (line.rfind("\"StartTimestamp\"", 0) == 0) {
+            // HdrHistogram_c's writer (memtier's --hdr-file-prefix logs) puts each interval's
+            // end where the Java one puts its length, and its maximum in the values' unit.
+            end_timestamps = line.rfind("\"StartTimestamp\",\"EndTimestamp\"", 0) == 0;
+            continue;
+        }
         std::string op = "all";
         std::string rest = line;
         if (rest.rfind("Tag=", 0) == 0) {
@@ -124,6 +145,8 @@ HlogRun read_hlog(std::istream& in, int64_t max_span_s) {
                 throw ImportError(number_of_line, "Tag", "a tag with no interval after it");
             op = rest.substr(4, comma - 4);
             rest = rest.substr(comma + 1);
+        } else if (perflab_log) {
+            continue;
         }
         std::vector<std::string> fields;
         for (size_t from = 0;;) {
@@ -137,8 +160,15 @@ HlogRun read_hlog(std::istream& in, int64_t max_span_s) {
                               "expected StartTimestamp,Interval_Length,Interval_Max,"
                               "Interval_Compressed_Histogram");
         const double at_s = number(fields[0], number_of_line, "StartTimestamp");
-        const double length_s = number(fields[1], number_of_line, "Interval_Length");
-        const double max_ms = number(fields[2], number_of_line, "Interval_Max");
+        const char* second_field = end_timestamps ? "EndTimestamp" : "Interval_Length";
+        double length_s = number(fields[1], number_of_line, second_field);
+        if (end_timestamps) {
+            if (length_s < at_s)
+                throw ImportError(number_of_line, "EndTimestamp",
+                                  "before the interval's StartTimestamp");
+            length_s -= at_s;
+        }
+        const double max = number(fields[2], number_of_line, "Interval_Max");
         const auto bytes = base64_decode(fields[3]);
         if (!bytes)
             throw ImportError(number_of_line, "Interval_Compressed_Histogram", "not base64");
@@ -151,7 +181,7 @@ HlogRun read_hlog(std::istream& in, int64_t max_span_s) {
         values += h->count();
         // Interval_Max is in the writer's unit (PerfLab's: ms for µs values); one that does
         // not land in the maximum's bucket is in another unit and is left alone.
-        h->refine_max(std::llround(std::min(max_ms * 1000, 9e18)));
+        h->refine_max(std::llround(std::min(end_timestamps ? max : max * 1000, 9e18)));
         // Small timestamps are relative to the log's base (HistogramLogWriter's convention).
         const double origin = base ? *base : start && at_s < 1e9 ? *start : 0;
         const double begin = std::round((origin + at_s) * 1000);
@@ -161,7 +191,7 @@ HlogRun read_hlog(std::istream& in, int64_t max_span_s) {
             throw ImportError(number_of_line, "StartTimestamp", "not a plausible time");
         const auto begin_ms = int64_t(begin);
         span.check(begin_ms, number_of_line, "StartTimestamp");
-        span.check(begin_ms + int64_t(length), number_of_line, "Interval_Length");
+        span.check(begin_ms + int64_t(length), number_of_line, second_field);
         HlogRun::Interval& interval = run.intervals_[begin_ms];
         interval.length_ms = std::max(interval.length_ms, int64_t(length));
         // PerfLab's own logs carry an op's service time under a tag of its own.

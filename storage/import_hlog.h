@@ -44,6 +44,10 @@ class HlogRun {
     std::set<std::string> ops_;
 };
 
+// After a first line of comments ('#'), whether what follows them is an HdrHistogram log's:
+// its legend, a tagged interval or an interval's timestamp. Reads `in` up to that line.
+bool hlog_after_comments(std::istream& in);
+
 // Throws ImportError naming the line for a line that is not an interval of the format, or
 // whose time is implausible or past the span allowed (import_span.h).
 HlogRun read_hlog(std::istream& in, int64_t max_span_s = kImportMaxSpanS);

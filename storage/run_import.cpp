@@ -20,6 +20,7 @@
 #include "import_memtier.h"
 #include "import_ticks.h"
 #include "import_vegeta.h"
+#include "memtier_spec.h"
 #include "model/format.h"
 #include "model/spec.h"
 #include "model/summary.h"
@@ -43,6 +44,8 @@ std::string next_line(std::istream& in) {
 std::string detect(const std::string& file) {
     std::ifstream in(file);
     const std::string line = next_line(in);
+    // HistogramLogWriter's comments (outputComment: '#' and the text) may come first.
+    if (line.rfind('#', 0) == 0 && hlog_after_comments(in)) return "hlog";
     const size_t at = line.find_first_not_of(" \t");
     if (at != std::string::npos && line[at] == '{' &&
         line.find_first_not_of(" \t\r", at + 1) == std::string::npos)
@@ -106,6 +109,8 @@ struct ReadRun {
     // The whole run's latencies per op where the ticks have none (summary only).
     std::optional<std::map<std::string, Histogram>> latency;
     std::string note;  // what the notes add about the file
+    // The source tool's configuration and what the import made of it, stored with the spec.
+    nlohmann::json imported_from;
 
     void drain(const std::function<void(IntervalSample&&)>& f) {
         for (auto& s : samples)
@@ -139,6 +144,19 @@ ReadRun read_memtier_run(std::istream& in, int64_t max_span_s) {
                      "maximum alone";
     if (memtier.connection_errors)
         run.note += "; " + std::to_string(memtier.connection_errors) + " connection errors";
+    if (memtier.interrupted)
+        run.note += "; interrupted (memtier's \"Interrupted\": \"true\"): stopped by Ctrl+C";
+    run.note += "; hits and misses are the run's, spread over its seconds as its gets";
+    run.note +=
+        memtier.wire_bytes
+            ? "; bytes are memtier's wire bytes (values of differing sizes), not value bytes"
+            : "; bytes are value bytes (data_size per set and per hit), not memtier's "
+              "wire bytes";
+    if (memtier.histogram_layout && memtier.histogram_layout->coarser())
+        run.note += "; latencies at memtier's precision (" +
+                    std::to_string(memtier.histogram_layout->significant_digits) +
+                    " significant digits), the mean memtier's own";
+    run.imported_from = std::move(memtier.imported_from);
     return run;
 }
 
@@ -155,6 +173,9 @@ RunSpec spec_of(const ImportOptions& o, const std::string& format, const ReadRun
     spec.kind = cache ? RunKind::cache : RunKind::http;
     if (cache) {
         spec.cache = CacheSpec{};
+        if (format == "memtier")
+            apply_memtier_configuration(run.imported_from.value("configuration", nlohmann::json()),
+                                        spec);
         return spec;
     }
     HttpSpec http;
@@ -171,12 +192,14 @@ RunSpec spec_of(const ImportOptions& o, const std::string& format, const ReadRun
     return spec;
 }
 
-int64_t insert_run(Connection& db, const RunSpec& spec, int64_t started_at_ms,
-                   const std::string& sha256, bool summary_only) {
+int64_t insert_run(Connection& db, const RunSpec& spec, const nlohmann::json& imported_from,
+                   int64_t started_at_ms, const std::string& sha256, bool summary_only) {
+    nlohmann::json spec_json = to_json(spec);
+    if (!imported_from.is_null()) spec_json["imported_from"] = imported_from;
     Statement q(db,
                 "INSERT INTO runs (name, kind, spec_json, notes, status, started_at_ms, "
                 "source_sha256, summary_only) VALUES (?1, ?2, ?3, ?4, 'imported', ?5, ?6, ?7)");
-    q.bind(1, spec.name).bind(2, to_string(spec.kind)).bind(3, to_json(spec).dump());
+    q.bind(1, spec.name).bind(2, to_string(spec.kind)).bind(3, spec_json.dump());
     q.bind(4, spec.notes).bind(5, started_at_ms).bind(6, sha256);
     q.bind(7, int64_t{summary_only});
     q.run();
@@ -292,7 +315,8 @@ ImportResult import_run(const std::string& db_path, const ImportOptions& o) {
     auto db = open_database(db_path, Access::write);
     Transaction tx(*db);
     try {
-        result.run_id = insert_run(*db, spec, run.start_ms, sha256, run.latency.has_value());
+        result.run_id =
+            insert_run(*db, spec, run.imported_from, run.start_ms, sha256, run.latency.has_value());
     } catch (const StoreError&) {
         // Another import of the same file stored it while this one read (a UNIQUE hash).
         refuse_imported(*db, o.file, sha256);

@@ -160,7 +160,7 @@ bool write_ticks_csv(const StoredRun& run, const QString& path, QString* error) 
 }
 
 bool write_hlog(const StoredRun& run, const QString& path, QString* error) {
-    return write_file(path, hlog_text(run.report.info, run.samples), error);
+    return write_file(path, hlog_text(run.report.info, run.samples, run.report.summary), error);
 }
 
 }  // namespace perflab

@@ -1,41 +1,27 @@
 // SPDX-License-Identifier: MIT
-// `perflab import` of memtier_benchmark's --json-out-file: tests/fixtures/memtier/run-3s.json
-// is in memtier 2.3's exact layout, its latencies made by the rules of MemtierFixture.java,
-// which this test applies again to know the counts and percentiles. memtier gives no latency
-// per second, so the run is summary only: `show` says so and refuses a window.
+// `perflab import` of what a real memtier_benchmark 2.3.0 wrote against memcached 1.6.18
+// (tests/fixtures/memtier: each run's NAME.README has the command, memtier's version and the
+// server's `stats` after the run; tests/bench/memtier_fixtures.sh makes them again): the
+// --json-out-file and the --hdr-file-prefix logs. The stored run must say what memtier printed
+// (NAME.stdout.txt) and what the server counted. memtier gives no latency per second, so the
+// JSON's run is summary only: `show` says so and refuses a window.
 #include <gtest/gtest.h>
 
-#include <fstream>
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "import_helpers.h"
+#include "memtier_fixture.h"
 #include "process.h"
 
 namespace perflab::test {
 namespace {
 
 using nlohmann::json;
-
-const std::string kFixture =
-    std::string(PERFLAB_SOURCE_DIR) + "/tests/fixtures/memtier/run-3s.json";
-
-// MemtierFixture.java's rules.
-Expected gets() {
-    Expected e;
-    for (int64_t i = 0; i < 1200; ++i)
-        e.latencies_us.push_back(i % 100 == 0 ? 12000 + 8 * (i / 100) : 104 + 8 * (i * 7919 % 250));
-    return e;
-}
-
-Expected sets() {
-    Expected e;
-    for (int64_t j = 0; j < 120; ++j)
-        e.latencies_us.push_back(152 + 16 * (j * 31 % 100));
-    return e;
-}
 
 class ImportMemtier : public ::testing::Test {
   protected:
@@ -49,25 +35,86 @@ class ImportMemtier : public ::testing::Test {
     }
 };
 
-TEST_F(ImportMemtier, JsonOutFileBecomesASummaryOnlyCacheRun) {
-    const Output imported = perflab({"import", kFixture, "--db", db});
+int64_t us_of_ms(double ms) {
+    return std::llround(ms * 1000);
+}
+
+TEST_F(ImportMemtier, RealRunHasMemtiersAndTheServersFigures) {
+    const json file = memtier_json("real-3s");
+    const json& runtime = file["ALL STATS"]["Runtime"];
+    const auto server = memcached_stats("real-3s");
+    const Output imported = perflab({"import", memtier_fixture("real-3s.json"), "--db", db});
     ASSERT_EQ(imported.code, 0) << imported.err;
-    EXPECT_EQ(imported.out, "1\n");
-    EXPECT_NE(imported.err.find("1320 requests from memtier results"), std::string::npos)
-        << imported.err;
 
     const json shown = show(1);
-    EXPECT_EQ(shown["run"]["kind"], "cache");
-    EXPECT_EQ(shown["run"]["status"], "imported");
-    EXPECT_EQ(shown["run"]["summary_only"], true);
-    EXPECT_EQ(shown["run"]["started_at_ms"], 1772366400123);
-    const std::string notes = shown["run"]["notes"];
-    EXPECT_NE(notes.find("memtier_benchmark"), std::string::npos) << notes;
-    EXPECT_NE(notes.find("run-3s.json"), std::string::npos) << notes;
-    const json& ops = shown["summary"]["ops"];
-    EXPECT_EQ(ops.size(), 2u) << ops.dump();  // get and set: memtier's Waits and Totals are not ops
-    expect_op(ops, "get", gets());
-    expect_op(ops, "set", sets());
+    const json& run = shown["run"];
+    EXPECT_EQ(run["kind"], "cache");
+    EXPECT_EQ(run["status"], "imported");
+    EXPECT_EQ(run["summary_only"], true);
+    EXPECT_EQ(run["started_at_ms"], runtime["Start time"]);
+    EXPECT_EQ(run["ended_at_ms"],
+              runtime["Start time"].get<int64_t>() + runtime["Total duration"].get<int64_t>());
+    const json& s = shown["summary"];
+    const json& ops = s["ops"];
+    ASSERT_EQ(ops.size(), 2u) << ops.dump();
+    // Counts, hits and misses: the server's own.
+    EXPECT_EQ(ops["get"]["count"], server.at("cmd_get"));
+    EXPECT_EQ(ops["set"]["count"], server.at("cmd_set"));
+    EXPECT_EQ(s["hits"], server.at("get_hits"));
+    EXPECT_EQ(s["misses"], server.at("get_misses"));
+    EXPECT_DOUBLE_EQ(s["hit_rate"].get<double>(),
+                     double(server.at("get_hits")) / double(server.at("cmd_get")));
+    // The duration memtier measured; its rates then within their two decimals and its
+    // duration's whole ms (it divides by µs).
+    EXPECT_DOUBLE_EQ(s["duration_s"].get<double>(), runtime["Total duration"].get<double>() / 1000);
+    const MemtierRow totals = memtier_printed("real-3s", "Totals");
+    EXPECT_NEAR(s["rate"].get<double>(), totals.ops_per_s, totals.ops_per_s * 1e-3 / 3);
+    // Value bytes, as PerfLab's cache runs count them: 100 B per set and per hit.
+    const uint64_t size = file["configuration"]["data_size"];
+    EXPECT_EQ(s["bytes_out"], server.at("cmd_set") * size);
+    EXPECT_EQ(s["bytes_in"], server.at("get_hits") * size);
+
+    // Latencies as memtier printed them: each of its buckets at the value it reports.
+    for (const auto& [memtier, op] : {std::pair{"Gets", "get"}, std::pair{"Sets", "set"}}) {
+        SCOPED_TRACE(op);
+        const json& theirs = file["ALL STATS"][memtier];
+        const json& ours = ops[op]["latency_us"];
+        const MemtierRow printed = memtier_printed("real-3s", memtier);
+        EXPECT_EQ(ours["p50"], us_of_ms(printed.p50_ms));
+        EXPECT_EQ(ours["min"], us_of_ms(theirs["Min Latency"]));
+        EXPECT_EQ(ours["max"], us_of_ms(theirs["Max Latency"]));
+        // memtier's rank is round(p·n), PerfLab's ceil(p·n): where they differ PerfLab's is the
+        // next value up, which may be in the next bucket.
+        const auto n = theirs["Count"].get<double>();
+        for (const auto& [key, p] : {std::pair{"p99", 99.0}, std::pair{"p999", 99.9}}) {
+            const double printed_ms = key == std::string("p99") ? printed.p99_ms : printed.p999_ms;
+            if (std::floor(p / 100 * n + 0.5) == std::ceil(p / 100 * n))
+                EXPECT_EQ(ours[key], us_of_ms(printed_ms)) << key;
+            else
+                EXPECT_GE(ours[key].get<int64_t>(), us_of_ms(printed_ms)) << key;
+        }
+        // The mean is memtier's sum of latencies over its count: its Accumulated Latency (whole
+        // ms) within a millisecond over all of them.
+        const double mean =
+            theirs["Accumulated Latency"].get<double>() * 1000 / theirs["Count"].get<double>();
+        EXPECT_NEAR(ours["mean"].get<double>(), mean, 0.01);
+    }
+    EXPECT_EQ(ops["get"]["latency_us"]["p50"], 95);  // memtier's 0.095 ms, not its bucket's 88
+
+    // One answer everywhere: runs, the JSON export.
+    const json runs = json::parse(perflab({"runs", "--db", db, "--json"}).out);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0]["hit_rate"], s["hit_rate"]);
+    EXPECT_EQ(runs[0]["duration_s"], s["duration_s"]);
+    const Output exported = perflab({"export", "1", "--db", db, "--format", "json"});
+    ASSERT_EQ(exported.code, 0) << exported.err;
+    const json whole = json::parse(exported.out);
+    EXPECT_EQ(whole["summary"]["hits"], server.at("get_hits"));
+    EXPECT_EQ(whole["summary"]["misses"], server.at("get_misses"));
+    uint64_t tick_hits = 0;
+    for (const auto& tick : whole["ticks"])
+        tick_hits += tick["hits"].get<uint64_t>();
+    EXPECT_EQ(tick_hits, server.at("get_hits"));
 
     const Output text = perflab({"show", "1", "--db", db});
     ASSERT_EQ(text.code, 0) << text.err;
@@ -77,10 +124,108 @@ TEST_F(ImportMemtier, JsonOutFileBecomesASummaryOnlyCacheRun) {
     EXPECT_NE(window.err.find("summary only"), std::string::npos) << window.err;
 }
 
+// memtier's configuration as the stored spec: compare then lists what differed between two
+// memtier runs, not PerfLab's defaults against them.
+TEST_F(ImportMemtier, ConfigurationBecomesTheStoredSpec) {
+    const json c = memtier_json("real-3s")["configuration"];
+    ASSERT_EQ(perflab({"import", memtier_fixture("real-3s.json"), "--db", db}).code, 0);
+    const json spec = show(1)["spec"];
+    const json& cache = spec["cache"];
+    EXPECT_EQ(cache["servers"], json::array({c["server"].get<std::string>() + ":" +
+                                             std::to_string(c["port"].get<int>())}));
+    EXPECT_EQ(cache["protocol"], "text");  // memcache_text
+    EXPECT_EQ(cache["workload"], "ratio");
+    EXPECT_EQ(cache["set_ratio"], 1);  // "ratio": "1:10" is sets:gets
+    EXPECT_EQ(cache["get_ratio"], 10);
+    EXPECT_EQ(cache["keys"]["count"],
+              c["key_maximum"].get<uint64_t>() - c["key_minimum"].get<uint64_t>() + 1);
+    EXPECT_EQ(cache["keys"]["prefix"], c["key_prefix"]);
+    EXPECT_EQ(cache["keys"]["distribution"], "uniform");  // "R:R"
+    EXPECT_EQ(cache["value_size"]["min"], c["data_size"]);
+    EXPECT_EQ(cache["value_size"]["max"], c["data_size"]);
+    EXPECT_EQ(cache["threads"], c["threads"]);
+    EXPECT_EQ(cache["pipeline"], c["pipeline"]);
+    ASSERT_EQ(spec["phases"].size(), 1u);
+    EXPECT_EQ(spec["phases"][0]["concurrency"], c["clients"].get<int>() * c["threads"].get<int>());
+    EXPECT_EQ(spec["phases"][0]["duration_s"], c["test_time"]);
+    EXPECT_EQ(spec["imported_from"]["tool"], "memtier_benchmark");
+    EXPECT_EQ(spec["imported_from"]["configuration"], c);
+    EXPECT_EQ(spec["imported_from"]["bytes"], "value");
+}
+
+// Stopped by Ctrl+C two seconds into a 30 s run: the duration is the 1.974 s it ran, and the
+// run says it was interrupted. The server counted the gets in flight at the stop, which
+// memtier did not: at most one per connection more.
+TEST_F(ImportMemtier, InterruptedRunEndsWhereMemtierStopped) {
+    const json file = memtier_json("interrupted");
+    const json& runtime = file["ALL STATS"]["Runtime"];
+    ASSERT_EQ(runtime["Interrupted"], "true");
+    const auto server = memcached_stats("interrupted");
+    ASSERT_EQ(perflab({"import", memtier_fixture("interrupted.json"), "--db", db}).code, 0);
+    const json shown = show(1);
+    EXPECT_NE(shown["run"]["notes"].get<std::string>().find("interrupted"), std::string::npos)
+        << shown["run"]["notes"];
+    EXPECT_EQ(shown["spec"]["imported_from"]["interrupted"], true);
+    EXPECT_DOUBLE_EQ(shown["summary"]["duration_s"].get<double>(),
+                     runtime["Total duration"].get<double>() / 1000);
+    EXPECT_EQ(shown["run"]["ended_at_ms"],
+              runtime["Start time"].get<int64_t>() + runtime["Total duration"].get<int64_t>());
+    const uint64_t gets = shown["summary"]["ops"]["get"]["count"];
+    const int connections =
+        file["configuration"]["clients"].get<int>() * file["configuration"]["threads"].get<int>();
+    EXPECT_LE(gets, server.at("cmd_get"));
+    EXPECT_GE(gets + uint64_t(connections), server.at("cmd_get"));
+    EXPECT_EQ(shown["summary"]["hits"], server.at("get_hits"));
+    const MemtierRow printed = memtier_printed("interrupted", "Totals");
+    EXPECT_NEAR(shown["summary"]["rate"].get<double>(), printed.ops_per_s,
+                printed.ops_per_s * 1e-3 / 1.9);
+}
+
+// memtier's --hdr-file-prefix log: HdrHistogram_c's layout, an absolute end time where the
+// Java writer puts a length. One interval of the run's 3 s with every get and set.
+TEST_F(ImportMemtier, HdrFilePrefixLogImportsAsTheRunItLogged) {
+    const json file = memtier_json("real-3s");
+    const json& runtime = file["ALL STATS"]["Runtime"];
+    const auto server = memcached_stats("real-3s");
+    const Output imported =
+        perflab({"import", memtier_fixture("real-3s.FULL_RUN_1.hlog"), "--db", db});
+    ASSERT_EQ(imported.code, 0) << imported.err;
+    EXPECT_NE(imported.err.find("from hlog results"), std::string::npos) << imported.err;
+    const json shown = show(1);
+    EXPECT_EQ(shown["run"]["started_at_ms"], runtime["Start time"]);
+    EXPECT_DOUBLE_EQ(shown["summary"]["duration_s"].get<double>(),
+                     runtime["Total duration"].get<double>() / 1000);
+    EXPECT_EQ(shown["summary"]["requests"], server.at("cmd_get") + server.at("cmd_set"));
+    const json& all = shown["summary"]["ops"]["all"]["latency_us"];
+    EXPECT_EQ(all["p50"], us_of_ms(memtier_printed("real-3s", "Totals").p50_ms));
+    EXPECT_EQ(all["max"], us_of_ms(file["ALL STATS"]["Totals"]["Max Latency"]));
+
+    // An end before its start is no interval of any writer.
+    std::string log = read_file(memtier_fixture("real-3s.FULL_RUN_1.hlog"));
+    const size_t at = log.find("\n1796565224.587,1796565227.587,");
+    ASSERT_NE(at, std::string::npos);
+    log.replace(at + 1, 29, "1796565227.587,1796565224.587");
+    dir.write("backwards.hlog", log);
+    const Output backwards = perflab({"import", dir.file("backwards.hlog"), "--db", db});
+    EXPECT_EQ(backwards.code, 2);
+    EXPECT_NE(backwards.err.find("line 5: EndTimestamp: before the interval's StartTimestamp"),
+              std::string::npos)
+        << backwards.err;
+}
+
+// memtier's histogram has 2 significant digits: the .hgrm export says so rather than
+// claiming PerfLab's 2048 sub-buckets.
+TEST_F(ImportMemtier, HgrmExportClaimsMemtiersPrecision) {
+    ASSERT_EQ(perflab({"import", memtier_fixture("real-3s.json"), "--db", db}).code, 0);
+    const Output hgrm = perflab({"export", "1", "--db", db, "--format", "hgrm"});
+    ASSERT_EQ(hgrm.code, 0) << hgrm.err;
+    EXPECT_NE(hgrm.out.find("SubBuckets     =          256]"), std::string::npos) << hgrm.out;
+    EXPECT_EQ(hgrm.out.find("SubBuckets     =         2048]"), std::string::npos) << hgrm.out;
+}
+
 TEST_F(ImportMemtier, PercentilesAloneAreTheRunsLatencies) {
     // The same run without its histograms: the listed percentiles must read back as printed.
-    std::ifstream in(kFixture);
-    json doc = json::parse(in);
+    json doc = memtier_json("real-3s");
     for (const char* op : {"Gets", "Sets", "Waits", "Totals"})
         doc["ALL STATS"][op]["Percentile Latencies"].erase("Histogram log format");
     dir.write("percentiles.json", doc.dump(1, '\t'));
@@ -96,17 +241,14 @@ TEST_F(ImportMemtier, PercentilesAloneAreTheRunsLatencies) {
         const json& stored = shown["summary"]["ops"][op];
         EXPECT_EQ(stored["count"], file["Count"]);
         EXPECT_EQ(stored["errors"], 0);
-        for (const auto& [key, p] : {std::pair{"p50", "p50.000"}, std::pair{"p99", "p99.000"}}) {
-            const double printed_us = file["Percentile Latencies"][p].get<double>() * 1000;
-            const double ours = stored["latency_us"][key].get<double>();
-            EXPECT_GE(ours, printed_us - 0.5) << key;
-            EXPECT_LE(ours, printed_us * (1 + 1.0 / 1024) + 0.5) << key;
-        }
+        for (const auto& [key, p] :
+             {std::pair{"p50", "p50.00"}, std::pair{"p99", "p99.00"}, std::pair{"p999", "p99.90"}})
+            EXPECT_EQ(stored["latency_us"][key], us_of_ms(file["Percentile Latencies"][p])) << key;
     }
 }
 
 TEST_F(ImportMemtier, BadFilesExit2AndStoreNothing) {
-    const std::string whole = read_file(kFixture);
+    const std::string whole = read_file(memtier_fixture("real-3s.json"));
     dir.write("cut.json", whole.substr(0, whole.size() / 2));
     const Output cut = perflab({"import", dir.file("cut.json"), "--db", db});
     EXPECT_EQ(cut.code, 2);
@@ -120,6 +262,16 @@ TEST_F(ImportMemtier, BadFilesExit2AndStoreNothing) {
     EXPECT_NE(count.err.find("ALL STATS.Gets.Time-Serie.1.Count: \"many\" is not a whole number"),
               std::string::npos)
         << count.err;
+
+    // A second well past the duration memtier measured is no stub of its last.
+    json late = json::parse(whole);
+    late["ALL STATS"]["Gets"]["Time-Serie"]["9"] = {{"Count", 1}};
+    dir.write("late.json", late.dump(1, '\t'));
+    const Output past = perflab({"import", dir.file("late.json"), "--db", db});
+    EXPECT_EQ(past.code, 2);
+    EXPECT_NE(past.err.find("ALL STATS.Runtime.Total duration: 3000 ms ends before second 9"),
+              std::string::npos)
+        << past.err;
     EXPECT_EQ(perflab({"runs", "--db", db, "--json"}).out.find("\"id\""), std::string::npos);
 }
 
@@ -127,18 +279,24 @@ TEST_F(ImportMemtier, BadFilesExit2AndStoreNothing) {
 // type escaped as nlohmann's exceptions, and one second far off made a tick of every second
 // before it until the memory ran out.
 TEST_F(ImportMemtier, AbsurdNumbersAreRefusedNamingThem) {
-    const std::string whole = read_file(kFixture);
+    const std::string whole = read_file(memtier_fixture("real-3s.json"));
+    const json doc = json::parse(whole);
+    const std::string start =
+        std::to_string(doc["ALL STATS"]["Runtime"]["Start time"].get<int64_t>());
     std::string huge = whole;
-    huge.replace(huge.find("1772366400123"), 13, "1e400");
+    const size_t at = huge.find(start);
+    huge.replace(at, start.size(), "1e400");
+    const auto line = 1 + std::count(huge.begin(), huge.begin() + std::ptrdiff_t(at), '\n');
     dir.write("huge.json", huge);
-    json bytes = json::parse(whole);
+    json bytes = doc;
     bytes["ALL STATS"]["Gets"]["Time-Serie"]["1"]["Bytes RX"] = "lots";
     dir.write("bytes.json", bytes.dump(1, '\t'));
-    json far = json::parse(whole);
+    json far = doc;
     far["ALL STATS"]["Gets"]["Time-Serie"]["99999999"] = {{"Count", 1}};
     dir.write("far.json", far.dump(1, '\t'));
-    const std::pair<const char*, const char*> cases[] = {
-        {"huge.json", "line 34: not valid JSON: 1e400 is beyond a double's range"},
+    const std::pair<std::string, std::string> cases[] = {
+        {"huge.json",
+         "line " + std::to_string(line) + ": not valid JSON: 1e400 is beyond a double's range"},
         {"bytes.json", "ALL STATS.Gets.Time-Serie.1.Bytes RX: \"lots\" is not a whole number"},
         {"far.json",
          "ALL STATS.Gets.Time-Serie.99999999: past the 31.0 days allowed; give --max-span"},

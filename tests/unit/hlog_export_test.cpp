@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The interval log's text: header, one tagged line per tick and op, times and maxima. That
+// The interval log's text: header, per tick an untagged line of every op and one tagged line
+// per op, times and maxima. That
 // HdrHistogram's own reader agrees with its histograms is tests/integration/hlog_export_test.
 #include "hlog_export.h"
 
@@ -8,6 +9,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "sqlite.h"
 
 namespace perflab {
 namespace {
@@ -51,7 +54,7 @@ TEST(HlogExport, HeaderThenOneLinePerTickAndOp) {
     add(samples[2], "get", 5);
 
     const auto lines = lines_of(hlog_text(run, samples));
-    ASSERT_EQ(lines.size(), 5u + 2 * samples.size());
+    ASSERT_EQ(lines.size(), 5u + 3 * samples.size());
     EXPECT_EQ(lines[0],
               "#[Logged with PerfLab, run 7: histogram values in microseconds, Interval_Max in "
               "milliseconds]");
@@ -62,13 +65,17 @@ TEST(HlogExport, HeaderThenOneLinePerTickAndOp) {
     EXPECT_EQ(lines[4],
               "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","
               "\"Interval_Compressed_Histogram\"");
-    EXPECT_EQ(fields_before_histogram(lines[5]), "Tag=get,0.000,1.000,0.412,");
-    EXPECT_EQ(fields_before_histogram(lines[6]), "Tag=set,0.000,1.000,123.456,");
-    EXPECT_EQ(fields_before_histogram(lines[7]), "Tag=get,1.000,0.500,0.070,");
-    EXPECT_EQ(fields_before_histogram(lines[8]), "Tag=set,1.000,0.500,0.000,");
+    // Untagged: every op of the tick, what HdrHistogram's readers take when given no tag.
+    EXPECT_EQ(fields_before_histogram(lines[5]), "0.000,1.000,123.456,");
+    EXPECT_EQ(fields_before_histogram(lines[6]), "Tag=get,0.000,1.000,0.412,");
+    EXPECT_EQ(fields_before_histogram(lines[7]), "Tag=set,0.000,1.000,123.456,");
+    EXPECT_EQ(fields_before_histogram(lines[8]), "1.000,0.500,0.070,");
+    EXPECT_EQ(fields_before_histogram(lines[9]), "Tag=get,1.000,0.500,0.070,");
+    EXPECT_EQ(fields_before_histogram(lines[10]), "Tag=set,1.000,0.500,0.000,");
     // A drain tick: it began before the tick ahead of it ended.
-    EXPECT_EQ(fields_before_histogram(lines[9]), "Tag=get,1.330,0.400,0.005,");
-    EXPECT_EQ(fields_before_histogram(lines[10]), "Tag=set,1.330,0.400,0.000,");
+    EXPECT_EQ(fields_before_histogram(lines[11]), "1.330,0.400,0.005,");
+    EXPECT_EQ(fields_before_histogram(lines[12]), "Tag=get,1.330,0.400,0.005,");
+    EXPECT_EQ(fields_before_histogram(lines[13]), "Tag=set,1.330,0.400,0.000,");
     // V2 compressed cookie 0x1c849314 in Base64 begins "HISTFA".
     for (size_t i = 5; i < lines.size(); ++i)
         EXPECT_EQ(lines[i].substr(lines[i].rfind(',') + 1, 6), "HISTFA") << lines[i];
@@ -80,8 +87,8 @@ TEST(HlogExport, OpsThatNeverCompletedHaveNoTag) {
     add(samples[0], "get", 10);
     samples[0].ops["set"];
     const auto lines = lines_of(hlog_text(run, samples));
-    ASSERT_EQ(lines.size(), 6u);
-    EXPECT_EQ(lines[5].rfind("Tag=get,", 0), 0u);
+    ASSERT_EQ(lines.size(), 7u);
+    EXPECT_EQ(lines[6].rfind("Tag=get,", 0), 0u);
 }
 
 TEST(HlogExport, TagsHoldNoDelimiters) {
@@ -92,9 +99,29 @@ TEST(HlogExport, TagsHoldNoDelimiters) {
     add(samples[0], "GET http://h/a,b", 10);
     add(samples[0], "GET http://h/a b", 20);
     const auto lines = lines_of(hlog_text(run, samples));
+    ASSERT_EQ(lines.size(), 8u);
+    EXPECT_EQ(fields_before_histogram(lines[6]), "Tag=GET_http://h/a_b,0.000,1.000,0.020,");
+    EXPECT_EQ(fields_before_histogram(lines[7]), "Tag=GET_http://h/a_b_2,0.000,1.000,0.010,");
+}
+
+// An import whose ticks have counts alone: its whole-run histograms are its one interval, as
+// long as the run; without them (the form that has only ticks) it is refused.
+TEST(HlogExport, ASummaryOnlyRunIsOneIntervalOfItsWholeRun) {
+    RunInfo run;
+    run.id = 3;
+    run.summary_only = true;
+    std::vector<IntervalSample> samples = {tick(1000, 1000), tick(2500, 1500)};
+    samples[0].ops["get"].count = 2;
+    samples[1].ops["get"].count = 1;
+    RunSummary summary;
+    add(summary.overall.totals, "get", 40);
+    add(summary.overall.totals, "get", 50);
+    add(summary.overall.totals, "get", 3000);
+    EXPECT_THROW(hlog_text(run, samples), StoreError);
+    const auto lines = lines_of(hlog_text(run, samples, summary));
     ASSERT_EQ(lines.size(), 7u);
-    EXPECT_EQ(fields_before_histogram(lines[5]), "Tag=GET_http://h/a_b,0.000,1.000,0.020,");
-    EXPECT_EQ(fields_before_histogram(lines[6]), "Tag=GET_http://h/a_b_2,0.000,1.000,0.010,");
+    EXPECT_EQ(fields_before_histogram(lines[5]), "0.000,2.500,3.000,");
+    EXPECT_EQ(fields_before_histogram(lines[6]), "Tag=get,0.000,2.500,3.000,");
 }
 
 }  // namespace
