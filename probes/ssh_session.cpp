@@ -104,8 +104,17 @@ void SshChannel::write(std::string_view data) {
 }
 
 bool SshChannel::read(std::string& out, int timeout_ms) {
+    return read_stream(out, timeout_ms, false);
+}
+
+bool SshChannel::read_stderr(std::string& out, int timeout_ms) {
+    return read_stream(out, timeout_ms, true);
+}
+
+bool SshChannel::read_stream(std::string& out, int timeout_ms, bool stderr_stream) {
     char buf[16384];
-    const int n = ssh_channel_read_timeout(channel_, buf, sizeof buf, 0, timeout_ms);
+    const int n =
+        ssh_channel_read_timeout(channel_, buf, sizeof buf, stderr_stream ? 1 : 0, timeout_ms);
     if (n == SSH_ERROR) throw session_.failure(SshError::Kind::channel, "connection lost");
     if (n > 0) out.append(buf, size_t(n));
     return n > 0 || !ssh_channel_is_eof(channel_);

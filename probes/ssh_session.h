@@ -73,10 +73,13 @@ class SshChannel {
     // Appends what arrives within timeout_ms (at least one byte unless it timed out or the
     // command ended); false once the output has ended. Throws SshError on a broken session.
     bool read(std::string& out, int timeout_ms);
+    // The same for the command's stderr.
+    bool read_stderr(std::string& out, int timeout_ms);
     // Reads until `marker` is in `buffer` or the deadline passes; throws SshError otherwise.
     void read_until(std::string& buffer, std::string_view marker, int timeout_ms);
 
   private:
+    bool read_stream(std::string& out, int timeout_ms, bool stderr_stream);
     ssh_channel_struct* channel_;
     const SshSession& session_;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "agent_link.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -28,6 +29,20 @@ int64_t ns_of(Clock::time_point t) {
 }
 
 constexpr int kAnswerMs = 10'000;  // an agent that starts or answers slower is refused
+// Building an engine reads a replay's file: an agent may take longer over that.
+constexpr int kBuildMs = 60'000;
+// The end of an agent's stderr kept, and the part of it a failure shows.
+constexpr size_t kLogKept = 64 * 1024;
+constexpr size_t kLogShown = 1024;
+constexpr int kLogReads = 64;
+
+// The start of a line that is no record, printable whatever it holds.
+std::string excerpt(const std::string& line) {
+    std::string out;
+    for (const char c : line.substr(0, 80))
+        out += (c >= 0x20 && c < 0x7f) ? c : '?';
+    return "\"" + out + (line.size() > 80 ? "...\"" : "\"");
+}
 
 }  // namespace
 
@@ -41,32 +56,73 @@ AgentLink::~AgentLink() {
     }
 }
 
-std::string AgentLink::fail(const std::string& why) const {
-    return "agent " + host() + ": " + why;
+std::string AgentLink::fail(const std::string& why) {
+    if (channel_) {
+        try {
+            read_log();
+        } catch (const SshError&) {
+            // What it logged before the session broke is all there is.
+        }
+    }
+    return "agent " + host() + ": " + why + log_tail();
+}
+
+std::string AgentLink::log_tail() const {
+    size_t end = log_.size();
+    while (end > 0 && (log_[end - 1] == '\n' || log_[end - 1] == '\r'))
+        --end;
+    if (end == 0) return {};
+    const size_t begin = end > kLogShown ? end - kLogShown : 0;
+    std::string shown = log_.substr(begin, end - begin);
+    for (char& c : shown)
+        if (c == '\n') c = '|';
+    return "; its log ends: " + shown;
+}
+
+// Its stderr, kept apart from the records: a library's message or a shell's "not found" is
+// shown with a failure, never read as a record.
+// What arrived, without waiting, and at most kLogReads pieces: an agent that floods its stderr
+// does not keep its records from being read.
+void AgentLink::read_log() {
+    for (int i = 0; i < kLogReads; ++i) {
+        const size_t before = log_.size();
+        channel_->read_stderr(log_, 0);
+        const bool none = log_.size() == before;
+        if (log_.size() > 2 * kLogKept) log_.erase(0, log_.size() - kLogKept);
+        if (none) return;
+    }
 }
 
 std::string AgentLink::read_line(int timeout_ms) {
-    channel_->read_until(buffer_, "\n", timeout_ms);
-    const auto end = buffer_.find('\n');
-    std::string line = buffer_.substr(0, end);
-    buffer_.erase(0, end + 1);
-    return line;
+    const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    for (;;) {
+        if (auto line = records_.next()) return *line;
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) throw SshError(SshError::Kind::channel, "no answer from the agent");
+        // libssh tells a command's output ended only once its stderr is read too.
+        read_log();
+        if (!channel_->read(records_.input(), int(std::min<int64_t>(left, kPollMs))))
+            throw SshError(SshError::Kind::channel, "its program ended");
+    }
 }
 
 void AgentLink::open() {
-    // Its stderr with its stdout: a shell's "not found" is the first line we read.
-    const std::string command = shell_quote(spec_.program) + " agent 2>&1";
+    const std::string command = shell_quote(spec_.program) + " agent";
     std::string first;
     try {
         session_.connect();
         channel_ = session_.exec(command);
         first = read_line(kAnswerMs);
     } catch (const SshError& e) {
-        throw std::runtime_error(fail(e.what()));
+        throw std::runtime_error(fail("`" + command + "`: " + e.what()));
+    } catch (const LineTooLong& e) {
+        throw std::runtime_error(fail("`" + command + "` did not start an agent: " + e.what()));
     }
     const auto hello = nlohmann::json::parse(first, nullptr, false);
     if (!hello.is_object() || hello.value("type", "") != "hello")
-        throw std::runtime_error(fail("`" + command + "` did not start an agent: " + first));
+        throw std::runtime_error(
+            fail("`" + command + "` did not start an agent: " + excerpt(first)));
     const std::string version = hello.value("version", "");
     if (hello.value("v", 0) != kAgentProtocol || version != agent_version())
         throw std::runtime_error(fail("runs PerfLab " + version + ", this controller " +
@@ -91,18 +147,43 @@ ClockOffset AgentLink::measure_clock(int rounds) {
         }
     } catch (const SshError& e) {
         throw std::runtime_error(fail(e.what()));
+    } catch (const LineTooLong& e) {
+        throw std::runtime_error(fail(e.what()));
     }
     return best;
 }
 
-void AgentLink::assign(const RunSpec& share, int k, int n, Clock::time_point start,
-                       ClockOffset clock) {
+void AgentLink::assign(const RunSpec& share, int k, int n) {
     try {
-        channel_->write(record_line({{"type", "assign"},
-                                     {"spec", to_json(share)},
-                                     {"k", k},
-                                     {"n", n},
-                                     {"start_ns", ns_of(start) + clock.offset_ns}}));
+        channel_->write(
+            record_line({{"type", "assign"}, {"spec", to_json(share)}, {"k", k}, {"n", n}}));
+    } catch (const SshError& e) {
+        throw std::runtime_error(fail(e.what()));
+    }
+}
+
+void AgentLink::await_built() {
+    nlohmann::json answer;
+    try {
+        answer = nlohmann::json::parse(read_line(kBuildMs), nullptr, false);
+    } catch (const SshError& e) {
+        throw std::runtime_error(fail(std::string("while building its engine: ") + e.what()));
+    } catch (const LineTooLong& e) {
+        throw std::runtime_error(fail(e.what()));
+    }
+    const std::string type = answer.is_object() ? answer.value("type", "") : "";
+    if (type == "built") return;
+    if (type == "end" && answer.value("error", nlohmann::json()).is_string())
+        throw std::runtime_error(
+            fail("cannot run its share: " + answer["error"].get<std::string>()));
+    throw std::runtime_error(fail("protocol error: answered its share with " +
+                                  excerpt(answer.is_discarded() ? "" : answer.dump())));
+}
+
+void AgentLink::start(Clock::time_point start, ClockOffset clock) {
+    try {
+        channel_->write(
+            record_line({{"type", "start"}, {"start_ns", ns_of(start) + clock.offset_ns}}));
     } catch (const SshError& e) {
         throw std::runtime_error(fail(e.what()));
     }
@@ -138,26 +219,31 @@ void AgentLink::read_records() {
                 channel_->write(record_line({{"type", "stop"}}));
                 stop_sent = true;
             }
-            if (!channel_->read(buffer_, kPollMs)) break;
-            for (auto end = buffer_.find('\n'); end != std::string::npos;
-                 end = buffer_.find('\n')) {
-                handle(buffer_.substr(0, end));
-                buffer_.erase(0, end + 1);
-            }
+            const bool open = channel_->read(records_.input(), kPollMs);
+            read_log();
+            while (auto line = records_.next())
+                handle(*line);
+            if (!open) break;
         }
         if (!quit_.load()) mark_lost("its output ended before its run did");
-    } catch (const std::exception& e) {
+    } catch (const SshError& e) {
         mark_lost(e.what());
+    } catch (const std::exception& e) {
+        mark_lost(std::string("protocol error: ") + e.what());
+        // An agent whose records cannot be read is stopped: its stdin closes.
+        channel_.reset();
     }
 }
 
+// Each line on its stdout is a record: its libraries' messages go to its stderr.
 void AgentLink::handle(const std::string& line) {
     const auto record = nlohmann::json::parse(line, nullptr, false);
-    if (!record.is_object()) return;  // something the agent's libraries printed
+    if (!record.is_object()) throw std::runtime_error("not a record: " + excerpt(line));
     const std::string type = record.value("type", "");
     std::lock_guard lock(mutex_);
     if (type == "tick") {
         const IntervalSample s = sample_from_json(record.at("sample"));
+        volume_.add(s);
         pending_[s.phase].merge(s);
         state_.last_phase = std::max(state_.last_phase, s.phase);
         state_.last_t_ms = std::max(state_.last_t_ms, s.t_ms);
@@ -166,16 +252,22 @@ void AgentLink::handle(const std::string& line) {
         state_.cpu_max = std::max(state_.cpu_max, state_.cpu_last);
         ++state_.ticks;
         state_.tick_bytes += line.size() + 1;
+        if (const auto e = record.find("connection_error");
+            e != record.end() && e->is_string() && state_.connection_error.empty())
+            state_.connection_error = e->get<std::string>();
     } else if (type == "phase_end") {
         state_.phase_ended = std::max(state_.phase_ended, record.value("phase", -1));
     } else if (type == "step_end") {
         state_.step_ended = std::max(state_.step_ended, record.value("phase", -1));
     } else if (type == "end") {
         state_.ended = true;
+        state_.prefill_sets = record.value("prefill_sets", uint64_t(0));
         if (record.value("status", "") == "failed") {
             state_.lost = true;
-            state_.why = "its run failed: " + record.value("error", "");
+            state_.why = "its run failed: " + record.value("error", "") + log_tail();
         }
+    } else {
+        throw std::runtime_error("a record of no known type: " + excerpt(line));
     }
     changed_.notify_all();
 }
@@ -184,7 +276,7 @@ void AgentLink::mark_lost(const std::string& why) {
     std::lock_guard lock(mutex_);
     if (state_.ended) return;
     state_.lost = true;
-    state_.why = why;
+    state_.why = why + log_tail();
     changed_.notify_all();
 }
 

@@ -11,8 +11,10 @@
 #include <thread>
 #include <vector>
 
+#include "agent_volume.h"
 #include "engine.h"
 #include "hardware_profile.h"
+#include "line_buffer.h"
 #include "ssh_cancel.h"
 #include "ssh_session.h"
 
@@ -39,9 +41,14 @@ class AgentLink {
     // compares its version with ours. Throws std::runtime_error naming the host and why.
     void open();
     ClockOffset measure_clock(int rounds);
-    // Sends the agent its share, due at `start` on our clock, then reads its records on a
-    // thread of its own.
-    void assign(const RunSpec& share, int k, int n, Clock::time_point start, ClockOffset clock);
+    // Sends the agent its share (secrets resolved: the channel is the only way they go).
+    void assign(const RunSpec& share, int k, int n);
+    // Waits for the agent to have built its engine from the share. Throws std::runtime_error
+    // naming the host and the agent's reason when it could not.
+    void await_built();
+    // Tells the agent its start, `start` on our clock, then reads its records on a thread of
+    // its own.
+    void start(Clock::time_point start, ClockOffset clock);
     // Safe from any thread: the agent stops sending, its ops in flight still count.
     void request_stop();
     // Orders the agent's search step `phase` at `rate` from `start` on our clock. The reader's
@@ -54,18 +61,20 @@ class AgentLink {
     IntervalSample untaken() const;
 
     struct State {
-        int last_phase = -1;      // of its latest tick
-        int64_t last_t_ms = -1;   // its latest tick's end, on the run's clock
-        int phase_ended = -1;     // its latest phase whose figures are complete
-        int step_ended = -1;      // its latest search step whose replies are in
-        int connections = 0;      // in its latest tick
-        double cpu_max = 0;       // the most CPU it used in a tick, % of its host's cores
-        double cpu_last = -1;     // in its latest tick
-        uint64_t ticks = 0;       // tick records read
-        uint64_t tick_bytes = 0;  // their size on the channel
-        bool ended = false;       // its run ended and every figure came
-        bool lost = false;        // the connection or the agent failed before that
-        std::string why;          // when lost
+        int last_phase = -1;           // of its latest tick
+        int64_t last_t_ms = -1;        // its latest tick's end, on the run's clock
+        int phase_ended = -1;          // its latest phase whose figures are complete
+        int step_ended = -1;           // its latest search step whose replies are in
+        int connections = 0;           // in its latest tick
+        double cpu_max = 0;            // the most CPU it used in a tick, % of its host's cores
+        double cpu_last = -1;          // in its latest tick
+        uint64_t ticks = 0;            // tick records read
+        uint64_t tick_bytes = 0;       // their size on the channel
+        bool ended = false;            // its run ended and every figure came
+        bool lost = false;             // the connection or the agent failed before that
+        std::string why;               // when lost
+        std::string connection_error;  // its first failure to reach a server
+        uint64_t prefill_sets = 0;     // as its end told
     };
     State state() const;
     // Waits until the agent has sent its tick ending near `t_ms` of `phase` (or is past it,
@@ -75,8 +84,11 @@ class AgentLink {
     bool wait_end(Clock::time_point until);
 
   private:
-    std::string fail(const std::string& why) const;
+    // `why` with the host's name and the agent's last log lines.
+    std::string fail(const std::string& why);
     std::string read_line(int timeout_ms);
+    void read_log();
+    std::string log_tail() const;
     void read_records();
     void handle(const std::string& line);
     void mark_lost(const std::string& why);
@@ -84,7 +96,9 @@ class AgentLink {
     AgentSpec spec_;
     SshSession session_;
     std::unique_ptr<SshChannel> channel_;
-    std::string buffer_;
+    LineBuffer records_;  // its stdout: records only
+    std::string log_;     // the end of its stderr
+    AgentVolume volume_;  // of its ticks
     HardwareProfile profile_;
     std::thread reader_;
     std::atomic<bool> stop_wanted_{false};

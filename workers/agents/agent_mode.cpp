@@ -52,9 +52,11 @@ std::chrono::microseconds cpu_time() {
 
 // Each tick with the agent's own health: the CPU it used over the tick, in % of the host's
 // cores, so a controller can tell a saturated load generator from a slow server.
+// Its first failure to reach a server goes with the tick that follows it, so the controller
+// can tell a run no agent's operation reached.
 class TickSender : public RunObserver {
   public:
-    explicit TickSender(RecordWriter& out) : out_(out) {}
+    TickSender(RecordWriter& out, const LoadEngine& engine) : out_(out), engine_(engine) {}
     void on_sample(const IntervalSample& s) override {
         const auto now = Clock::now();
         const auto cpu = cpu_time();
@@ -65,7 +67,14 @@ class TickSender : public RunObserver {
             wall_us > 0 ? 100.0 * double((cpu - last_cpu_).count()) / wall_us / cores : 0.0;
         last_ = now;
         last_cpu_ = cpu;
-        out_.send({{"type", "tick"}, {"sample", sample_json(s)}, {"cpu_pct", cpu_pct}});
+        nlohmann::json tick{{"type", "tick"}, {"sample", sample_json(s)}, {"cpu_pct", cpu_pct}};
+        if (!error_told_) {
+            if (std::string error = engine_.first_connection_error(); !error.empty()) {
+                tick["connection_error"] = std::move(error);
+                error_told_ = true;
+            }
+        }
+        out_.send(std::move(tick));
     }
     void on_phase_end(const PhaseTotals& p) override {
         out_.send({{"type", "phase_end"}, {"phase", p.phase}});
@@ -73,6 +82,8 @@ class TickSender : public RunObserver {
 
   private:
     RecordWriter& out_;
+    const LoadEngine& engine_;
+    bool error_told_ = false;
     Clock::time_point last_ = Clock::now();
     std::chrono::microseconds last_cpu_ = cpu_time();
 };
@@ -114,8 +125,10 @@ int64_t now_ns() {
         .count();
 }
 
-// Answers pings until the assignment comes; nullopt when the input ends first.
-std::optional<nlohmann::json> await_assignment(LineReader& in, RecordWriter& out) {
+// Answers pings until a record of `wanted` type comes; nullopt when the input ends first or
+// the controller stops the run.
+std::optional<nlohmann::json> await_record(LineReader& in, RecordWriter& out,
+                                           const std::string& wanted) {
     while (!in.closed()) {
         const auto line = in.next(1000);
         if (!line) continue;
@@ -123,8 +136,10 @@ std::optional<nlohmann::json> await_assignment(LineReader& in, RecordWriter& out
         const std::string type = record.is_object() ? record.value("type", "") : "";
         if (type == "ping")
             out.send({{"type", "pong"}, {"t_ns", now_ns()}});
-        else if (type == "assign")
+        else if (type == wanted)
             return record;
+        else if (type == "stop")
+            return std::nullopt;
     }
     return std::nullopt;
 }
@@ -138,7 +153,7 @@ int run_agent(int in_fd, int out_fd) {
     out.send({{"type", "hello"},
               {"version", agent_version()},
               {"profile", to_json(local_hardware_profile())}});
-    const auto assignment = await_assignment(in, out);
+    const auto assignment = await_record(in, out, "assign");
     if (!assignment) return 1;
     const SpecResult parsed = parse_spec(assignment->value("spec", nlohmann::json()));
     if (!parsed) {
@@ -148,16 +163,23 @@ int run_agent(int in_fd, int out_fd) {
     RunSpec spec = *parsed.spec;
     spec.share = assignment->value("k", 0);
     spec.shares = assignment->value("n", 1);
-    const Clock::time_point at{std::chrono::nanoseconds(assignment->value("start_ns", int64_t(0)))};
-    std::unique_ptr<LoadEngine> engine;
+    // The controller resolved the spec's secrets: the values come escaped, so resolving here
+    // reads no variable of this host (agent_secrets.h).
+    std::unique_ptr<LoadEngine> built;
     try {
-        engine = std::make_unique<StartAtEngine>(make_engine(spec), at);
+        built = make_engine(spec);
     } catch (const std::exception& e) {
         out.send({{"type", "end"}, {"status", "failed"}, {"error", e.what()}});
         return 2;
     }
+    out.send({{"type", "built"}});
+    const auto start = await_record(in, out, "start");
+    if (!start) return 1;
+    const Clock::time_point at{std::chrono::nanoseconds(start->value("start_ns", int64_t(0)))};
+    auto engine = std::make_unique<StartAtEngine>(std::move(built), at);
+    const LoadEngine& engine_ref = *engine;
     RunController controller(spec, std::move(engine));
-    TickSender ticks(out);
+    TickSender ticks(out, engine_ref);
     controller.add_observer(&ticks);
     StepOrders steps;
     // The controller ends a step when every agent has: told here, as the agent's own end of
@@ -195,7 +217,10 @@ int run_agent(int in_fd, int out_fd) {
     const RunSummary summary = controller.run();
     done.store(true);
     watch.join();
-    out.send({{"type", "end"}, {"status", to_string(summary.status)}, {"error", summary.error}});
+    out.send({{"type", "end"},
+              {"status", to_string(summary.status)},
+              {"error", summary.error},
+              {"prefill_sets", summary.prefill_sets}});
     return summary.status == RunStatus::failed ? 1 : 0;
 }
 

@@ -25,12 +25,14 @@ RunSpec agent_share(const RunSpec& spec, int k, int n) {
     if (!share.search) share.slo.reset();
     // Agents with one seed would send the same keys over their connections of the same index.
     if (share.seed) share.seed = *share.seed + uint64_t(k);
+    const bool replay = spec.cache && spec.cache->replay;
     for (size_t i = 0; i < share.phases.size(); ++i) {
         Phase& p = share.phases[i];
         const int connections = phase_connections(spec, spec.phases[i]);
         p.concurrency = std::max(1, int(split(uint64_t(connections), k, n)));
-        // The open model's agents all follow the run's schedule, each sending its ops.
-        if (!p.open() && p.ops > 0) p.ops = std::max<uint64_t>(1, split(p.ops, k, n));
+        // The open model's agents all follow the run's schedule, each sending its ops; a
+        // replay's agents interleave over the file's first `ops` lines (OpPacer).
+        if (!p.open() && !replay && p.ops > 0) p.ops = std::max<uint64_t>(1, split(p.ops, k, n));
     }
     if (share.search) {
         const int connections = phase_connections(spec, search_step(*spec.search, 1));

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "agent_secrets.h"
 #include "agent_share.h"
 #include "model/format.h"
 #include "model/rate_search.h"
@@ -41,8 +42,24 @@ std::unique_ptr<LoadEngine> make_run_engine(const RunSpec& spec, std::shared_ptr
     return remote;
 }
 
+namespace {
+
+// Before any agent is reached: a variable not set is the spec's error, told as make_engine
+// tells it, and no agent host's environment is asked.
+RunSpec resolved_for_agents(const RunSpec& spec) {
+    SpecResult resolved = spec_for_agents(spec);
+    if (!resolved) {
+        std::string text = resolved.error_text();
+        text.pop_back();
+        throw std::runtime_error(text);
+    }
+    return *resolved.spec;
+}
+
+}  // namespace
+
 AgentsEngine::AgentsEngine(RunSpec spec, std::shared_ptr<SshCancel> cancel)
-    : spec_(std::move(spec)), cancel_(std::move(cancel)) {}
+    : spec_(resolved_for_agents(spec)), cancel_(std::move(cancel)) {}
 
 AgentsEngine::~AgentsEngine() = default;
 
@@ -74,22 +91,30 @@ void AgentsEngine::start() {
                            "agent " + link->host() + ": clock offset " + ms_text(c.offset_ns) +
                                " ± " + ms_text(c.uncertainty_ns)});
     }
+    // Every agent builds its engine before any starts: one that cannot (a replay file missing
+    // there) stops the run before any load is sent.
     const int n = int(spec_.agents.size());
-    start_ = Clock::now() + kLead;
+    std::unique_ptr<LoadEngine> local;
     size_t remote = 0;
     for (int k = 0; k < n; ++k) {
         const RunSpec share = agent_share(spec_, k, n);
         if (spec_.agents[size_t(k)].local) {
             local_share_ = share;
-            local_ = std::make_unique<StartAtEngine>(make_engine(share), start_);
+            local = make_engine(share);
             totals_.push_back({"local", {}, false});
             continue;
         }
-        links_[remote]->assign(share, k, n, start_, clocks[remote]);
+        links_[remote]->assign(share, k, n);
         totals_[remote].clock_offset_ns = clocks[remote].offset_ns;
         totals_[remote].clock_uncertainty_ns = clocks[remote].uncertainty_ns;
         ++remote;
     }
+    for (auto& link : links_)
+        link->await_built();
+    start_ = Clock::now() + kLead;
+    for (size_t i = 0; i < links_.size(); ++i)
+        links_[i]->start(start_, clocks[i]);
+    if (local) local_ = std::make_unique<StartAtEngine>(std::move(local), start_);
     if (local_)
         local_->start();
     else
@@ -251,7 +276,19 @@ void AgentsEngine::cancel() {
 }
 
 std::string AgentsEngine::first_connection_error() const {
-    return local_ ? local_->first_connection_error() : std::string();
+    if (local_)
+        if (std::string error = local_->first_connection_error(); !error.empty()) return error;
+    for (const auto& link : links_)
+        if (std::string error = link->state().connection_error; !error.empty())
+            return "agent " + link->host() + ": " + error;
+    return {};
+}
+
+uint64_t AgentsEngine::prefill_sets() const {
+    uint64_t sets = local_ ? local_->prefill_sets() : 0;
+    for (const auto& link : links_)
+        sets += link->state().prefill_sets;
+    return sets;
 }
 
 std::vector<RunEvent> AgentsEngine::take_events() {

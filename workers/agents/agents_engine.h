@@ -12,11 +12,11 @@
 
 namespace perflab {
 
-// The load of a spec with agents: each agent runs its share (agent_share.h) from a common
-// start, and this engine hands the controller their ticks merged — counts summed, histograms
-// merged — so the store, the console and the GUI see one run. A local agent runs its share
-// in this process. An agent lost mid-run is told as an event and its share is missing from
-// then on; with "on_agent_loss": "stop" the run stops.
+// The load of a spec with agents: each agent builds its engine from its share (agent_share.h,
+// the spec's secrets resolved here), then all start at a common moment, and this engine hands the
+// controller their ticks merged — counts summed, histograms merged — so the store, the console and
+// the GUI see one run. A local agent runs its share in this process. An agent lost mid-run is told
+// as an event and its share is missing from then on; with "on_agent_loss": "stop" the run stops.
 class AgentsEngine : public LoadEngine {
   public:
     AgentsEngine(RunSpec spec, std::shared_ptr<SshCancel> cancel);
@@ -29,7 +29,11 @@ class AgentsEngine : public LoadEngine {
     void collect(IntervalSample& out, int phase, Clock::time_point origin) override;
     void stop() override;
     void cancel() override;
+    // The local agent's first failure to reach a server, else the first remote agent's.
     std::string first_connection_error() const override;
+    // Every agent's, each having set its share of the keys; the remote agents' as their ends
+    // told them.
+    uint64_t prefill_sets() const override;
     std::vector<RunEvent> take_events() override;
     bool wants_stop() const override;
     // Each agent's figures so far, in the spec's order; whole once the last phase drained.

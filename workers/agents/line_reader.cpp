@@ -9,11 +9,12 @@
 namespace perflab {
 
 std::optional<std::string> LineReader::take_line() {
-    const auto end = buffer_.find('\n');
-    if (end == std::string::npos) return std::nullopt;
-    std::string line = buffer_.substr(0, end);
-    buffer_.erase(0, end + 1);
-    return line;
+    try {
+        return lines_.next();
+    } catch (const LineTooLong&) {
+        closed_ = true;
+        return std::nullopt;
+    }
 }
 
 std::optional<std::string> LineReader::next(int timeout_ms) {
@@ -32,7 +33,7 @@ std::optional<std::string> LineReader::next(int timeout_ms) {
         if (n == 0 || errno != EINTR) closed_ = true;
         return std::nullopt;
     }
-    buffer_.append(buf, size_t(n));
+    lines_.input().append(buf, size_t(n));
     return take_line();
 }
 
