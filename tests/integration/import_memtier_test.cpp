@@ -124,6 +124,43 @@ TEST_F(ImportMemtier, RealRunHasMemtiersAndTheServersFigures) {
     EXPECT_NE(window.err.find("summary only"), std::string::npos) << window.err;
 }
 
+// Hits and misses give one answer in show, runs, compare and the CSV export: the server's.
+TEST_F(ImportMemtier, HitsAreTheSameEverywhere) {
+    for (const char* run : {"real-3s", "interrupted"})
+        ASSERT_EQ(perflab({"import", memtier_fixture(std::string(run) + ".json"), "--db", db}).code,
+                  0);
+    const json compared = json::parse(perflab({"compare", "1", "2", "--db", db, "--json"}).out);
+    const json runs = json::parse(perflab({"runs", "--db", db, "--json"}).out);
+    int64_t id = 0;
+    for (const char* run : {"real-3s", "interrupted"}) {
+        SCOPED_TRACE(run);
+        ++id;
+        const auto server = memcached_stats(run);
+        const json shown = show(id);
+        EXPECT_EQ(shown["summary"]["hits"], server.at("get_hits"));
+        const json hit_rate = shown["summary"]["hit_rate"];
+        EXPECT_EQ(compared["figures"]["hit_rate"]["values"][size_t(id - 1)], hit_rate);
+        for (const auto& r : runs) {
+            if (r["id"] == id) {
+                EXPECT_EQ(r["hit_rate"], hit_rate);
+            }
+        }
+        const std::string csv = dir.file(std::string(run) + ".csv");
+        ASSERT_EQ(
+            perflab({"export", std::to_string(id), "--db", db, "--format", "csv", "-o", csv}).code,
+            0);
+        const Output sums = test::run(
+            {"python3", "-c",
+             "import csv, sys\n"
+             "rows = list(csv.DictReader(open(sys.argv[1], newline='')))\n"
+             "print(sum(int(r['hits']) for r in rows), sum(int(r['misses']) for r in rows))",
+             csv});
+        ASSERT_EQ(sums.code, 0) << sums.err;
+        EXPECT_EQ(sums.out, std::to_string(server.at("get_hits")) + " " +
+                                std::to_string(shown["summary"]["misses"].get<uint64_t>()) + "\n");
+    }
+}
+
 // memtier's configuration as the stored spec: compare then lists what differed between two
 // memtier runs, not PerfLab's defaults against them.
 TEST_F(ImportMemtier, ConfigurationBecomesTheStoredSpec) {
