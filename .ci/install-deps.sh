@@ -14,6 +14,7 @@ packages=(
   default-jdk-headless libhdrhistogram-java jmeter jmeter-http procps iproute2
   xvfb xauth imagemagick python3 poppler-utils locales tzdata
   clang libfuzzer-14-dev libclang-rt-14-dev  # the fuzz preset (tests/bench/fuzz.sh)
+  prometheus  # scrapes run --metrics-listen in its test
 )
 
 missing=()

@@ -13,6 +13,8 @@
 #include "console_observer.h"
 #include "engine.h"
 #include "hardware_profile.h"
+#include "metrics/live_metrics.h"
+#include "metrics/metrics_listener.h"
 #include "model/run_seed.h"
 #include "model/summary_report.h"
 #include "run_controller.h"
@@ -25,6 +27,25 @@
 namespace perflab {
 
 namespace {
+
+// Whatever way the run ends, a scraper that has been reading it gets its last figures before
+// the endpoint goes: Prometheus scrapes every 15 s by default.
+class LastScrape {
+  public:
+    explicit LastScrape(const std::unique_ptr<MetricsListener>& metrics) : metrics_(metrics) {}
+    ~LastScrape() {
+        if (!metrics_ || metrics_->scrapes() == 0) return;
+        std::fprintf(stderr, "perflab: metrics: waiting for the last scrape (at most %d s)\n",
+                     kWaitS);
+        metrics_->await_scrape(metrics_->scrapes(), std::chrono::seconds(kWaitS));
+    }
+    LastScrape(const LastScrape&) = delete;
+    LastScrape& operator=(const LastScrape&) = delete;
+
+  private:
+    static constexpr int kWaitS = 15;
+    const std::unique_ptr<MetricsListener>& metrics_;
+};
 
 // Where the signal thread finds the running controller, for as long as it exists.
 class StopRelay {
@@ -98,6 +119,20 @@ int run_spec(const RunSpec& given, const RunOptions& options, int64_t* stored) {
     RunController controller(spec, std::move(engine));
     // Destroyed before the controller: a late Ctrl-C finds no controller rather than a freed one.
     const StopRelay::Attach attached(relay, controller);
+    // Before any load (nothing has connected yet): an address that cannot be listened on is
+    // bad input. Declared after the controller, so the endpoint goes before it does.
+    LiveMetrics live([&controller] { return controller.slo_window_checks(); });
+    std::unique_ptr<MetricsListener> metrics;
+    if (!options.metrics_listen.empty()) {
+        try {
+            metrics = std::make_unique<MetricsListener>(options.metrics_listen,
+                                                        [&live] { return live.exposition(); });
+        } catch (const ListenError& e) {
+            return bad_input(std::string("--metrics-listen: ") + e.what());
+        }
+        std::fprintf(stderr, "perflab: metrics at http://%s/metrics\n", metrics->address().c_str());
+    }
+    const LastScrape last_scrape(metrics);
     RunProbes probes(spec, cancel);
     if (const std::string error = probes.open(); !error.empty()) {
         if (cancel->cancelled()) {
@@ -124,6 +159,7 @@ int run_spec(const RunSpec& given, const RunOptions& options, int64_t* stored) {
         for (const auto& [source, profile] : probes.profiles())
             store->add_host(profile, source);
     }
+    if (metrics) controller.add_observer(&live);
     GeneratorWatch generator(generator_cores(spec));
     controller.add_observer(&generator);
     ConsoleObserver console(options.json ? stderr : stdout, &generator);

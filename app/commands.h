@@ -25,6 +25,7 @@ struct RunOptions {
     bool no_store = false;          // --no-store: keep nothing
     int repeat = 1;                 // --repeat N: N runs tagged as one series
     std::vector<std::string> tags;  // --tag: added to the spec's
+    std::string metrics_listen;     // --metrics-listen HOST:PORT: a Prometheus endpoint
 };
 
 int run_command(const RunOptions& options);

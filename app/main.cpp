@@ -36,6 +36,9 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--repeat", run.repeat, "Run the spec N times, tagged as one series")
         ->check(CLI::Range(1, 1000));
     run_cmd->add_option("--tag", run.tags, "Tag the run, beside its spec's tags (repeatable)");
+    run_cmd->add_option("--metrics-listen", run.metrics_listen,
+                        "Serve the run's live figures to Prometheus at HOST:PORT/metrics "
+                        "(such as 127.0.0.1:9464)");
 
     AbOptions ab;
     auto* ab_cmd = app.add_subcommand(

@@ -60,6 +60,10 @@ class RunController {
     // With an slo in the spec: where the probes' samples go so full GCs are counted; null
     // otherwise.
     RunObserver* slo_probe_observer() { return slo_.get(); }
+    // The SLO's checks over its window as they stand (none without an slo); from any thread.
+    std::vector<SloCheck> slo_window_checks() const {
+        return slo_ ? slo_->window_checks() : std::vector<SloCheck>{};
+    }
 
     // A search step's rate and when it begins, on this process's clock.
     struct StepOrder {
