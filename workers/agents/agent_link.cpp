@@ -29,8 +29,8 @@ int64_t ns_of(Clock::time_point t) {
 }
 
 constexpr int kAnswerMs = 10'000;  // an agent that starts or answers slower is refused
-// Building an engine reads a replay's file: an agent may take longer over that.
-constexpr int kBuildMs = 60'000;
+// Getting ready reads a replay's file and prefills: an agent may take longer over that.
+constexpr int kReadyMs = 120'000;
 // The end of an agent's stderr kept, and the part of it a failure shows.
 constexpr size_t kLogKept = 64 * 1024;
 constexpr size_t kLogShown = 1024;
@@ -162,17 +162,20 @@ void AgentLink::assign(const RunSpec& share, int k, int n) {
     }
 }
 
-void AgentLink::await_built() {
+void AgentLink::await_ready() {
     nlohmann::json answer;
     try {
-        answer = nlohmann::json::parse(read_line(kBuildMs), nullptr, false);
+        answer = nlohmann::json::parse(read_line(kReadyMs), nullptr, false);
     } catch (const SshError& e) {
-        throw std::runtime_error(fail(std::string("while building its engine: ") + e.what()));
+        throw std::runtime_error(fail(std::string("while getting ready: ") + e.what()));
     } catch (const LineTooLong& e) {
         throw std::runtime_error(fail(e.what()));
     }
     const std::string type = answer.is_object() ? answer.value("type", "") : "";
-    if (type == "built") return;
+    if (type == "ready") {
+        state_.prefill_sets = answer.value("prefill_sets", uint64_t(0));
+        return;
+    }
     if (type == "end" && answer.value("error", nlohmann::json()).is_string())
         throw std::runtime_error(
             fail("cannot run its share: " + answer["error"].get<std::string>()));
@@ -261,7 +264,6 @@ void AgentLink::handle(const std::string& line) {
         state_.step_ended = std::max(state_.step_ended, record.value("phase", -1));
     } else if (type == "end") {
         state_.ended = true;
-        state_.prefill_sets = record.value("prefill_sets", uint64_t(0));
         if (record.value("status", "") == "failed") {
             state_.lost = true;
             state_.why = "its run failed: " + record.value("error", "") + log_tail();

@@ -43,9 +43,9 @@ class AgentLink {
     ClockOffset measure_clock(int rounds);
     // Sends the agent its share (secrets resolved: the channel is the only way they go).
     void assign(const RunSpec& share, int k, int n);
-    // Waits for the agent to have built its engine from the share. Throws std::runtime_error
-    // naming the host and the agent's reason when it could not.
-    void await_built();
+    // Waits for the agent to have built its engine from the share, connected and prefilled.
+    // Throws std::runtime_error naming the host and the agent's reason when it could not.
+    void await_ready();
     // Tells the agent its start, `start` on our clock, then reads its records on a thread of
     // its own.
     void start(Clock::time_point start, ClockOffset clock);
@@ -74,7 +74,7 @@ class AgentLink {
         bool lost = false;             // the connection or the agent failed before that
         std::string why;               // when lost
         std::string connection_error;  // its first failure to reach a server
-        uint64_t prefill_sets = 0;     // as its end told
+        uint64_t prefill_sets = 0;     // as it told when ready
     };
     State state() const;
     // Waits until the agent has sent its tick ending near `t_ms` of `phase` (or is past it,

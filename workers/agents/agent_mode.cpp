@@ -172,7 +172,15 @@ int run_agent(int in_fd, int out_fd) {
         out.send({{"type", "end"}, {"status", "failed"}, {"error", e.what()}});
         return 2;
     }
-    out.send({{"type", "built"}});
+    // Connected and prefilled before the controller sets the start: however long that takes
+    // here, it is not taken from the common lead.
+    try {
+        built->start();
+    } catch (const std::exception& e) {
+        out.send({{"type", "end"}, {"status", "failed"}, {"error", e.what()}});
+        return 1;
+    }
+    out.send({{"type", "ready"}, {"prefill_sets", built->prefill_sets()}});
     const auto start = await_record(in, out, "start");
     if (!start) return 1;
     const Clock::time_point at{std::chrono::nanoseconds(start->value("start_ns", int64_t(0)))};
@@ -217,10 +225,7 @@ int run_agent(int in_fd, int out_fd) {
     const RunSummary summary = controller.run();
     done.store(true);
     watch.join();
-    out.send({{"type", "end"},
-              {"status", to_string(summary.status)},
-              {"error", summary.error},
-              {"prefill_sets", summary.prefill_sets}});
+    out.send({{"type", "end"}, {"status", to_string(summary.status)}, {"error", summary.error}});
     return summary.status == RunStatus::failed ? 1 : 0;
 }
 

@@ -10,10 +10,10 @@ namespace perflab {
 
 // The controller and its agents speak JSON lines over the SSH channel, each record with
 // "v": kAgentProtocol and a "type"; the agent's stdout holds records only, its stderr is its
-// log. Agent → controller: hello {version, profile}, pong {t_ns}, built (its engine is made
-// from its share) or end, tick {sample, cpu_pct, connection_error (its first, once)},
-// phase_end {phase}, step_end {phase} (a search step's replies are in),
-// end {status, error, prefill_sets}. Controller → agent: ping, assign {spec, k, n} (secrets
+// log. Agent → controller: hello {version, profile}, pong {t_ns}, ready {prefill_sets} (its
+// engine made from its share, connected and prefilled) or end, tick {sample, cpu_pct,
+// connection_error (its first, once)}, phase_end {phase}, step_end {phase} (a search step's
+// replies are in), end {status, error}. Controller → agent: ping, assign {spec, k, n} (secrets
 // resolved), start {start_ns}, step {phase, rate, start_ns} (a search's next step), stop. Both
 // sides must run the same PerfLab version.
 inline constexpr int kAgentProtocol = 2;

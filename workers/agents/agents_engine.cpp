@@ -9,7 +9,6 @@
 #include "agent_share.h"
 #include "model/format.h"
 #include "model/rate_search.h"
-#include "start_at_engine.h"
 
 namespace perflab {
 
@@ -91,16 +90,16 @@ void AgentsEngine::start() {
                            "agent " + link->host() + ": clock offset " + ms_text(c.offset_ns) +
                                " ± " + ms_text(c.uncertainty_ns)});
     }
-    // Every agent builds its engine before any starts: one that cannot (a replay file missing
-    // there) stops the run before any load is sent.
+    // Every agent builds its engine, connects and prefills before the start is set: one that
+    // cannot (a replay file missing there) stops the run before any load is sent, and a slow
+    // prefill does not eat into the lead.
     const int n = int(spec_.agents.size());
-    std::unique_ptr<LoadEngine> local;
     size_t remote = 0;
     for (int k = 0; k < n; ++k) {
         const RunSpec share = agent_share(spec_, k, n);
         if (spec_.agents[size_t(k)].local) {
             local_share_ = share;
-            local = make_engine(share);
+            local_ = make_engine(share);
             totals_.push_back({"local", {}, false});
             continue;
         }
@@ -109,16 +108,13 @@ void AgentsEngine::start() {
         totals_[remote].clock_uncertainty_ns = clocks[remote].uncertainty_ns;
         ++remote;
     }
+    if (local_) local_->start();
     for (auto& link : links_)
-        link->await_built();
+        link->await_ready();
     start_ = Clock::now() + kLead;
     for (size_t i = 0; i < links_.size(); ++i)
         links_[i]->start(start_, clocks[i]);
-    if (local) local_ = std::make_unique<StartAtEngine>(std::move(local), start_);
-    if (local_)
-        local_->start();
-    else
-        std::this_thread::sleep_until(start_);
+    std::this_thread::sleep_until(start_);
 }
 
 std::vector<HardwareProfile> AgentsEngine::agent_profiles() const {

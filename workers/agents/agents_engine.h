@@ -13,10 +13,11 @@
 namespace perflab {
 
 // The load of a spec with agents: each agent builds its engine from its share (agent_share.h,
-// the spec's secrets resolved here), then all start at a common moment, and this engine hands the
-// controller their ticks merged — counts summed, histograms merged — so the store, the console and
-// the GUI see one run. A local agent runs its share in this process. An agent lost mid-run is told
-// as an event and its share is missing from then on; with "on_agent_loss": "stop" the run stops.
+// the spec's secrets resolved here), connects and prefills; then all start at a common moment,
+// and this engine hands the controller their ticks merged — counts summed, histograms merged —
+// so the store, the console and the GUI see one run. A local agent runs its share in this
+// process. An agent lost mid-run is told as an event and its share is missing from then on;
+// with "on_agent_loss": "stop" the run stops.
 class AgentsEngine : public LoadEngine {
   public:
     AgentsEngine(RunSpec spec, std::shared_ptr<SshCancel> cancel);

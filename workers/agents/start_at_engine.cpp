@@ -6,7 +6,6 @@
 namespace perflab {
 
 void StartAtEngine::start() {
-    engine_->start();
     std::this_thread::sleep_until(at_);
 }
 

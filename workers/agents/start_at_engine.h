@@ -7,12 +7,12 @@
 
 namespace perflab {
 
-// An engine whose start() returns at a given moment, once its connections are open: agents
-// and their controller start their clocks together.
+// An engine started already (connected, prefilled) whose start() returns at a given moment:
+// agents and their controller start their clocks together.
 class StartAtEngine : public LoadEngine {
   public:
-    StartAtEngine(std::unique_ptr<LoadEngine> engine, Clock::time_point at)
-        : engine_(std::move(engine)), at_(at) {}
+    StartAtEngine(std::unique_ptr<LoadEngine> started, Clock::time_point at)
+        : engine_(std::move(started)), at_(at) {}
 
     void start() override;
     void begin_phase(const PhasePlan& plan) override { engine_->begin_phase(plan); }
