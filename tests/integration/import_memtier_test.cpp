@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "import_helpers.h"
+#include "memcached_server.h"
 #include "memtier_fixture.h"
 #include "process.h"
 
@@ -188,6 +189,30 @@ TEST_F(ImportMemtier, ConfigurationBecomesTheStoredSpec) {
     EXPECT_EQ(spec["imported_from"]["tool"], "memtier_benchmark");
     EXPECT_EQ(spec["imported_from"]["configuration"], c);
     EXPECT_EQ(spec["imported_from"]["bytes"], "value");
+}
+
+// The stored spec runs as a PerfLab spec against a memcached of the test's, and the two runs'
+// bytes mean the same: 100 value bytes per set sent and per hit received on both sides, not
+// memtier's wire bytes against PerfLab's value bytes.
+TEST_F(ImportMemtier, StoredSpecRunsAndBytesCompareLikeForLike) {
+    ASSERT_EQ(perflab({"import", memtier_fixture("real-3s.json"), "--db", db}).code, 0);
+    json spec = show(1)["spec"];
+    spec.erase("imported_from");
+    MemcachedServer server;
+    spec["cache"]["servers"] = {server.endpoint()};
+    spec["phases"][0]["duration_s"] = 1;
+    dir.write("spec.json", spec.dump());
+    const Output ran = perflab({"run", dir.file("spec.json"), "--db", db, "-q"});
+    ASSERT_EQ(ran.code, 0) << ran.err;
+    const uint64_t size = memtier_json("real-3s")["configuration"]["data_size"];
+    for (int64_t id : {1, 2}) {
+        SCOPED_TRACE(id);
+        const json s = show(id)["summary"];
+        ASSERT_GT(s["ops"]["set"]["count"].get<uint64_t>(), 0u);
+        ASSERT_GT(s["hits"].get<uint64_t>(), 0u);
+        EXPECT_EQ(s["bytes_out"], s["ops"]["set"]["count"].get<uint64_t>() * size);
+        EXPECT_EQ(s["bytes_in"], s["hits"].get<uint64_t>() * size);
+    }
 }
 
 // Stopped by Ctrl+C two seconds into a 30 s run: the duration is the 1.974 s it ran, and the
