@@ -97,6 +97,24 @@ TEST_P(AgentsPrefill, SetsEachKeyOnceAndSaysSo) {
 
 INSTANTIATE_TEST_SUITE_P(Drivers, AgentsPrefill, testing::Values("async", "libmemcached"));
 
+// This machine as one of three agents: its share is set here, the others' there.
+TEST(AgentsEdges, PrefillWithALocalAgentSetsEachKeyOnce) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    json spec = cache_spec(server.endpoint(), {agent(a), {{"local", true}}, agent(b)}, 1);
+    spec["phases"][0]["concurrency"] = 5;
+    spec["cache"]["keys"] = {{"count", 1001}};
+    spec["cache"]["prefill"] = true;
+    spec["cache"]["workload"] = "get-only";
+    const auto before = test::cache_counters(server);
+    const auto r = controller.run(spec, {"--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(test::cache_counters(server).cmd_set - before.cmd_set, 1001u);
+    EXPECT_EQ(server.keys().size(), 1001u);
+    EXPECT_EQ(json::parse(r.out)["prefill_sets"], 1001) << r.err;
+}
+
 TEST(AgentsEdges, RemoteAgentsReachingNoServerFailTheRun) {
     SshdServer a, b;
     const Controller controller({&a, &b});
