@@ -111,6 +111,12 @@ int64_t Layout::sub_buckets() const {
     return int64_t{1} << std::bit_width(uint64_t(largest_single - 1));
 }
 
+nlohmann::json histogram_json(const Layout& layout) {
+    return {{"significant_digits", layout.significant_digits},
+            {"lowest_discernible_us", layout.lowest_discernible},
+            {"sub_buckets", layout.sub_buckets()}};
+}
+
 bool Layout::coarser() const {
     return sub_buckets() < (int64_t{1} << kSubBucketCountMagnitude) ||
            lowest_discernible > kLowestDiscernibleValue;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +33,10 @@ struct Layout {
     int64_t sub_buckets() const;  // HdrHistogram's subBucketCount, 2048 for 3 digits
     bool coarser() const;         // than ours: some of its buckets span several of ours
 };
+
+// As an imported run's spec keeps it ("imported_from": {"histogram": ...}), which
+// hgrm_layout() reads back: significant_digits, lowest_discernible_us, sub_buckets.
+nlohmann::json histogram_json(const Layout& layout);
 
 // The other way: a V2 compressed histogram (as HdrHistogram's Java library writes it, with
 // any significant digits and lowest value; integer values only), its values recorded as our

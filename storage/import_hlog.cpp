@@ -173,8 +173,13 @@ HlogRun read_hlog(std::istream& in, int64_t max_span_s) {
         if (!bytes)
             throw ImportError(number_of_line, "Interval_Compressed_Histogram", "not base64");
         std::string error;
-        auto h = hdr::decompressed(*bytes, error);
+        hdr::Layout layout;
+        auto h = hdr::decompressed(*bytes, error, &layout);
         if (!h) throw ImportError(number_of_line, "Interval_Compressed_Histogram", error);
+        if (layout.coarser() &&
+            (!run.coarser_layout_ || layout.sub_buckets() < run.coarser_layout_->sub_buckets() ||
+             layout.lowest_discernible > run.coarser_layout_->lowest_discernible))
+            run.coarser_layout_ = layout;
         if (h->count() > uint64_t(INT64_MAX) - values)
             throw ImportError(number_of_line, "Interval_Compressed_Histogram",
                               "the log holds more than 2^63 - 1 values");

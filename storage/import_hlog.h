@@ -5,9 +5,11 @@
 #include <functional>
 #include <istream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
+#include "hdr_encoding.h"
 #include "import_span.h"
 #include "model/sample.h"
 
@@ -24,6 +26,9 @@ class HlogRun {
     uint64_t requests() const { return requests_; }
     const std::set<std::string>& ops() const { return ops_; }
     size_t intervals() const { return intervals_.size(); }
+    // The coarsest layout among the log's histograms when one is coarser than PerfLab's (a
+    // memtier log's 2 significant digits): what the run's figures can tell apart.
+    const std::optional<hdr::Layout>& coarser_layout() const { return coarser_layout_; }
     // Hands f each interval in order as a tick on the run's clock, which starts at the first
     // interval; one tick's histograms alive at a time. The run is empty after.
     void drain(const std::function<void(IntervalSample&&)>& f);
@@ -42,6 +47,7 @@ class HlogRun {
     int64_t start_ms_ = 0;
     uint64_t requests_ = 0;
     std::set<std::string> ops_;
+    std::optional<hdr::Layout> coarser_layout_;
 };
 
 // After a first line of comments ('#'), whether what follows them is an HdrHistogram log's:

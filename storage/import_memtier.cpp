@@ -362,10 +362,7 @@ MemtierRun read_memtier(std::istream& in, int64_t max_span_s) {
                          {"total_duration_ms", duration_ms ? json(*duration_ms) : json()},
                          {"bytes", run.wire_bytes ? "wire" : "value"}};
     if (run.histogram_layout)
-        run.imported_from["histogram"] = {
-            {"significant_digits", run.histogram_layout->significant_digits},
-            {"lowest_discernible_us", run.histogram_layout->lowest_discernible},
-            {"sub_buckets", run.histogram_layout->sub_buckets()}};
+        run.imported_from["histogram"] = hdr::histogram_json(*run.histogram_layout);
     return run;
 }
 

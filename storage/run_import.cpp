@@ -233,6 +233,12 @@ ReadRun read_run(const ImportOptions& o, const std::string& format, const Warnin
         run.start_ms = run.hlog->start_ms();
         run.requests = run.hlog->requests();
         run.ops = run.hlog->ops();
+        if (const auto& layout = run.hlog->coarser_layout()) {
+            run.imported_from = {{"tool", "HdrHistogram log"},
+                                 {"histogram", hdr::histogram_json(*layout)}};
+            run.note += "; latencies at the log's precision (" +
+                        std::to_string(layout->significant_digits) + " significant digits)";
+        }
         return run;
     }
     const auto size = double(std::filesystem::file_size(o.file));

@@ -261,6 +261,10 @@ TEST_F(ImportMemtier, HdrFilePrefixLogImportsAsTheRunItLogged) {
     const json& all = shown["summary"]["ops"]["all"]["latency_us"];
     EXPECT_EQ(all["p50"], us_of_ms(memtier_printed("real-3s", "Totals").p50_ms));
     EXPECT_EQ(all["max"], us_of_ms(file["ALL STATS"]["Totals"]["Max Latency"]));
+    // Its 2 significant digits are what the .hgrm export claims.
+    const Output hgrm = perflab({"export", "1", "--db", db, "--format", "hgrm"});
+    ASSERT_EQ(hgrm.code, 0) << hgrm.err;
+    EXPECT_NE(hgrm.out.find("SubBuckets     =          256]"), std::string::npos) << hgrm.out;
 
     // An end before its start is no interval of any writer.
     std::string log = read_file(memtier_fixture("real-3s.FULL_RUN_1.hlog"));
