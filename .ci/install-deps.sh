@@ -15,6 +15,7 @@ packages=(
   xvfb xauth imagemagick python3 poppler-utils locales tzdata
   clang libfuzzer-14-dev libclang-rt-14-dev  # the fuzz preset (tests/bench/fuzz.sh)
   prometheus  # scrapes run --metrics-listen in its test
+  nmon  # writes the captures import-host reads in its test
 )
 
 missing=()

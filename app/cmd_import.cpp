@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "import_nmon.h"
 #include "import_record.h"
 #include "store_access.h"
 
@@ -37,6 +38,21 @@ int import_command(const ImportCommandOptions& o) {
         return kExitOk;
     } catch (const ImportError& e) {
         return bad_input(o.import.file + ": " + e.what());
+    } catch (const std::exception& e) {
+        return bad_input(e.what());
+    }
+}
+
+int import_host_command(const ImportHostOptions& o) {
+    const std::string db = database_path(o.db);
+    try {
+        const HostImport r = import_host_capture(db, o.run, o.file, o.host);
+        std::cerr << r.added << " samples of " << r.source << " added to run " << o.run;
+        if (r.outside) std::cerr << " (" << r.outside << " outside the run left out)";
+        std::cerr << "\n";
+        return kExitOk;
+    } catch (const ImportError& e) {
+        return bad_input(o.file + ": " + e.what());
     } catch (const std::exception& e) {
         return bad_input(e.what());
     }

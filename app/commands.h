@@ -138,4 +138,13 @@ struct ImportCommandOptions {
 };
 int import_command(const ImportCommandOptions& options);
 
+// `perflab import-host FILE --run ID`: a host's capture (nmon) added to a stored run.
+struct ImportHostOptions {
+    std::string db;
+    std::string file;
+    int64_t run = 0;
+    std::string host;  // the samples' source; empty: "nmon HOSTNAME"
+};
+int import_host_command(const ImportHostOptions& options);
+
 }  // namespace perflab

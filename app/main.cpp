@@ -121,6 +121,15 @@ int main(int argc, char** argv) {
                            "Longest time the file's requests may spread over (default 31d)");
     import_cmd->add_option("--db", import.db, "Run database (default: the user's)");
 
+    ImportHostOptions import_host;
+    auto* import_host_cmd = app.add_subcommand(
+        "import-host", "Add a host's nmon capture (nmon -F FILE) to a stored run, on its clock");
+    import_host_cmd->add_option("file", import_host.file, "The nmon file")->required();
+    import_host_cmd->add_option("--run", import_host.run, "The run's id")->required();
+    import_host_cmd->add_option("--host", import_host.host,
+                                "The samples' name (default: nmon HOSTNAME)");
+    import_host_cmd->add_option("--db", import_host.db, "Run database (default: the user's)");
+
     const StoreCommands store = add_store_commands(app);
 
     try {
@@ -143,6 +152,7 @@ int main(int argc, char** argv) {
     if (*add_cmd) return hosts_add_command(saved);
     if (*remove_cmd) return hosts_remove_command(saved);
     if (*import_cmd) return import_command(import);
+    if (*import_host_cmd) return import_host_command(import_host);
     if (const int code = store.dispatch(); code >= 0) return code;
     return gui_main(argc, argv);
 }

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// `perflab import-host FILE.nmon --run ID`: a capture the real nmon (Debian's) wrote of this
+// machine during a run, added to the stored run as a host's samples on its clock, agrees with
+// PerfLab's own local probe of the same run tick by tick.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "memcached_server.h"
+#include "process.h"
+
+namespace perflab::test {
+namespace {
+
+using nlohmann::json;
+
+json exported(const std::string& db) {
+    const auto out = run({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "json"});
+    EXPECT_EQ(out.code, 0) << out.err;
+    return json::parse(out.out, nullptr, false);
+}
+
+std::vector<json> samples_of(const json& run, const std::string& source) {
+    std::vector<json> out;
+    for (const auto& s : run["probe_samples"])
+        if (s["source"] == source) out.push_back(s);
+    return out;
+}
+
+TEST(ImportHost, AnNmonCaptureAgreesWithTheLocalProbeTickByTick) {
+    TempDir dir;
+    MemcachedServer memcached;
+    // One core busy, so the CPU sits away from both ends where any reading agrees.
+    Process busy({"sh", "-c", "while :; do :; done"});
+    const json spec = {{"name", "nmon"},
+                       {"kind", "cache"},
+                       {"tick_ms", 1000},
+                       {"phases", {{{"rate", 200}, {"duration_s", 8}, {"concurrency", 2}}}},
+                       {"cache", {{"servers", {memcached.endpoint()}}}},
+                       {"probes", {{{"local", true}}}}};
+    dir.write("spec.json", spec.dump());
+    const std::string db = dir.file("runs.db"), capture = dir.file("capture.nmon");
+    // nmon -F goes to the background and prints its pid (-p): it ends after its snapshots.
+    const auto nmon = run({"nmon", "-F", capture, "-s", "1", "-c", "12", "-p"});
+    ASSERT_EQ(nmon.code, 0) << nmon.err;
+    const pid_t nmon_pid = std::stoi(nmon.out);
+    const auto perflab = run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db, "--quiet"});
+    ASSERT_EQ(perflab.code, 0) << perflab.err;
+    ASSERT_TRUE(wait_until([&] { return ::kill(nmon_pid, 0) != 0; }, std::chrono::seconds(30)));
+
+    const auto imported = run({PERFLAB_BINARY, "import-host", capture, "--run", "1", "--db", db});
+    ASSERT_EQ(imported.code, 0) << imported.err;
+    EXPECT_NE(imported.err.find("of nmon "), std::string::npos) << imported.err;
+
+    const json stored = exported(db);
+    ASSERT_TRUE(stored.is_object());
+    const auto local = samples_of(stored, "local");
+    std::string host;
+    for (const auto& s : stored["probe_samples"])
+        if (s["source"].get<std::string>().starts_with("nmon ")) host = s["source"];
+    const auto nmon_samples = samples_of(stored, host);
+    ASSERT_GE(local.size(), 6u);
+    ASSERT_GE(nmon_samples.size(), 6u) << read_file(capture);
+
+    // nmon stamps whole seconds: a snapshot's interval ends within the second after its
+    // stamp. Each is held to the local tick ending nearest the middle of that second, in
+    // the run's steady part (not its first or last tick).
+    const double first = local.front()["t_ms"], last = local.back()["t_ms"];
+    int compared = 0;
+    for (const auto& n : nmon_samples) {
+        const double at = n["t_ms"].get<double>() + 500;
+        const json* nearest = nullptr;
+        for (const auto& l : local)
+            if (!nearest || std::abs(l["t_ms"].get<double>() - at) <
+                                std::abs((*nearest)["t_ms"].get<double>() - at))
+                nearest = &l;
+        const double t = (*nearest)["t_ms"];
+        if (t == first || t == last || std::abs(t - at) > 500) continue;
+        const double theirs = n["values"]["cpu_busy"], ours = (*nearest)["values"]["cpu_busy"];
+        EXPECT_NEAR(theirs, ours, 5) << "nmon at " << n["t_ms"] << " ms, local at " << t;
+        EXPECT_GT(ours, 30) << "the busy loop is one core of " << local.size();
+        ++compared;
+    }
+    EXPECT_GE(compared, 4);
+    // Memory in bytes as the local probe's, from nmon's MB.
+    EXPECT_NEAR(nmon_samples.front()["values"]["mem_total"].get<double>(),
+                local.front()["values"]["mem_total"].get<double>(),
+                local.front()["values"]["mem_total"].get<double>() * 0.01);
+
+    // The same capture again, a file that is not one, a run it does not overlap: bad input.
+    const auto again = run({PERFLAB_BINARY, "import-host", capture, "--run", "1", "--db", db});
+    EXPECT_EQ(again.code, 2);
+    EXPECT_NE(again.err.find("already has samples"), std::string::npos) << again.err;
+    dir.write("not.nmon", "timeStamp,elapsed\n1,2\n");
+    const auto garbage =
+        run({PERFLAB_BINARY, "import-host", dir.file("not.nmon"), "--run", "1", "--db", db});
+    EXPECT_EQ(garbage.code, 2);
+    EXPECT_NE(garbage.err.find("line 1: not an nmon capture"), std::string::npos) << garbage.err;
+    // The same capture, 25 years earlier.
+    dir.write("old.nmon", std::regex_replace(read_file(capture),
+                                             std::regex(R"((\d\d-[A-Z]{3}-)20\d\d)"), "$012001"));
+    const auto old = run({PERFLAB_BINARY, "import-host", dir.file("old.nmon"), "--run", "1", "--db",
+                          db, "--host", "old"});
+    EXPECT_EQ(old.code, 2);
+    EXPECT_NE(old.err.find("does not overlap run 1"), std::string::npos) << old.err;
+    EXPECT_EQ(samples_of(exported(db), host).size(), nmon_samples.size());
+}
+
+}  // namespace
+}  // namespace perflab::test
