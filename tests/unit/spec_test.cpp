@@ -108,6 +108,20 @@ TEST(Spec, StreamsOfARunDiffer) {
     EXPECT_EQ(stream_seed(run, 3, Stream::values), stream_seed(run, 3, Stream::values));
 }
 
+// An imported run's stored spec keeps the other tool's configuration under imported_from: it
+// runs again as it is, and a value that is no object is named.
+TEST(Spec, ImportedFromIsKeptOutOfTheRun) {
+    json j = valid_cache();
+    j["imported_from"] = {{"tool", "memtier_benchmark"}, {"configuration", {{"clients", 2}}}};
+    EXPECT_EQ(errors_of(j), std::vector<std::string>{});
+    const auto r = parse_spec(j);
+    ASSERT_TRUE(r.spec);
+    EXPECT_FALSE(to_json(*r.spec).contains("imported_from"));
+    j["imported_from"] = "memtier";
+    EXPECT_TRUE(
+        has_error(j, "imported_from: an object (what an import kept of the tool's configuration)"));
+}
+
 TEST(Spec, NamesTheOffendingField) {
     json j = valid_cache();
     j["phases"][1]["rate"] = 0;

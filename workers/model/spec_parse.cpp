@@ -325,7 +325,12 @@ SpecResult parse_spec_as(const nlohmann::json& json, bool read_files) {
     JsonReader r(json, "", errors);
     if (!r.is_object()) return result;
     r.allow_only({"name", "kind", "tick_ms", "tags", "notes", "phases", "cache", "http", "probes",
-                  "seed", "slo", "search", "agents", "on_agent_loss", "wait_for_server"});
+                  "seed", "slo", "search", "agents", "on_agent_loss", "wait_for_server",
+                  "imported_from"});
+    // What an imported run's stored spec keeps of the other tool's configuration: read by
+    // people and by compare, not by a run, so the spec runs again as it is.
+    if (const auto* v = r.child("imported_from"); v && !v->is_object())
+        r.error("imported_from", "an object (what an import kept of the tool's configuration)");
     RunSpec s;
     if (auto v = r.string("name")) s.name = *v;
     if (auto v = r.choice("kind", {"cache", "http"}))
