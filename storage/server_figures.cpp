@@ -77,13 +77,6 @@ std::vector<std::pair<std::string, double>> server_figures(const std::vector<Pro
             {"memcached_evictions", evicted.sum}, {"memcached_bytes_max", bytes.max}};
 }
 
-std::optional<std::pair<int64_t, int64_t>> phase_span(const RunSummary& s, size_t i) {
-    if (i >= s.phases.size() || s.phases[i].totals.t_ms <= 0) return std::nullopt;
-    const int64_t to =
-        i + 1 < s.phases.size() ? s.phases[i + 1].start_ms : std::numeric_limits<int64_t>::max();
-    return std::make_pair(s.phases[i].start_ms, to);
-}
-
 namespace {
 
 nlohmann::json figures_json(const std::vector<std::pair<std::string, double>>& figures) {

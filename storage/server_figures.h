@@ -8,22 +8,20 @@
 #include <utility>
 #include <vector>
 
+#include "model/phase_span.h"
 #include "model/probe_sample.h"
 #include "model/summary.h"
 
 namespace perflab {
 
 // What the servers did over a span of a run, from its probes' samples whose tick ended in
-// (from_ms, to_ms]: the JVMs' full GCs ("jvm_full_gcs") and time spent in GC ("jvm_gc_ms"),
-// the probed hosts' CPU ("host_cpu_mean_pct", "host_cpu_max_pct", over every host's ticks),
-// memcached's evictions ("memcached_evictions") and most memory used ("memcached_bytes_max").
-// Always these keys in this order; NaN where no probe of that kind sampled the span.
+// (from_ms, to_ms] (a phase's: model/phase_span.h): the JVMs' full GCs ("jvm_full_gcs") and time
+// spent in GC ("jvm_gc_ms"), the probed hosts' CPU ("host_cpu_mean_pct", "host_cpu_max_pct", over
+// every host's ticks), memcached's evictions ("memcached_evictions") and most memory used
+// ("memcached_bytes_max"). Always these keys in this order; NaN where no probe of that kind sampled
+// the span.
 std::vector<std::pair<std::string, double>> server_figures(const std::vector<ProbeSample>& samples,
                                                            int64_t from_ms, int64_t to_ms);
-
-// Phase i's span for server_figures: from its start to the next phase's (the last one's to
-// the end of the run); nullopt for a phase that never ran.
-std::optional<std::pair<int64_t, int64_t>> phase_span(const RunSummary& s, size_t i);
 
 // The same figures for `run --json` and `show --json`: {"run": {...}, "phases": [{"phase": 0,
 // ...}, ...]} (phases 0-based, as the SLO checks number them; a phase that never ran is left

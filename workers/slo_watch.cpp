@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "model/phase_span.h"
+
 namespace perflab {
 
 SloWatch::SloWatch(const RunSpec& spec, Emit emit, std::function<void()> stop)
@@ -29,10 +31,7 @@ void SloWatch::on_probe_sample(const ProbeSample& sample) {
     const uint64_t full = sample.values.value("full_gc_delta", uint64_t{0});
     std::lock_guard lock(mutex_);
     saw_jvm_ = true;
-    // A sample covers the second before its stamp: one stamped at a phase's start is the
-    // previous phase's, as the Servers table counts it (server_figures, spans (from, to]).
-    const auto at = std::lower_bound(phase_starts_ms_.begin(), phase_starts_ms_.end(), sample.t_ms);
-    const auto phase = size_t(std::max<std::ptrdiff_t>(0, at - phase_starts_ms_.begin() - 1));
+    const size_t phase = phase_at(phase_starts_ms_, sample.t_ms);
     if (phase < phase_gcs_.size()) phase_gcs_[phase] += full;
     window_gcs_.emplace_back(sample.t_ms, full);
 }
