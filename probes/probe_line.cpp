@@ -72,6 +72,21 @@ std::string jvm_line(const nlohmann::json& v) {
            format_fixed(num(v, "full_gc_ms"), 1) + "ms)";
 }
 
+// The first few series as key=value, in the order of their keys: the rest are in the store.
+std::string prometheus_line(const nlohmann::json& v) {
+    constexpr size_t kShown = 6;
+    std::string s;
+    size_t n = 0;
+    for (const auto& [key, value] : v.items()) {
+        if (!value.is_number()) continue;
+        if (n++ < kShown)
+            s += (s.empty() ? "" : " ") + key.substr(key.starts_with("prom.") ? 5 : 0) + "=" +
+                 format_fixed(value.get<double>(), 3);
+    }
+    if (n > kShown) s += " (+" + std::to_string(n - kShown) + " more)";
+    return n ? s : "no series selected";
+}
+
 }  // namespace
 
 std::string probe_line(const ProbeSample& sample) {
@@ -79,6 +94,7 @@ std::string probe_line(const ProbeSample& sample) {
     if (sample.gap) return s + "-- no data --";
     if (sample.kind == "memcached") return s + memcached_line(sample.values);
     if (sample.kind == "jvm") return s + jvm_line(sample.values);
+    if (sample.kind == "prometheus") return s + prometheus_line(sample.values);
     return s + host_line(sample.values);
 }
 

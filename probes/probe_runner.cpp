@@ -4,6 +4,7 @@
 #include "jvm_probe.h"
 #include "local_probe.h"
 #include "memcached_probe.h"
+#include "prometheus_probe.h"
 #include "ssh_probe.h"
 
 namespace perflab {
@@ -32,6 +33,22 @@ std::unique_ptr<Probe> make_memcached_probe(const std::string& target) {
     return std::make_unique<MemcachedProbe>(endpoint->host, endpoint->port);
 }
 
+std::unique_ptr<Probe> make_prometheus_probe(const ProbeSpec& spec, const ProbeOptions& options,
+                                             int tick_ms) {
+    PrometheusTarget t;
+    t.url = spec.url;
+    for (const auto& text : spec.metrics) {
+        auto selector = parse_prom_selector(text);
+        if (selector.index() == 1)
+            throw ProbeError("bad selector \"" + text + "\": " + std::get<1>(selector));
+        t.selectors.push_back(std::get<0>(std::move(selector)));
+    }
+    if (!spec.target.empty()) t.via = ssh_target(spec.target);
+    t.ssh_options = ssh_options(spec, options);
+    t.interval_ms = spec.interval_ms;
+    return std::make_unique<PrometheusProbe>(std::move(t), tick_ms);
+}
+
 }  // namespace
 
 std::unique_ptr<Probe> make_probe(const ProbeSpec& spec, const ProbeOptions& options, int tick_ms) {
@@ -51,6 +68,8 @@ std::unique_ptr<Probe> make_probe(const ProbeSpec& spec, const ProbeOptions& opt
             t.match = spec.match;
             return std::make_unique<JvmProbe>(std::move(t), tick_ms);
         }
+        case ProbeSpec::Type::prometheus:
+            return make_prometheus_probe(spec, options, tick_ms);
     }
     throw ProbeError("unknown probe type");
 }

@@ -57,6 +57,8 @@ QString ProbeCharts::coresKind() {
 
 void ProbeCharts::begin(const RunSpec& spec) {
     series_.clear();
+    promPanels_.clear();
+    promGraphs_.clear();
     made_ = 0;
     loopback_ = loopbackTargets(spec);
     QStringList kinds;
@@ -73,6 +75,9 @@ void ProbeCharts::begin(const RunSpec& spec) {
             case ProbeSpec::Type::jvm:
                 kinds += QStringList(2, QObject::tr("JVM"));
                 break;
+            case ProbeSpec::Type::prometheus:
+                kinds += QStringList(qsizetype(probe.metrics.size()), QObject::tr("Prometheus"));
+                break;
         }
     }
     chart_->reservePanels(kinds);
@@ -86,6 +91,8 @@ void ProbeCharts::add(const ProbeSample& s) {
         addMemcached(s);
     else if (s.kind == "jvm")
         addJvm(s);
+    else if (s.kind == "prometheus")
+        addPrometheus(s);
 }
 
 // Hosts, then memcached servers, then JVMs, each by its source's name, whichever probe's
@@ -94,7 +101,10 @@ int ProbeCharts::panel(const QString& axis, const QString& kind, const QString& 
                        AxisUnit unit) {
     const int p = chart_->addPanel(axis, TimeChart::Scale::linear, kind, unit);
     chart_->setCaption(p, source);
-    const int group = kind == QObject::tr("memcached") ? 2 : kind == QObject::tr("JVM") ? 3 : 1;
+    const int group = kind == QObject::tr("memcached")    ? 2
+                      : kind == QObject::tr("JVM")        ? 3
+                      : kind == QObject::tr("Prometheus") ? 4
+                                                          : 1;
     chart_->setPanelOrder(
         p, QStringLiteral("%1 %2 %3").arg(group).arg(source).arg(made_++, 4, 10, QLatin1Char('0')));
     return p;
@@ -223,6 +233,36 @@ void ProbeCharts::addJvm(const ProbeSample& s) {
     if (number(s.values, "eden_pct", &v)) chart_->append(g[1], t, v);
     if (number(s.values, "young_gc_ms", &v)) chart_->append(g[2], t, v);
     if (number(s.values, "full_gc_ms", &v)) chart_->append(g[3], t, v);
+}
+
+// Panels and series come as their keys first appear: an exporter's label sets are only known
+// from its pages.
+void ProbeCharts::addPrometheus(const ProbeSample& s) {
+    static const QColor kColors[] = {kBlue, kOrange, kGreen, kRed, kPurple, kBrown, kGray};
+    const QString source = QString::fromStdString(s.source);
+    const double t = double(s.t_ms) / 1000.0;
+    for (const auto& [key, value] : s.values.items()) {
+        if (!key.starts_with("prom.") || !value.is_number()) continue;
+        const QString full = QString::fromStdString(key);
+        auto graph = promGraphs_.find(source + full);
+        if (graph == promGraphs_.end()) {
+            const qsizetype brace = full.indexOf(QLatin1Char('{'));
+            const QString metric = full.mid(5, brace < 0 ? -1 : brace - 5);
+            const QString labels = brace < 0 ? metric : full.mid(brace);
+            auto p = promPanels_.find(source + metric);
+            if (p == promPanels_.end())
+                p = promPanels_.insert(source + metric,
+                                       panel(metric, QObject::tr("Prometheus"), source));
+            const int n = int(
+                std::count_if(promGraphs_.keyBegin(), promGraphs_.keyEnd(), [&](const QString& k) {
+                    return k.startsWith(source + QStringLiteral("prom.") + metric);
+                }));
+            graph = promGraphs_.insert(
+                source + full,
+                chart_->addSeries(*p, labels, kColors[size_t(n) % std::size(kColors)]));
+        }
+        chart_->append(*graph, t, value.get<double>());
+    }
 }
 
 }  // namespace perflab

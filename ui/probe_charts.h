@@ -21,6 +21,8 @@ class TimeChart;
 //              disk bytes read and written, and each core's busy % for a per_core probe
 //   memcached  memory used against its limit, evictions/s, items, the hit rate the server saw
 //   jvm        old gen and eden occupancy, GC time per sample (full GCs are the run's markers)
+//   prometheus a panel per metric (the key's part before '{': "node_load1",
+//              "nginx_http_requests_total:rate"), a series per label set
 class ProbeCharts {
   public:
     explicit ProbeCharts(TimeChart* chart) : chart_(chart) {}
@@ -43,6 +45,7 @@ class ProbeCharts {
     void addHost(const ProbeSample& s);
     void addMemcached(const ProbeSample& s);
     void addJvm(const ProbeSample& s);
+    void addPrometheus(const ProbeSample& s);
     int panel(const QString& axis, const QString& kind, const QString& source,
               AxisUnit unit = AxisUnit::count);
     static QStringList hostKinds();
@@ -50,8 +53,10 @@ class ProbeCharts {
 
     TimeChart* chart_;
     bool loopback_ = false;
-    QHash<QString, Series> series_;  // by kind and source
-    int made_ = 0;                   // panels made since begin, for their order
+    QHash<QString, Series> series_;         // by kind and source
+    int made_ = 0;                          // panels made since begin, for their order
+    QHash<QString, int> promPanels_;        // by source and metric
+    QHash<QString, QCPGraph*> promGraphs_;  // by source and value key
 };
 
 }  // namespace perflab

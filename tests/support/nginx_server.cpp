@@ -44,6 +44,8 @@ std::string nginx_config(const std::string& dir, uint16_t port, const NginxOptio
           << "    ssl_certificate_key " << dir << "/key.pem;\n";
     c << "    root " << dir << "/www;\n"
       << "    location = /ok { return 200; }\n"
+      // For prometheus-nginx-exporter; its own requests stay out of the counted log.
+      << "    location = /stub_status { stub_status; access_log off; }\n"
       << "    location = /limited.bin { limit_req zone=limited burst=100; "
       << "alias " << dir << "/www/static.bin; }\n"
       << "  }\n}\n";

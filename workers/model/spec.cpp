@@ -29,7 +29,7 @@ const char* to_string(CacheDriver d) {
     return d == CacheDriver::libmemcached ? "libmemcached" : "async";
 }
 const char* to_string(ProbeSpec::Type t) {
-    static const char* names[] = {"local", "ssh", "memcached", "jvm"};
+    static const char* names[] = {"local", "ssh", "memcached", "jvm", "prometheus"};
     return names[int(t)];
 }
 
@@ -222,6 +222,13 @@ nlohmann::json probe_json(const ProbeSpec& p) {
             j["jvm"] = jvm;
             return j;
         }
+        case ProbeSpec::Type::prometheus:
+            j["prometheus"] = p.url;
+            j["metrics"] = p.metrics;
+            if (p.interval_ms) j["interval_ms"] = p.interval_ms;
+            if (!p.target.empty()) j["via"] = p.target;
+            if (!p.key.empty()) j["key"] = p.key;
+            return j;
     }
     if (!p.key.empty()) j["key"] = p.key;
     if (p.per_core) j["per_core"] = true;

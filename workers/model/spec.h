@@ -165,13 +165,16 @@ struct HttpSpec {
 
 // What to sample beside the load; the probes library interprets these.
 struct ProbeSpec {
-    enum class Type { local, ssh, memcached, jvm };
+    enum class Type { local, ssh, memcached, jvm, prometheus };
     Type type = Type::local;
-    std::string target;     // ssh: user@host:port; memcached: host:port
+    std::string target;     // ssh: user@host:port; memcached: host:port; prometheus: its via
     std::string key;        // ssh: private key file (empty: ssh-agent)
     bool per_core = false;  // local/ssh: CPU per core as well
     int64_t pid = 0;        // jvm: process id, or
     std::string match;      // jvm: pgrep -f pattern
+    std::string url;                   // prometheus: the exporter's http:// address
+    std::vector<std::string> metrics;  // prometheus: selectors, as a Prometheus user writes them
+    int interval_ms = 0;               // prometheus: between scrapes (0: the run's tick)
 };
 
 // One machine that generates a share of the load; with agents in a spec, this machine is the

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "json_reader.h"
+#include "prom_selector.h"
 #include "replay_file.h"
 #include "session_spec.h"
 #include "spec.h"
@@ -90,18 +91,51 @@ void check_replay_phases(const RunSpec& s, std::vector<SpecError>& errors) {
                  "\"concurrency\" (its connections), or replay at \"speed\": \"max\""});
 }
 
+void parse_prometheus_probe(JsonReader& r, ProbeSpec& p) {
+    p.type = ProbeSpec::Type::prometheus;
+    if (auto v = r.string("prometheus")) {
+        p.url = *v;
+        if (!p.url.starts_with("http://"))
+            r.error(r.path("prometheus"), "expected an http:// address, got \"" + p.url + "\"");
+    }
+    if (auto v = r.strings("metrics")) p.metrics = *v;
+    if (!r.has("metrics") || p.metrics.empty())
+        r.error(r.path("metrics"), "needs at least one selector, e.g. \"node_load1\"");
+    for (size_t i = 0; i < p.metrics.size(); ++i)
+        if (auto sel = parse_prom_selector(p.metrics[i]); sel.index() == 1)
+            r.error(index_path(r.path("metrics"), i),
+                    "bad selector \"" + p.metrics[i] + "\": " + std::get<1>(sel));
+    if (auto v = r.integer("interval_ms", 100, 3600000)) p.interval_ms = int(*v);
+    if (auto v = r.string("via")) {
+        p.target = *v;
+        if (p.target.find('@') == std::string::npos)
+            r.error(r.path("via"), "expected \"user@host[:port]\"");
+    }
+    if (auto v = r.string("key")) p.key = *v;
+    if (r.has("per_core")) r.error(r.path("per_core"), "is for a host probe");
+}
+
 ProbeSpec parse_probe(const nlohmann::json& json, const std::string& path,
                       std::vector<SpecError>& errors) {
     JsonReader r(json, path, errors);
     ProbeSpec p;
     if (!r.is_object()) return p;
-    r.allow_only({"local", "ssh", "key", "per_core", "memcached", "jvm"});
+    r.allow_only({"local", "ssh", "key", "per_core", "memcached", "jvm", "prometheus", "metrics",
+                  "interval_ms", "via"});
     const int kinds = int(r.has("local")) + int(r.has("ssh") && !r.has("jvm")) +
-                      int(r.has("memcached")) + int(r.has("jvm"));
+                      int(r.has("memcached")) + int(r.has("jvm")) + int(r.has("prometheus"));
     if (kinds != 1) {
-        r.error(path, "needs exactly one of \"local\", \"ssh\", \"memcached\", \"jvm\"");
+        r.error(path,
+                "needs exactly one of \"local\", \"ssh\", \"memcached\", \"jvm\", "
+                "\"prometheus\"");
         return p;
     }
+    if (r.has("prometheus")) {
+        parse_prometheus_probe(r, p);
+        return p;
+    }
+    for (const char* key : {"metrics", "interval_ms", "via"})
+        if (r.has(key)) r.error(r.path(key), "is for a \"prometheus\" probe");
     if (auto v = r.boolean("per_core")) p.per_core = *v;
     if (auto v = r.string("key")) p.key = *v;
     if (r.has("local")) {

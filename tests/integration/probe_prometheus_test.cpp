@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "nginx_server.h"
+#include "process.h"
+
+namespace perflab {
+namespace {
+
+// A Debian exporter in the foreground on a free loopback port, up once its page answers.
+struct Exporter {
+    uint16_t port = test::free_port();
+    test::Process process;
+
+    explicit Exporter(std::vector<std::string> argv, const test::TempDir& dir) {
+        argv.push_back("--web.listen-address=127.0.0.1:" + std::to_string(port));
+        process = test::Process(argv, dir.file("exporter.out"), dir.file("exporter.err"));
+        EXPECT_TRUE(test::wait_for_port(port, 10000)) << "exporter " << argv[0] << " did not start";
+    }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(port) + "/metrics"; }
+};
+
+// node_exporter with the collectors it has no use for here off: less to read each scrape.
+Exporter node_exporter(const test::TempDir& dir) {
+    return Exporter({"/usr/bin/prometheus-node-exporter", "--collector.disable-defaults",
+                     "--collector.cpu", "--collector.loadavg", "--collector.meminfo"},
+                    dir);
+}
+
+nlohmann::json http_spec(const std::string& url, double seconds, int rate,
+                         const nlohmann::json& probe) {
+    return {{"name", "prometheus probe"},
+            {"kind", "http"},
+            {"tick_ms", 500},
+            {"phases", {{{"duration_s", seconds}, {"rate", rate}}}},
+            {"http", {{"targets", {{{"url", url}}}}, {"threads", 1}}},
+            {"probes", {probe}}};
+}
+
+struct StoredRun {
+    test::Output run;
+    nlohmann::json exported;  // `perflab export 1 --format json`
+};
+
+StoredRun run_stored(const nlohmann::json& spec, const test::TempDir& dir) {
+    StoredRun r;
+    dir.write("spec.json", spec.dump());
+    const std::string db = dir.file("runs.db");
+    r.run = test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db}, 120);
+    if (r.run.code != 0) return r;
+    const auto e = test::run({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "json"}, 60);
+    EXPECT_EQ(e.code, 0) << e.err;
+    r.exported = nlohmann::json::parse(e.out);
+    return r;
+}
+
+std::vector<nlohmann::json> prometheus_samples(const nlohmann::json& exported) {
+    std::vector<nlohmann::json> out;
+    for (const auto& s : exported.at("probe_samples"))
+        if (s.at("kind") == "prometheus") out.push_back(s);
+    return out;
+}
+
+// /proc/stat's first line: (busy, total) jiffies of all cpus, busy being all but idle (as
+// node_exporter's modes other than "idle": user, nice, system, iowait, irq, softirq, steal;
+// guest time is inside user already).
+std::pair<double, double> proc_stat_cpu() {
+    std::ifstream in("/proc/stat");
+    std::string cpu;
+    double user, nice, system, idle, iowait, irq, softirq, steal;
+    in >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
+    const double busy = user + nice + system + iowait + irq + softirq + steal;
+    return {busy, busy + idle};
+}
+
+// A busy loop beside a run: the probe's rate of node_cpu_seconds_total{mode!="idle"}, summed
+// over the cpus and divided by their number, over the run is /proc/stat's busy share over the
+// same window, within 5 points.
+TEST(PrometheusProbe, NodeExporterCpuAgreesWithProcStat) {
+    test::TempDir dir;
+    Exporter exporter = node_exporter(dir);
+    test::NginxServer nginx;
+    test::Process busy({"/bin/sh", "-c", "while :; do :; done"});
+    const nlohmann::json probe = {{"prometheus", exporter.url()},
+                                  {"metrics", {"node_cpu_seconds_total{mode!=\"idle\"}"}}};
+    const auto before = proc_stat_cpu();
+    const StoredRun r = run_stored(http_spec(nginx.url("/ok"), 4, 50, probe), dir);
+    const auto after = proc_stat_cpu();
+    ASSERT_EQ(r.run.code, 0) << r.run.out << r.run.err;
+    const double cpus = double(sysconf(_SC_NPROCESSORS_ONLN));
+    double busy_seconds = 0, window_ms = 0;
+    int64_t last_t = 0;
+    for (const auto& s : prometheus_samples(r.exported)) {
+        ASSERT_FALSE(s.at("gap").get<bool>()) << s.dump();
+        const int64_t t = s.at("t_ms").get<int64_t>();
+        double per_second = 0;
+        int series = 0;
+        for (const auto& [key, v] : s.at("values").items()) {
+            ASSERT_TRUE(key.starts_with("prom.node_cpu_seconds_total:rate{cpu=")) << key;
+            EXPECT_EQ(key.find("mode=\"idle\""), std::string::npos) << key;
+            per_second += v.get<double>();
+            ++series;
+        }
+        EXPECT_EQ(series, int(cpus) * 7) << s.dump();  // 8 modes less idle
+        busy_seconds += per_second * double(t - last_t) / 1000.0;
+        window_ms += double(t - last_t);
+        last_t = t;
+    }
+    ASSERT_GT(window_ms, 3000) << r.exported.at("probe_samples").dump();
+    const double probe_pct = 100.0 * busy_seconds / (window_ms / 1000.0) / cpus;
+    const double proc_pct = 100.0 * (after.first - before.first) / (after.second - before.second);
+    // The loop alone keeps one cpu busy.
+    EXPECT_GT(proc_pct, 100.0 / cpus - 5);
+    EXPECT_NEAR(probe_pct, proc_pct, 5.0) << r.run.out;
+}
+
+// prometheus-nginx-exporter on nginx's stub_status: the probe's request rate, integrated over
+// the run, is the requests nginx logged.
+TEST(PrometheusProbe, NginxExporterRequestRateMatchesTheAccessLog) {
+    test::TempDir dir;
+    test::NginxServer nginx;
+    Exporter exporter(
+        {"/usr/bin/prometheus-nginx-exporter",
+         "-nginx.scrape-uri=http://127.0.0.1:" + std::to_string(nginx.port()) + "/stub_status"},
+        dir);
+    const nlohmann::json probe = {
+        {"prometheus", exporter.url()},
+        {"metrics", {"nginx_http_requests_total", "nginx_connections_active"}}};
+    const StoredRun r = run_stored(http_spec(nginx.url("/ok"), 3, 400, probe), dir);
+    ASSERT_EQ(r.run.code, 0) << r.run.out << r.run.err;
+    double requests = 0;
+    int64_t last_t = 0;
+    int scrapes = 0;
+    for (const auto& s : prometheus_samples(r.exported)) {
+        ASSERT_FALSE(s.at("gap").get<bool>()) << s.dump();
+        const auto& v = s.at("values");
+        ASSERT_TRUE(v.contains("prom.nginx_http_requests_total:rate")) << v.dump();
+        EXPECT_TRUE(v.contains("prom.nginx_connections_active")) << v.dump();
+        const int64_t t = s.at("t_ms").get<int64_t>();
+        requests +=
+            v.at("prom.nginx_http_requests_total:rate").get<double>() * double(t - last_t) / 1000.0;
+        last_t = t;
+        ++scrapes;
+    }
+    // stub_status counts the exporter's own request of it, one per scrape; the log does not.
+    const double logged = double(nginx.wait_for_requests(1200));
+    ASSERT_GE(logged, 1200);
+    EXPECT_NEAR(requests - scrapes, logged, 0.02 * logged) << r.run.out;
+}
+
+// An exporter killed mid-run: an event naming it, a gap, and the run ends as planned.
+TEST(PrometheusProbe, TargetThatDiesMidRunIsAGapAndAnEvent) {
+    test::TempDir dir;
+    test::NginxServer nginx;
+    auto exporter = std::make_unique<Exporter>(node_exporter(dir));
+    const std::string url = exporter->url();
+    const nlohmann::json probe = {{"prometheus", url}, {"metrics", {"node_load1"}}};
+    dir.write("spec.json", http_spec(nginx.url("/ok"), 4, 50, probe).dump());
+    const std::string db = dir.file("runs.db");
+    test::Process run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db},
+                      dir.file("run.out"), dir.file("run.err"));
+    // Killed once the probe has shown a value on the run's clock.
+    ASSERT_TRUE(test::wait_until(
+        [&] {
+            return test::read_file(dir.file("run.out")).find("node_load1=") != std::string::npos;
+        },
+        std::chrono::seconds(30)))
+        << test::read_file(dir.file("run.out"));
+    exporter.reset();
+    ASSERT_EQ(run.wait(), 0) << test::read_file(dir.file("run.out"))
+                             << test::read_file(dir.file("run.err"));
+    EXPECT_NE(test::read_file(dir.file("run.out")).find("prometheus " + url + " -- no data --"),
+              std::string::npos)
+        << test::read_file(dir.file("run.out"));
+    const auto e = test::run({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "json"}, 60);
+    ASSERT_EQ(e.code, 0) << e.err;
+    const auto exported = nlohmann::json::parse(e.out);
+    EXPECT_EQ(exported.at("run").at("status"), "completed") << exported.at("run").dump();
+    const auto samples = prometheus_samples(exported);
+    ASSERT_FALSE(samples.empty());
+    EXPECT_FALSE(samples.front().at("gap").get<bool>());
+    EXPECT_TRUE(samples.back().at("gap").get<bool>());
+    int told = 0;
+    for (const auto& ev : exported.at("events"))
+        if (ev.at("text").get<std::string>().find("probe prometheus " + url) != std::string::npos)
+            ++told;
+    EXPECT_EQ(told, 1) << exported.at("events").dump();
+}
+
+// A selector Prometheus would refuse is bad input before anything runs: exit 2, naming it.
+TEST(PrometheusProbe, BadSelectorExitsTwoNamingIt) {
+    test::TempDir dir;
+    const nlohmann::json probe = {{"prometheus", "http://127.0.0.1:9/metrics"},
+                                  {"metrics", {"node_load1", "node_cpu_seconds_total{mode=idle}"}}};
+    dir.write("spec.json", http_spec("http://127.0.0.1:9/", 1, 10, probe).dump());
+    const auto o =
+        test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store", "-q"}, 60);
+    EXPECT_EQ(o.code, 2) << o.out << o.err;
+    EXPECT_NE(o.err.find("probes[0].metrics[1]"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("node_cpu_seconds_total{mode=idle}"), std::string::npos) << o.err;
+}
+
+}  // namespace
+}  // namespace perflab
