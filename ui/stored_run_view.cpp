@@ -14,6 +14,7 @@
 
 #include "chart_export.h"
 #include "file_dialogs.h"
+#include "import_nmon.h"
 #include "live_charts.h"
 #include "run_export.h"
 #include "run_store.h"
@@ -36,7 +37,8 @@ StoredRunView::StoredRunView(std::string dbPath, QWidget* parent)
       status_(new QLabel(this)),
       report_(new QPlainTextEdit(this)),
       exportReport_(new QPushButton(tr("Export report…"), this)),
-      exportData_(new QPushButton(tr("Export data…"), this)) {
+      exportData_(new QPushButton(tr("Export data…"), this)),
+      addCapture_(new QPushButton(tr("Add nmon capture…"), this)) {
     setupWidgets();
 }
 
@@ -55,6 +57,10 @@ void StoredRunView::setupWidgets() {
     bar->addWidget(exportCurve_);
     bar->addWidget(exportReport_);
     bar->addWidget(exportData_);
+    bar->addWidget(addCapture_);
+    addCapture_->setToolTip(
+        tr("A host watched with nmon -F during this run: its CPU, memory, network and disks "
+           "charted on the run's clock"));
     report_->setReadOnly(true);
     report_->setLineWrapMode(QPlainTextEdit::NoWrap);
     report_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -80,6 +86,7 @@ void StoredRunView::setupWidgets() {
     connect(back, &QPushButton::clicked, this, &StoredRunView::backRequested);
     connect(exportReport_, &QPushButton::clicked, this, &StoredRunView::chooseReportFile);
     connect(exportData_, &QPushButton::clicked, this, &StoredRunView::chooseDataFile);
+    connect(addCapture_, &QPushButton::clicked, this, &StoredRunView::chooseHostCapture);
     chart_->setNotesOffered(true);
     connect(chart_, &TimeChart::noteRequested, this, [this](double t_s) {
         bool ok = false;
@@ -103,6 +110,7 @@ void StoredRunView::open(qint64 id) {
     report_->clear();
     exportReport_->setEnabled(false);
     exportData_->setEnabled(false);
+    addCapture_->setEnabled(false);
     query_->submit(
         [id](RunStore& store) {
             return std::shared_ptr<const StoredRun>(
@@ -135,6 +143,7 @@ void StoredRunView::show(std::shared_ptr<const StoredRun> run) {
     report_->setPlainText(QString::fromStdString(report_text(run_->report)));
     exportReport_->setEnabled(true);
     exportData_->setEnabled(true);
+    addCapture_->setEnabled(true);
     emit runLoaded(info.id);
 }
 
@@ -188,6 +197,30 @@ bool StoredRunView::addNote(double t_s, const QString& text, QString* error) {
     }
     open(id_);
     return true;
+}
+
+bool StoredRunView::importHostCapture(const QString& path, QString* error) {
+    if (!run_) {
+        *error = tr("no run is shown");
+        return false;
+    }
+    try {
+        import_host_capture(query_->path(), id_, path.toStdString(), {});
+    } catch (const std::exception& e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+    open(id_);
+    return true;
+}
+
+void StoredRunView::chooseHostCapture() {
+    const QString path =
+        ask_open_path(this, tr("Add an nmon capture to run %1").arg(id_),
+                      tr("nmon capture (*.nmon);;All files (*)"), QStringLiteral("import/dir"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!importHostCapture(path, &error)) showError(error);
 }
 
 void StoredRunView::chooseReportFile() {

@@ -46,6 +46,9 @@ class StoredRunView : public QWidget {
     // A note at t_s on the shown run's time axis, stored (the chart's "Add a note here…");
     // the run is read again to show it.
     bool addNote(double t_s, const QString& text, QString* error);
+    // What "Add nmon capture…" does once a file is chosen: the capture's snapshots become a
+    // host's samples of the shown run (import-host), which is read again to chart them.
+    bool importHostCapture(const QString& path, QString* error);
 
   signals:
     void runLoaded(qint64 id);
@@ -58,6 +61,7 @@ class StoredRunView : public QWidget {
     void showError(const QString& message);
     void chooseReportFile();
     void chooseDataFile();
+    void chooseHostCapture();
 
     StoreQuery* query_;
     TimeChart* chart_;
@@ -69,6 +73,7 @@ class StoredRunView : public QWidget {
     QPlainTextEdit* report_;
     QPushButton* exportReport_;
     QPushButton* exportData_;
+    QPushButton* addCapture_;
     std::shared_ptr<const StoredRun> run_;
     qint64 id_ = 0;
 };

@@ -137,6 +137,7 @@ class HistoryTest : public QObject {
     void httpRunShowsTheFiguresShowPrints();
     void baselineIsMarkedAndComparedWith();
     void startTimesShowLocalTimeBesideUtc();
+    void nmonCaptureBecomesAHostsPanels();
 
   private:
     int64_t idOf(const std::string& name);
@@ -486,6 +487,57 @@ void HistoryTest::startTimesShowLocalTimeBesideUtc() {
     else
         qputenv("TZ", old);
     tzset();
+}
+
+// An nmon capture of a host written beside a run (its ZZZZ stamps in local time, one a second
+// through the run), added from the run view: its CPU is charted in a panel of its own, named
+// after the host, and the report's Servers table has it.
+void HistoryTest::nmonCaptureBecomesAHostsPanels() {
+    dir_->write("nmon.json", spec_text(server_->endpoint(), "nmon", {}));
+    const test::Output o =
+        test::run({PERFLAB_BINARY, "run", dir_->file("nmon.json"), "--db", db_, "-q"});
+    QVERIFY2(o.code == 0, o.err.c_str());
+    StoredRunView view(db_);
+    QSignalSpy loaded(&view, &StoredRunView::runLoaded);
+    view.open(idOf("nmon"));
+    QVERIFY(loaded.wait(kWaitMs));
+    const RunInfo info = view.run()->report.info;
+    std::string capture =
+        "AAA,progname,nmon\nAAA,host,dbhost\nAAA,interval,1\n"
+        "CPU_ALL,CPU Total dbhost,User%,Sys%,Wait%,Idle%,Steal%,Busy,CPUs\n"
+        "MEM,Memory MB dbhost,memtotal,hightotal,lowtotal,swaptotal,memfree,highfree,lowfree,"
+        "swapfree,memshared,cached,active,bigfree,buffers,swapcached,inactive\n";
+    for (int i = 1; i <= 2; ++i) {
+        const std::time_t at = std::time_t((info.started_at_ms + i * 1000) / 1000);
+        std::tm tm{};
+        localtime_r(&at, &tm);
+        char stamp[64];
+        std::strftime(stamp, sizeof stamp, "%H:%M:%S,%d-%b-%Y", &tm);
+        std::string when = stamp;
+        for (auto& c : when)
+            c = char(std::toupper(static_cast<unsigned char>(c)));
+        const std::string t = "T000" + std::to_string(i);
+        capture += "ZZZZ," + t + "," + when + "\n";
+        capture += "CPU_ALL," + t + ",30.0,12.0,0.0,58.0,0.0,,4\n";
+        capture += "MEM," + t + ",8192.0,-0.0,-0.0,0.0,4096.0,-0.0,-0.0,0.0,0.0,1024.0,0.0,-1.0," +
+                   "0.0,0.0,0.0\n";
+    }
+    dir_->write("dbhost.nmon", capture);
+    const int panels = view.chart()->panelCount();
+    QString error;
+    QVERIFY2(view.importHostCapture(QString::fromStdString(dir_->file("dbhost.nmon")), &error),
+             qPrintable(error));
+    QVERIFY(loaded.wait(kWaitMs));
+    QVERIFY(view.chart()->panelCount() > panels);
+    bool charted = false;
+    for (int i = 0; i < view.chart()->panelCount(); ++i)
+        charted = charted || view.chart()->panelTitle(i).contains(QStringLiteral("nmon dbhost"));
+    QVERIFY(charted);
+    // 100 - 58 idle: 42% busy, in the run's servers' figures.
+    QVERIFY2(view.reportText().contains(QStringLiteral("42.0%")), qPrintable(view.reportText()));
+    // The same capture twice is refused, and said in the view.
+    QVERIFY(!view.importHostCapture(QString::fromStdString(dir_->file("dbhost.nmon")), &error));
+    QVERIFY2(error.contains(QStringLiteral("already has samples")), qPrintable(error));
 }
 
 int run_history_test(int argc, char** argv) {
