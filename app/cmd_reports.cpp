@@ -14,6 +14,7 @@
 #include "drawn_report.h"
 #include "hgrm_export.h"
 #include "hlog_export.h"
+#include "prometheus_figures.h"
 #include "run_compare.h"
 #include "run_report.h"
 #include "run_store.h"
@@ -245,13 +246,15 @@ int export_command(const ExportOptions& o) {
         } else if (o.format == "csv") {
             const RunKind kind = store.info(o.id).kind == "http" ? RunKind::http : RunKind::cache;
             text = ticks_csv(store.samples(o.id), kind);
+        } else if (o.format == "probes-csv") {
+            text = probes_csv(store.probe_samples(o.id));
         } else if (o.format == "json") {
             text = export_json(store, o.id).dump(2) + "\n";
         } else if (o.format == "hlog") {
             text = hlog_text(store.info(o.id), store.samples(o.id), store.summary(o.id));
         } else {
             return bad_input("--format: \"" + o.format +
-                             "\" is not one of md, html, pdf, csv, json, hgrm, hlog");
+                             "\" is not one of md, html, pdf, csv, probes-csv, json, hgrm, hlog");
         }
     } catch (const StoreError& e) {
         return bad_input(e.what());

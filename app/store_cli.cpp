@@ -78,9 +78,11 @@ StoreCommands::StoreCommands(CLI::App& app) : parsed_(std::make_unique<Parsed>()
 
     p.export_cmd = app.add_subcommand("export", "Export a stored run");
     p.export_cmd->add_option("id", p.export_.id, "Run id")->required();
-    p.export_cmd->add_option("--format", p.export_.format, "md, html, pdf, csv, json, hgrm or hlog")
+    p.export_cmd
+        ->add_option("--format", p.export_.format,
+                     "md, html, pdf, csv, probes-csv, json, hgrm or hlog")
         ->required()
-        ->check(CLI::IsMember({"md", "html", "pdf", "csv", "json", "hgrm", "hlog"}));
+        ->check(CLI::IsMember({"md", "html", "pdf", "csv", "probes-csv", "json", "hgrm", "hlog"}));
     p.export_cmd->add_option("-o,--output", p.export_.output, "File to write (default: stdout)");
     add_db(p.export_cmd, p.export_.db);
 

@@ -12,6 +12,7 @@
 #include "model/figures.h"
 #include "model/format.h"
 #include "model/summary_report.h"
+#include "prometheus_figures.h"
 #include "server_figures.h"
 
 namespace perflab {
@@ -122,6 +123,23 @@ Table server_table(const RunReport& r) {
                 row("phase " + std::to_string(r.summary.phases[i].phase + 1), span->first,
                     span->second);
     row("run", -1, std::numeric_limits<int64_t>::max());
+    return t;
+}
+
+// Each prometheus probe's series over each phase and the run: no rows without such a probe.
+Table prometheus_table(const RunReport& r) {
+    Table t{{"span", "source", "series", "mean", "max"}, {}};
+    const auto rows = [&](const std::string& span, int64_t from, int64_t to) {
+        for (const auto& f : prometheus_figures(r.probes, from, to))
+            t.rows.push_back({span, f.source, f.key.substr(f.key.starts_with("prom.") ? 5 : 0),
+                              format_fixed(f.mean, 3), format_fixed(f.max, 3)});
+    };
+    if (r.summary.phases.size() > 1)
+        for (size_t i = 0; i < r.summary.phases.size(); ++i)
+            if (const auto span = phase_span(r.summary, i))
+                rows("phase " + std::to_string(r.summary.phases[i].phase + 1), span->first,
+                     span->second);
+    rows("run", -1, std::numeric_limits<int64_t>::max());
     return t;
 }
 
@@ -357,6 +375,8 @@ std::string report_text(const RunReport& r) {
         out += "Agents\n" + markdown_table(agents);
     if (const Table servers = server_table(r); !servers.rows.empty())
         out += "Servers\n" + markdown_table(servers);
+    if (const Table prom = prometheus_table(r); !prom.rows.empty())
+        out += "Prometheus\n" + markdown_table(prom);
     if (r.summary.slo) out += slo_text(*r.summary.slo);
     if (r.summary.search) out += search_text(*r.summary.search);
     if (!r.events.empty()) out += "Events\n";
@@ -393,6 +413,7 @@ nlohmann::json report_json(const RunReport& r) {
                           {"hosts", hosts}, {"events", events}};
     if (!r.summary.agents.empty()) out["agents"] = agent_totals_json(r.summary.agents);
     out["servers"] = servers_json(r.summary, r.probes);
+    out["prometheus"] = prometheus_json(r.summary, r.probes);
     return out;
 }
 
@@ -416,6 +437,8 @@ std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& 
         out += "\n## Agents\n\n" + markdown_table(agents);
     if (const Table servers = server_table(r); !servers.rows.empty())
         out += "\n## Servers\n\n" + markdown_table(servers);
+    if (const Table prom = prometheus_table(r); !prom.rows.empty())
+        out += "\n## Prometheus\n\n" + markdown_table(prom);
     if (const auto& slo = r.summary.slo)
         out += std::string("\n## SLO: ") + (slo->passed ? "PASS" : "FAIL") + "\n\n" +
                markdown_table(slo_table(*slo));
@@ -484,6 +507,8 @@ ReportHtmlParts report_html_parts(const RunReport& r) {
         parts.agents = "<h2>Agents</h2>\n" + html_table(agents);
     if (const Table servers = server_table(r); !servers.rows.empty())
         parts.servers = "<h2>Servers</h2>\n" + html_table(servers);
+    if (const Table prom = prometheus_table(r); !prom.rows.empty())
+        parts.servers += "<h2>Prometheus</h2>\n" + html_table(prom);
     if (const auto& slo = r.summary.slo)
         parts.slo = std::string("<h2>SLO: ") + (slo->passed ? "PASS" : "FAIL") + "</h2>\n" +
                     html_table(slo_table(*slo));

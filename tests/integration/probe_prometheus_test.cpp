@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -152,6 +153,48 @@ TEST(PrometheusProbe, NginxExporterRequestRateMatchesTheAccessLog) {
     const double logged = double(nginx.wait_for_requests(1200));
     ASSERT_GE(logged, 1200);
     EXPECT_NEAR(requests - scrapes, logged, 0.02 * logged) << r.run.out;
+}
+
+// The report's Prometheus table and the probes CSV carry what the stored samples hold: the
+// run's mean and most of a series, and a row per value.
+TEST(PrometheusProbe, ReportAndCsvCarryTheSeries) {
+    test::TempDir dir;
+    test::NginxServer nginx;
+    Exporter exporter(
+        {"/usr/bin/prometheus-nginx-exporter",
+         "-nginx.scrape-uri=http://127.0.0.1:" + std::to_string(nginx.port()) + "/stub_status"},
+        dir);
+    const nlohmann::json probe = {{"prometheus", exporter.url()},
+                                  {"metrics", {"nginx_http_requests_total"}}};
+    const StoredRun r = run_stored(http_spec(nginx.url("/ok"), 2, 200, probe), dir);
+    ASSERT_EQ(r.run.code, 0) << r.run.out << r.run.err;
+    double sum = 0, most = 0;
+    size_t values = 0;
+    const auto samples = prometheus_samples(r.exported);
+    for (const auto& s : samples) {
+        const double v = s.at("values").at("prom.nginx_http_requests_total:rate").get<double>();
+        sum += v;
+        most = std::max(most, v);
+        values += s.at("values").size();
+    }
+    ASSERT_FALSE(samples.empty());
+    const std::string db = dir.file("runs.db");
+    const auto md = test::run({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "md"}, 60);
+    ASSERT_EQ(md.code, 0) << md.err;
+    std::ostringstream row;
+    row << "| run | prometheus " << exporter.url() << " | nginx_http_requests_total:rate | "
+        << std::fixed << std::setprecision(3) << sum / double(samples.size()) << " | " << most
+        << " |";
+    EXPECT_NE(md.out.find("## Prometheus"), std::string::npos) << md.out;
+    EXPECT_NE(md.out.find(row.str()), std::string::npos) << row.str() << "\n" << md.out;
+    const auto csv =
+        test::run({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "probes-csv"}, 60);
+    ASSERT_EQ(csv.code, 0) << csv.err;
+    size_t rows = 0;
+    std::istringstream in(csv.out);
+    for (std::string line; std::getline(in, line);)
+        if (line.find(",prometheus,0,prom.") != std::string::npos) ++rows;
+    EXPECT_EQ(rows, values) << csv.out;
 }
 
 // An exporter killed mid-run: an event naming it, a gap, and the run ends as planned.
