@@ -16,7 +16,7 @@ packages=(
   clang libfuzzer-14-dev libclang-rt-14-dev  # the fuzz preset (tests/bench/fuzz.sh)
   prometheus  # scrapes run --metrics-listen in its test
   nmon  # writes the captures import-host reads in its test
-  prometheus-node-exporter prometheus-nginx-exporter  # the prometheus probe's real targets
+  prometheus-node-exporter prometheus-nginx-exporter curl  # the prometheus probe: real targets, curl for via
 )
 
 missing=()

@@ -10,6 +10,8 @@
 
 #include "nginx_server.h"
 #include "process.h"
+#include "prometheus_probe.h"
+#include "sshd_server.h"
 
 namespace perflab {
 namespace {
@@ -234,6 +236,65 @@ TEST(PrometheusProbe, TargetThatDiesMidRunIsAGapAndAnEvent) {
         if (ev.at("text").get<std::string>().find("probe prometheus " + url) != std::string::npos)
             ++told;
     EXPECT_EQ(told, 1) << exported.at("events").dump();
+}
+
+// MemTotal from /proc/meminfo, in bytes (the kernel writes kB).
+double mem_total_bytes() {
+    std::ifstream in("/proc/meminfo");
+    std::string name;
+    double kb = 0;
+    while (in >> name >> kb && name != "MemTotal:")
+        in.ignore(1 << 10, '\n');
+    return kb * 1024;
+}
+
+PrometheusTarget via_target(const Exporter& exporter, const test::SshdServer& sshd,
+                            const std::string& known_hosts) {
+    PrometheusTarget t;
+    t.url = exporter.url();
+    t.selectors.push_back(
+        std::get<PromSelector>(parse_prom_selector("node_memory_MemTotal_bytes")));
+    t.via = parse_ssh_target(sshd.target());
+    t.ssh_options.key_file = sshd.client_key();
+    t.ssh_options.known_hosts = known_hosts;
+    return t;
+}
+
+// With via, the page is fetched on the host over SSH (its key checked): the exporter's
+// MemTotal is the host's; the exporter gone is a gap and one event, not an exception.
+TEST(PrometheusProbe, ViaFetchesOnTheHostOverSsh) {
+    test::TempDir dir;
+    auto exporter = std::make_unique<Exporter>(node_exporter(dir));
+    test::SshdServer sshd;
+    PrometheusProbe probe(via_target(*exporter, sshd, sshd.known_hosts()), 500);
+    EXPECT_NE(probe.source().find(" via " + sshd.target()), std::string::npos) << probe.source();
+    probe.open();
+    const ProbeReading r = probe.poll();
+    ASSERT_TRUE(r.ready);
+    ASSERT_FALSE(r.gap) << r.values.dump();
+    EXPECT_EQ(r.values.at("prom.node_memory_MemTotal_bytes").get<double>(), mem_total_bytes());
+    exporter.reset();
+    const ProbeReading down = probe.poll();
+    EXPECT_TRUE(down.gap);
+    ASSERT_EQ(down.events.size(), 1u);
+    EXPECT_NE(down.events[0].text.find("fetch on the host failed"), std::string::npos)
+        << down.events[0].text;
+    const ProbeReading still = probe.poll();
+    EXPECT_TRUE(still.gap);
+    EXPECT_TRUE(still.events.empty());
+}
+
+TEST(PrometheusProbe, ViaRefusesAHostWhoseKeyChanged) {
+    test::TempDir dir;
+    Exporter exporter = node_exporter(dir);
+    test::SshdServer sshd;
+    PrometheusProbe probe(via_target(exporter, sshd, sshd.make_wrong_known_hosts("wrong")), 500);
+    try {
+        probe.open();
+        FAIL() << "opened against a changed host key";
+    } catch (const ProbeError& e) {
+        EXPECT_NE(std::string(e.what()).find("CHANGED"), std::string::npos) << e.what();
+    }
 }
 
 // A selector Prometheus would refuse is bad input before anything runs: exit 2, naming it.
