@@ -160,7 +160,13 @@ void judge(Comparison::Figure& f, const std::vector<DeltaEstimate>& estimates) {
         f.higher_is_better = e.figure.higher_is_better;
         f.points = e.figure.fraction;
         f.verdict.push_back(to_string(e.verdict));
-        f.delta_pct.push_back(e.delta);
+        // Ticks without latencies (a summary-only run) give no estimate; the summaries' values
+        // still give the change.
+        const size_t side = f.delta_pct.size();
+        const double base = f.values.front(), v = side < f.values.size() ? f.values[side] : kNone;
+        const bool from_values = std::isnan(e.delta) && !e.figure.fraction && !std::isnan(base) &&
+                                 !std::isnan(v) && base != 0;
+        f.delta_pct.push_back(from_values ? (v - base) / base * 100.0 : e.delta);
         f.ci.push_back(std::isnan(e.lo) ? std::nullopt : std::optional(std::pair(e.lo, e.hi)));
     }
 }
@@ -316,10 +322,13 @@ Comparison compare_sides(RunStore& store, const std::vector<std::vector<int64_t>
             for (const auto& e : all)
                 if (e.figure.name == f.name) per_side.push_back(e);
         if (per_side.empty()) continue;
-        // What the interval is about, not the mean of the runs' figures (a mean of p99s).
-        f.values = {per_side.front().a};
+        // What the interval is about, not the mean of the runs' figures (a mean of p99s). A
+        // summary-only run's ticks hold no latencies: its value stays its summary's.
+        std::vector<double> estimated = {per_side.front().a};
         for (const auto& e : per_side)
-            f.values.push_back(e.b);
+            estimated.push_back(e.b);
+        for (size_t i = 0; i < estimated.size() && i < f.values.size(); ++i)
+            if (!std::isnan(estimated[i])) f.values[i] = estimated[i];
         judge(f, per_side);
     }
     for (auto& f : c.figures)
