@@ -175,6 +175,8 @@ void RunController::emit_sample(int slot, Clock::time_point now) {
 }
 
 void RunController::publish(const IntervalSample& sample) {
+    for (const auto& agent : sample.agents)
+        if (agent.lost) lost_in_[sample.phase].insert(agent.host);
     summary_.add(sample);
     give_up_if_unreached(sample);
     for (auto* o : observers_)
@@ -266,6 +268,10 @@ std::optional<RunController::Exit> RunController::run_phase(int slot, Clock::tim
     while (Clock::now() < phase_start && !wait_until(phase_start)) {
     }
     if (Clock::now() >= phase_start) last_sample_ = std::max(last_sample_, phase_start);
+    // A tick due while the phase waited for its start (agents' orders, a drain) is no tick of
+    // it: its first tick runs from its start to the next one due.
+    while (next_tick_ <= phase_start)
+        next_tick_ += std::chrono::milliseconds(spec_.tick_ms);
     phase_start_ = phase_start;
     if (slo_) slo_->phase_began(index, ms_since_start(phase_start));
     if (!continuation)
@@ -318,7 +324,8 @@ std::optional<RunController::Exit> RunController::run_phase(int slot, Clock::tim
         }
         if (ended) {
             rate_changeable_.store(false);
-            return Exit{judged ? now : timed_out ? phase_end : now};
+            if (judged || !timed_out) return Exit{now};
+            return Exit{phase_end, false, true};
         }
     }
 }
@@ -354,6 +361,14 @@ bool RunController::continue_at_new_rate(int slot, Clock::time_point now, Clock:
     return true;
 }
 
+Clock::time_point RunController::ordered_start(Clock::time_point earliest) const {
+    const auto lead = engine_->step_lead();
+    if (lead == Clock::duration{}) return earliest;
+    const auto tick = std::chrono::milliseconds(spec_.tick_ms);
+    const auto ticks = (earliest + lead - start_ + tick - Clock::duration(1)) / tick;
+    return start_ + ticks * tick;
+}
+
 void RunController::assign(int slot, const Phase& phase, int reported) {
     plan_.phases[size_t(slot)] = phase;
     reported_[size_t(slot)] = reported;
@@ -372,17 +387,25 @@ int RunController::run_phases() {
         const auto exit =
             run_phase(slot, phase_start, last ? PhaseEnd::last : PhaseEnd::next_follows);
         if (!exit || (last && !exit->continued)) break;
-        phase_start = exit->at;
+        phase_start = exit->on_plan || exit->continued ? exit->at : ordered_start(exit->at);
         const Draining just_ended{slot, cut_->ended};
         if (draining_) {
             emit_cut();
             await_drain();
             if (draining_) break;  // stopped while waiting
-            phase_start = std::max(phase_start, Clock::now());
+            if (const auto now = Clock::now(); now > phase_start) phase_start = ordered_start(now);
         }
         draining_ = just_ended;
         if (!exit->continued) assign(slot + 1, phases_[size_t(index) + 1], index + 1);
         ++slot;
+        if (follow_) {
+            // Told now, not once the order came: the controller's tick of the phase's end
+            // waits for it.
+            emit_cut();
+            const auto order = follow_(slot);
+            if (!order) break;
+            phase_start = order->start;
+        }
     }
     return begun;
 }
@@ -423,11 +446,21 @@ int RunController::run_search() {
         if (!ended) break;
         if (!follow_) {
             await_jvm_samples(ended->at);
-            search_->record(judge_step(*spec_.slo, spec_.kind, index,
-                                       plan_.phases[size_t(index)].rate, summary_.phase(index),
-                                       slo_->full_gcs(index))
-                                .passed);
+            SearchStep step =
+                judge_step(*spec_.slo, spec_.kind, index, plan_.phases[size_t(index)].rate,
+                           summary_.phase(index), slo_->full_gcs(index));
+            charge_loss(step);
+            search_->record(step.passed);
             if (search_->done()) break;
+            // The agents left could not send the plan's rate, and a rate for fewer agents is
+            // another search: this one ends with what every agent ran.
+            if (lost_in_.count(index)) {
+                emit_event({ms_since_start(Clock::now()), "search",
+                            "the search stops: an agent was lost in step " +
+                                std::to_string(index - first + 1) +
+                                "; its result is from the steps every agent ran"});
+                break;
+            }
         }
         if (draining_) {
             emit_cut();
@@ -490,6 +523,7 @@ SearchResult RunController::search_result(const RunSummary& summary) const {
         const Phase& phase = plan_.phases[size_t(i)];
         auto step = judge_step(*spec_.slo, spec_.kind, i, phase.rate, summary.phases[size_t(i)],
                                slo_->full_gcs(i));
+        charge_loss(step);
         const auto& holds = search_->holds();
         // A step begun but never judged (the run stopped) ran as the search then stood.
         step.confirm =
@@ -504,6 +538,32 @@ SearchResult RunController::search_result(const RunSummary& summary) const {
         r.steps.push_back(std::move(step));
     }
     return r;
+}
+
+void RunController::charge_loss(SearchStep& step) const {
+    const auto it = lost_in_.find(step.phase);
+    if (it == lost_in_.end()) return;
+    SloCheck lost;
+    lost.key = "agent_lost";
+    lost.name = "agent lost";
+    lost.scope = "phase " + std::to_string(step.phase + 1);
+    lost.measured = double(it->second.size());
+    lost.phase = step.phase;
+    step.failed.insert(step.failed.begin(), lost);
+    step.passed = false;
+}
+
+void RunController::charge_loss(SloVerdict& verdict, const RunSummary& summary) const {
+    const auto lost = std::count_if(summary.agents.begin(), summary.agents.end(),
+                                    [](const AgentTotals& a) { return a.lost; });
+    if (lost == 0) return;
+    SloCheck check;
+    check.key = "agent_lost";
+    check.name = "agent lost";
+    check.scope = "run";
+    check.measured = double(lost);
+    verdict.checks.insert(verdict.checks.begin(), check);
+    verdict.passed = false;
 }
 
 RunStatus RunController::final_status(const RunSummary& summary, std::string& error) const {
@@ -559,8 +619,10 @@ RunSummary RunController::run() {
     summary.agents = engine_->agent_totals();
     if (search_) {
         if (!follow_) summary.search = search_result(summary);
-    } else if (slo_ && summary.status != RunStatus::failed)
+    } else if (slo_ && summary.status != RunStatus::failed) {
         summary.slo = slo_->verdict(summary);
+        charge_loss(*summary.slo, summary);
+    }
     for (auto* o : observers_)
         o->on_end(summary);
     return summary;

@@ -4,9 +4,11 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,12 +73,14 @@ class RunController {
         Clock::time_point start{};
         double duration_s = 0;  // a confirmation hold's; 0: step_s
     };
-    // Called once the step before `phase` ended (its replies in); waits for the order of
-    // `phase`, nullopt once the search is over.
+    // Called once the step or phase before `phase` ended; waits for the order of `phase`,
+    // nullopt once the run is over.
     using StepSource = std::function<std::optional<StepOrder>(int phase)>;
-    // Before run(): an agent's search follows its controller's, which judges the merged
-    // figures: each step after the first runs as `source` orders, and this run judges none.
-    void follow_search(StepSource source) { follow_ = std::move(source); }
+    // Before run(): an agent follows its controller, which alone knows when every agent is
+    // done with a phase. Each phase after the first begins when `source` says (its rate and
+    // length the spec's); a search's steps after the first run as ordered, and this run
+    // judges none.
+    void follow(StepSource source) { follow_ = std::move(source); }
 
   private:
     // A slot that ended, and when.
@@ -88,6 +92,7 @@ class RunController {
     struct Exit {
         Clock::time_point at{};
         bool continued = false;  // at a new rate
+        bool on_plan = false;    // its time ran out: `at` was known when it began
     };
     enum class PhaseEnd {
         next_follows,  // its last tick is held in cut_ until the next phase began
@@ -101,6 +106,10 @@ class RunController {
     // A pending rate change makes the rest of `slot` the next slot; false when there is none.
     bool continue_at_new_rate(int slot, Clock::time_point now, Clock::time_point end);
     void assign(int slot, const Phase& phase, int reported);
+    // A phase start not known when the phase before began: `earliest` on this machine, or
+    // with agents the first tick due once the order can reach them, so the phase's ticks are
+    // whole ones on every agent.
+    Clock::time_point ordered_start(Clock::time_point earliest) const;
     // The phases of a spec; returns the last one begun (-1: none).
     int run_phases();
     int run_search();
@@ -109,6 +118,11 @@ class RunController {
     // Until every JVM probe has a sample stamped after a search step's end, bounded.
     void await_jvm_samples(Clock::time_point step_end);
     SearchResult search_result(const RunSummary& summary) const;
+    // A step run while an agent was lost ran short of its plan: it fails, with the check
+    // "agent lost" first, whatever its figures.
+    void charge_loss(SearchStep& step) const;
+    // With agents lost, the verdict fails on the check "agent lost", scope "run".
+    void charge_loss(SloVerdict& verdict, const RunSummary& summary) const;
     void emit_cut();
     void stop_sending();
     void wake();
@@ -151,6 +165,7 @@ class RunController {
     bool answered_ = false;  // some op of the run reached a server
     bool gave_up_ = false;
     IntervalSample carry_;
+    std::map<int, std::set<std::string>> lost_in_;  // per phase: the agents lost in it
     int carry_phase_ = -1;
     std::atomic<double> pending_rate_{0};       // wakes the controller's waits
     std::atomic<double> pending_scale_{0};      // as pending_rate_, a factor of the plan

@@ -247,7 +247,7 @@ void AgentLink::handle(const std::string& line) {
     if (type == "tick") {
         const IntervalSample s = sample_from_json(record.at("sample"));
         volume_.add(s);
-        pending_[s.phase].merge(s);
+        pending_[s.phase].push_back(s);
         state_.last_phase = std::max(state_.last_phase, s.phase);
         state_.last_t_ms = std::max(state_.last_t_ms, s.t_ms);
         state_.connections = s.connections;
@@ -262,6 +262,8 @@ void AgentLink::handle(const std::string& line) {
         state_.phase_ended = std::max(state_.phase_ended, record.value("phase", -1));
     } else if (type == "step_end") {
         state_.step_ended = std::max(state_.step_ended, record.value("phase", -1));
+    } else if (type == "late") {
+        lates_.emplace_back(record.value("phase", -1), record.value("by_us", int64_t(0)));
     } else if (type == "end") {
         state_.ended = true;
         if (record.value("status", "") == "failed") {
@@ -282,19 +284,30 @@ void AgentLink::mark_lost(const std::string& why) {
     changed_.notify_all();
 }
 
-void AgentLink::take(IntervalSample& out, int phase) {
+void AgentLink::take(IntervalSample& out, int phase, int64_t upto_ms) {
     std::lock_guard lock(mutex_);
     const auto it = pending_.find(phase);
     if (it == pending_.end()) return;
-    out.merge(it->second);
-    pending_.erase(it);
+    auto& ticks = it->second;
+    const auto later = std::stable_partition(ticks.begin(), ticks.end(),
+                                             [&](const auto& t) { return t.t_ms <= upto_ms; });
+    for (auto t = ticks.begin(); t != later; ++t)
+        out.merge(*t);
+    ticks.erase(ticks.begin(), later);
+    if (ticks.empty()) pending_.erase(it);
+}
+
+std::vector<std::pair<int, int64_t>> AgentLink::take_lates() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(lates_, {});
 }
 
 IntervalSample AgentLink::untaken() const {
     std::lock_guard lock(mutex_);
     IntervalSample all;
-    for (const auto& [phase, part] : pending_)
-        all.merge(part);
+    for (const auto& [phase, ticks] : pending_)
+        for (const auto& t : ticks)
+            all.merge(t);
     return all;
 }
 
@@ -308,7 +321,7 @@ bool AgentLink::wait_tick(int phase, int64_t t_ms, int64_t slack_ms, Clock::time
     return changed_.wait_until(lock, until, [&] {
         const State& s = state_;
         return s.ended || s.lost || s.last_phase > phase || s.phase_ended >= phase ||
-               (s.last_phase == phase && s.last_t_ms >= t_ms - slack_ms);
+               s.step_ended >= phase || (s.last_phase == phase && s.last_t_ms >= t_ms - slack_ms);
     });
 }
 

@@ -4,11 +4,13 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "agent_volume.h"
@@ -55,8 +57,14 @@ class AgentLink {
     // thread sends it within kPollMs: it alone uses the channel once the run started.
     void order_step(int phase, double rate, double duration_s, Clock::time_point start);
     static constexpr int kPollMs = 100;
-    // Moves the agent's figures for `phase` that arrived since the last call into `out`.
-    void take(IntervalSample& out, int phase);
+    // Moves the agent's ticks of `phase` that arrived since the last call and end by `upto_ms`
+    // on the run's clock into `out`: a tick that came late joins the merged tick of its time,
+    // not a later one.
+    void take(IntervalSample& out, int phase,
+              int64_t upto_ms = std::numeric_limits<int64_t>::max());
+    // Each phase the agent found itself past the start of, and by how many µs, since the
+    // last call.
+    std::vector<std::pair<int, int64_t>> take_lates();
     // Everything arrived and not taken yet, every phase merged; left in place.
     IntervalSample untaken() const;
 
@@ -106,8 +114,9 @@ class AgentLink {
     mutable std::mutex mutex_;
     std::condition_variable changed_;
     State state_;
-    std::map<int, IntervalSample> pending_;  // per phase
-    std::vector<std::string> outbox_;        // records for the reader's thread to send
+    std::map<int, std::vector<IntervalSample>> pending_;  // per phase, in arrival order
+    std::vector<std::pair<int, int64_t>> lates_;
+    std::vector<std::string> outbox_;  // records for the reader's thread to send
     ClockOffset clock_;
 };
 

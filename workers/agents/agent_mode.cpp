@@ -144,6 +144,16 @@ std::optional<nlohmann::json> await_record(LineReader& in, RecordWriter& out,
     return std::nullopt;
 }
 
+// An agent past its start time begins at once; the controller learns by how much, as its
+// ticks of that phase lack what it could not send.
+void tell_if_late(RecordWriter& out, int phase, Clock::time_point start) {
+    const auto past = Clock::now() - start;
+    if (past > std::chrono::milliseconds(1))
+        out.send({{"type", "late"},
+                  {"phase", phase},
+                  {"by_us", std::chrono::duration_cast<std::chrono::microseconds>(past).count()}});
+}
+
 }  // namespace
 
 int run_agent(int in_fd, int out_fd) {
@@ -184,19 +194,21 @@ int run_agent(int in_fd, int out_fd) {
     const auto start = await_record(in, out, "start");
     if (!start) return 1;
     const Clock::time_point at{std::chrono::nanoseconds(start->value("start_ns", int64_t(0)))};
+    tell_if_late(out, 0, at);
     auto engine = std::make_unique<StartAtEngine>(std::move(built), at);
     const LoadEngine& engine_ref = *engine;
     RunController controller(spec, std::move(engine));
     TickSender ticks(out, engine_ref);
     controller.add_observer(&ticks);
     StepOrders steps;
-    // The controller ends a step when every agent has: told here, as the agent's own end of
-    // the step (its replies in) comes before the next step begins.
-    if (spec.search)
-        controller.follow_search([&](int phase) {
-            out.send({{"type", "step_end"}, {"phase", phase - 1}});
-            return steps.next(phase);
-        });
+    // The controller begins a phase or a step when every agent is done with the one before:
+    // told here, then the agent waits for its order.
+    controller.follow([&](int phase) {
+        out.send({{"type", "step_end"}, {"phase", phase - 1}});
+        auto order = steps.next(phase);
+        if (order) tell_if_late(out, phase, order->start);
+        return order;
+    });
     std::atomic<bool> done{false};
     // A stop record stops the run as Ctrl-C would; the input ending stops it at once.
     std::thread watch([&] {

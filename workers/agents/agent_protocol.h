@@ -12,11 +12,13 @@ namespace perflab {
 // "v": kAgentProtocol and a "type"; the agent's stdout holds records only, its stderr is its
 // log. Agent → controller: hello {version, profile}, pong {t_ns}, ready {prefill_sets} (its
 // engine made from its share, connected and prefilled) or end, tick {sample, cpu_pct,
-// connection_error (its first, once)}, phase_end {phase}, step_end {phase} (a search step's
-// replies are in), end {status, error}. Controller → agent: ping, assign {spec, k, n} (secrets
-// resolved), start {start_ns}, step {phase, rate, start_ns} (a search's next step), stop. Both
+// connection_error (its first, once)}, phase_end {phase} (its replies are in), step_end
+// {phase} (done sending a phase or a search step: it waits for the next one's order), late
+// {phase, by_us} (it found itself past the phase's start), end {status, error}. Controller →
+// agent: ping, assign {spec, k, n} (secrets resolved), start {start_ns}, step {phase, rate,
+// duration_s, start_ns} (every phase's or search step's start after the first), stop. Both
 // sides must run the same PerfLab version.
-inline constexpr int kAgentProtocol = 2;
+inline constexpr int kAgentProtocol = 3;
 
 std::string agent_version();  // this build's PerfLab version
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "agents_engine.h"
 
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <thread>
@@ -72,6 +73,8 @@ void AgentsEngine::open_agents() {
     loss_told_.assign(links_.size(), false);
     late_told_.assign(links_.size(), false);
     behind_.assign(links_.size(), false);
+    lost_from_ms_.assign(links_.size(), -1);
+    dropped_upto_.assign(links_.size(), {});
 }
 
 void AgentsEngine::start() {
@@ -104,6 +107,7 @@ void AgentsEngine::start() {
             continue;
         }
         links_[remote]->assign(share, k, n);
+        share_of_.push_back(k);
         totals_[remote].clock_offset_ns = clocks[remote].offset_ns;
         totals_[remote].clock_uncertainty_ns = clocks[remote].uncertainty_ns;
         ++remote;
@@ -129,14 +133,31 @@ Clock::duration AgentsEngine::step_lead() const {
     return links_.empty() ? Clock::duration{} : std::chrono::milliseconds(2 * AgentLink::kPollMs);
 }
 
+void AgentsEngine::order(int phase, const Phase& plan, Clock::time_point start) {
+    if (const auto it = ordered_.find(phase); it != ordered_.end() && it->second == start) return;
+    ordered_[phase] = start;
+    for (auto& link : links_)
+        link->order_step(phase, plan.rate, plan.duration_s, start);
+}
+
 void AgentsEngine::begin_phase(const PhasePlan& plan) {
     phase_ = plan.index;
-    // The first step's rate is the spec's: the agents begin it on their own, as they do the
-    // warm-up. The later ones wait for their order.
-    const bool ordered = spec_.search && plan.index > first_step_phase(*spec_.search);
-    if (ordered)
-        for (auto& link : links_)
-            link->order_step(plan.index, plan.phase.rate, plan.phase.duration_s, plan.start);
+    plans_[plan.index] = {plan.phase, plan.start};
+    if (spec_.search) {
+        // The first step's rate is the spec's: the agents begin it on their own, as they do
+        // the warm-up. The later ones wait for their order.
+        if (plan.index > first_step_phase(*spec_.search)) order(plan.index, plan.phase, plan.start);
+    } else {
+        if (plan.index > 0) order(plan.index, plan.phase, plan.start);
+        // A phase that ends on its time: the next one's start is known now, and ordered now,
+        // so it reaches the agents before it is due. Its controller moves it only to wait for
+        // the replies of a phase before, and then orders it again.
+        const size_t next = size_t(plan.index) + 1;
+        if (plan.phase.ops == 0 && plan.phase.duration_s > 0 && next < spec_.phases.size())
+            order(int(next), spec_.phases[next],
+                  plan.start + std::chrono::duration_cast<Clock::duration>(
+                                   std::chrono::duration<double>(plan.phase.duration_s)));
+    }
     if (!local_) return;
     PhasePlan mine = plan;
     if (local_share_.search) {
@@ -167,27 +188,77 @@ bool AgentsEngine::drained(int phase) const {
     return all_live(drained_phase, phase) && (!local_ || local_->drained(phase));
 }
 
-// A tick waits for every live agent's tick of the same moment, up to half a tick: the agents'
-// ticks are stamped on their own clocks, started with ours.
-void AgentsEngine::await_ticks(int phase, Clock::time_point origin) {
+// A tick waits for every live agent's tick of the same moment: the agents' ticks are stamped
+// on their own clocks, started with ours. One that is not in after half a tick marks the
+// agent behind in this tick; the tick still waits for it, up to kBehindTicks more, so its
+// figures land in the tick of their time, not as a spike in the next.
+int64_t AgentsEngine::await_ticks(int phase, Clock::time_point origin) {
     const auto now = Clock::now();
     const int64_t t_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(now - origin).count();
     const int64_t half = spec_.tick_ms / 2;
-    const auto until = now + std::chrono::milliseconds(half);
+    // A sliver of a tick as the phase begins (its start came after a tick was due): an agent
+    // sends no tick that holds nothing, and what it sent in it joins its next.
+    if (const auto plan = plans_.find(phase);
+        plan != plans_.end() && now < plan->second.second + kSliver)
+        return t_ms + half;
+    // An agent's tick of the same moment ends within its clock's uncertainty (under 5% of a
+    // tick) and some scheduling of ours: its tick before ends a whole tick, or a phase's
+    // sliver, earlier.
+    const int64_t slack = std::max<int64_t>(5, spec_.tick_ms / 20);
+    const auto grace = now + std::chrono::milliseconds(half);
+    const auto until = grace + kBehindTicks * std::chrono::milliseconds(spec_.tick_ms);
     for (size_t i = 0; i < links_.size(); ++i) {
-        behind_[i] = !links_[i]->wait_tick(phase, t_ms, half, until);
-        if (!behind_[i] || late_told_[i]) continue;
+        behind_[i] = !links_[i]->wait_tick(phase, t_ms, slack, grace);
+        if (!behind_[i]) continue;
+        links_[i]->wait_tick(phase, t_ms, slack, until);
+        if (late_told_[i]) continue;
         late_told_[i] = true;
-        events_.push_back({0, "agent",
-                           "agent " + links_[i]->host() + " late: its tick ending at " +
+        events_.push_back({t_ms, "agent",
+                           "agent " + links_[i]->host() + " behind: its tick ending at " +
                                format_clock(t_ms) +
-                               " came after half a tick's grace; late figures join a later tick"});
+                               " came after half a tick's grace; each tick it is behind is "
+                               "marked in its figures"});
     }
+    return t_ms + half;
+}
+
+namespace {
+
+// Ops due from a phase's start to t_s into it on the agent share `k` of `n` (ops k, k + n,
+// ... of the phase's schedule); a ramp's rate grows linearly.
+uint64_t share_due(const Phase& p, double t_s, int k, int n) {
+    if (!p.open() || t_s <= 0) return 0;
+    if (p.duration_s > 0) t_s = std::min(t_s, p.duration_s);
+    const double to = p.rate_to.value_or(p.rate);
+    const double slope = p.duration_s > 0 ? (to - p.rate) / p.duration_s : 0;
+    auto due = uint64_t(std::ceil(p.rate * t_s + slope * t_s * t_s / 2));
+    if (p.ops > 0) due = std::min(due, p.ops);
+    return due > uint64_t(k) ? (due - uint64_t(k) + uint64_t(n) - 1) / uint64_t(n) : 0;
+}
+
+}  // namespace
+
+// From a lost agent's last tick on, its share of the phase's schedule went unsent, or sent
+// and never told: dropped, so that throughput, error rate and a search step see the loss.
+uint64_t AgentsEngine::lost_share(size_t i, int phase, int64_t upto_ms) {
+    const auto plan = plans_.find(phase);
+    if (plan == plans_.end()) return 0;
+    const auto& [p, begun] = plan->second;
+    const int64_t begun_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(begun - start_).count();
+    const auto counted = dropped_upto_[i].try_emplace(phase, begun_ms).first;
+    const int64_t from = std::max(counted->second, lost_from_ms_[i]);
+    if (upto_ms <= from) return 0;
+    counted->second = upto_ms;
+    const int k = share_of_[i], n = int(spec_.agents.size());
+    return share_due(p, double(upto_ms - begun_ms) / 1000, k, n) -
+           share_due(p, double(from - begun_ms) / 1000, k, n);
 }
 
 void AgentsEngine::collect(IntervalSample& out, int phase, Clock::time_point origin) {
-    await_ticks(phase, origin);
+    const int64_t upto_ms = await_ticks(phase, origin);
+    const int64_t now_ms = upto_ms - spec_.tick_ms / 2;
     int connections = 0;
     // Merging sets the connections to the part's: the agents' are summed here.
     std::vector<AgentTick> ticks;
@@ -203,9 +274,13 @@ void AgentsEngine::collect(IntervalSample& out, int phase, Clock::time_point ori
     };
     for (size_t i = 0; i < links_.size(); ++i) {
         IntervalSample part;
-        links_[i]->take(part, phase);
+        links_[i]->take(part, phase, upto_ms);
         const auto s = links_[i]->state();
         if (!s.lost && !s.ended) part.connections = s.connections;
+        if (s.lost) {
+            if (lost_from_ms_[i] < 0) lost_from_ms_[i] = std::max<int64_t>(s.last_t_ms, 0);
+            part.dropped += lost_share(i, phase, now_ms);
+        }
         AgentTick tick;
         tick.cpu_pct = s.cpu_last;
         tick.behind = behind_[i];
@@ -288,13 +363,20 @@ uint64_t AgentsEngine::prefill_sets() const {
 }
 
 std::vector<RunEvent> AgentsEngine::take_events() {
+    for (const auto& link : links_)
+        for (const auto& [phase, by_us] : link->take_lates())
+            events_.push_back({0, "agent",
+                               "agent " + link->host() + " late: it began phase " +
+                                   std::to_string(phase + 1) + " " + ms_text(by_us * 1000) +
+                                   " after its start; its first tick lacks what it could not "
+                                   "send"});
     for (size_t i = 0; i < links_.size(); ++i) {
         const auto s = links_[i]->state();
         if (!s.lost || loss_told_[i]) continue;
         loss_told_[i] = true;
         events_.push_back({0, "agent",
                            "agent " + links_[i]->host() + " lost: " + s.why +
-                               "; its share is missing from now on"});
+                               "; its share is missing from now on, counted as dropped"});
     }
     return std::exchange(events_, {});
 }

@@ -46,7 +46,15 @@ class AgentsEngine : public LoadEngine {
   private:
     // Each remote agent: ready, or a std::runtime_error naming it.
     void open_agents();
-    void await_ticks(int phase, Clock::time_point origin);
+    // Returns the end on the run's clock, in ms, up to which agents' ticks belong to it.
+    int64_t await_ticks(int phase, Clock::time_point origin);
+    // Agent i's share of `phase`'s schedule due since it was lost and last counted, to `upto_ms`.
+    uint64_t lost_share(size_t i, int phase, int64_t upto_ms);
+    // Every agent's order for `phase`, unless it was ordered to the same start already.
+    void order(int phase, const Phase& plan, Clock::time_point start);
+    // How long, in ticks past its grace, a tick waits for an agent behind.
+    static constexpr int kBehindTicks = 2;
+    static constexpr auto kSliver = std::chrono::milliseconds(5);
     bool all_live(bool (*done)(const AgentLink::State&, int), int phase) const;
 
     RunSpec spec_;
@@ -54,7 +62,12 @@ class AgentsEngine : public LoadEngine {
     std::vector<std::unique_ptr<AgentLink>> links_;
     std::vector<bool> loss_told_;
     std::vector<bool> late_told_;
-    std::vector<bool> behind_;         // in the tick being collected
+    std::vector<bool> behind_;                          // in the tick being collected
+    std::vector<int> share_of_;                         // each remote agent's k of n
+    std::vector<int64_t> lost_from_ms_;                 // its last tick's end once lost, else -1
+    std::vector<std::map<int, int64_t>> dropped_upto_;  // per phase: its loss counted to
+    std::map<int, std::pair<Phase, Clock::time_point>> plans_;  // each phase begun, as run
+    std::map<int, Clock::time_point> ordered_;                  // each phase's start told
     std::vector<AgentTotals> totals_;  // the remote agents', then the local one's
     std::unique_ptr<LoadEngine> local_;
     // The local engine's figures not yet collected when it stopped, per phase: taken then so
