@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "agent_figures.h"
+#include "agent_ticks.h"
 #include "model/figures.h"
 #include "model/format.h"
 #include "model/summary_report.h"
@@ -355,6 +356,13 @@ RunReport load_report(RunStore& store, int64_t id, const Window& window) {
     r.hosts = store.hosts(id);
     r.events = store.events(id);
     r.probes = store.probe_samples(id);
+    if (!r.summary.agents.empty())
+        for (const auto& s : store.samples(id, window))
+            r.agent_ticks.push_back({{"t_ms", s.t_ms},
+                                     {"interval_ms", s.interval_ms},
+                                     {"phase", s.phase},
+                                     {"drain", s.drain},
+                                     {"agents", agent_ticks_json(s.agents)}});
     return r;
 }
 
@@ -411,7 +419,10 @@ nlohmann::json report_json(const RunReport& r) {
     nlohmann::json out = {{"run", run},     {"window", window},
                           {"spec", r.spec}, {"summary", summary_json(r.summary)},
                           {"hosts", hosts}, {"events", events}};
-    if (!r.summary.agents.empty()) out["agents"] = agent_totals_json(r.summary.agents);
+    if (!r.summary.agents.empty()) {
+        out["agents"] = agent_totals_json(r.summary.agents);
+        out["agent_ticks"] = r.agent_ticks;
+    }
     out["servers"] = servers_json(r.summary, r.probes);
     out["prometheus"] = prometheus_json(r.summary, r.probes);
     return out;
@@ -580,6 +591,16 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) 
     for (const auto& name : op_names)
         for (const char* figure : {"_count", "_errors", "_p50_us", "_p99_us"})
             out += "," + csv_field(name + figure);
+    // A run that agents sent: each agent's part, in the order of its first tick. CPU is empty
+    // where unknown; behind and lost are 0 or 1.
+    std::vector<std::string> hosts;
+    for (const auto& s : samples)
+        for (const auto& a : s.agents)
+            if (std::find(hosts.begin(), hosts.end(), a.host) == hosts.end())
+                hosts.push_back(a.host);
+    for (const auto& host : hosts)
+        for (const char* figure : {" ops", " ops_per_s", " late", " cpu_pct", " behind", " lost"})
+            out += "," + csv_field("agent " + host + figure);
     out += "\n";
     for (const auto& s : samples) {
         const Histogram all = s.latency();
@@ -606,6 +627,17 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) 
             const auto& op = it->second;
             row << ',' << op.count << ',' << op.errors << ',' << csv_latency(op.latency, 50) << ','
                 << csv_latency(op.latency, 99);
+        }
+        for (const auto& host : hosts) {
+            const auto a = std::find_if(s.agents.begin(), s.agents.end(),
+                                        [&](const AgentTick& t) { return t.host == host; });
+            if (a == s.agents.end()) {
+                row << ",,,,,,";
+                continue;
+            }
+            row << ',' << a->ops << ',' << format_fixed(double(a->ops) / secs, 1) << ',' << a->late
+                << ',' << (a->cpu_pct < 0 ? std::string() : format_fixed(a->cpu_pct, 1)) << ','
+                << int(a->behind) << ',' << int(a->lost);
         }
         out += row.str() + "\n";
     }
@@ -654,6 +686,7 @@ nlohmann::json export_json(RunStore& store, int64_t id) {
         } else {
             tick["status_codes"] = codes;
         }
+        if (!s.agents.empty()) tick["agents"] = agent_ticks_json(s.agents);
         ticks.push_back(std::move(tick));
     }
     j["ticks"] = ticks;

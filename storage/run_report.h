@@ -18,6 +18,9 @@ struct RunReport {
     std::vector<StoredHost> hosts;
     std::vector<RunEvent> events;
     std::vector<ProbeSample> probes;  // the servers' and hosts' samples, for their summary
+    // A run that agents sent: each tick's {t_ms, interval_ms, phase, drain, agents} with each
+    // agent's part (agent_ticks.h); an empty array otherwise.
+    nlohmann::json agent_ticks = nlohmann::json::array();
 };
 
 RunReport load_report(RunStore& store, int64_t id, const Window& window = {});
@@ -28,7 +31,8 @@ std::string report_text(const RunReport& report);
 // search, "-" without either.
 std::string verdict_text(const RunInfo& run);
 // `perflab show --json`: {"run", "window", "spec", "summary", "hosts", "events"}; "summary" is
-// the run's summary_json, what `run --json` printed.
+// the run's summary_json, what `run --json` printed. A run that agents sent adds "agents" and
+// "agent_ticks" (RunReport::agent_ticks).
 nlohmann::json report_json(const RunReport& report);
 // A chart the report shows: an image file at `path`, relative to the report.
 struct ReportChart {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent_figures.h"
+#include "agent_ticks.h"
 #include "model/figures.h"
 #include "model/summary_report.h"
 
@@ -71,9 +72,10 @@ RunRows::RunRows(Connection& db)
       sample_(db,
               "INSERT INTO samples (run_id, seq, t_ms, interval_ms, phase, planned_rate, "
               "connections, hits, misses, bytes_in, bytes_out, sent, late, errors_json, "
-              "status_json, dropped, first_send_us, last_send_us, last_reply_us, drain) VALUES "
+              "status_json, dropped, first_send_us, last_send_us, last_reply_us, drain, "
+              "agents_json) VALUES "
               "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-              "?19, ?20)"),
+              "?19, ?20, ?21)"),
       op_(db,
           "INSERT INTO sample_ops (run_id, seq, op, count, errors, histogram, service, "
           "check_failures, checks_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
@@ -105,6 +107,10 @@ void RunRows::sample(int64_t run, int64_t seq, const IntervalSample& s) {
     sample_.bind(14, errors_json(s.errors)).bind(15, status_json(s.status_codes));
     sample_.bind(16, i64(s.dropped)).bind(17, s.first_send_us).bind(18, s.last_send_us);
     sample_.bind(19, s.last_reply_us).bind(20, int64_t{s.drain});
+    if (s.agents.empty())
+        sample_.bind_null(21);
+    else
+        sample_.bind(21, agent_ticks_json(s.agents).dump());
     sample_.run();
     for (const auto& [name, op] : s.ops) {
         op_.bind(1, run).bind(2, seq).bind(3, name).bind(4, i64(op.count));
@@ -192,7 +198,7 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
     Statement q(db,
                 "SELECT seq, t_ms, interval_ms, phase, planned_rate, connections, hits, misses, "
                 "bytes_in, bytes_out, sent, late, errors_json, status_json, dropped, "
-                "first_send_us, last_send_us, last_reply_us, drain FROM samples "
+                "first_send_us, last_send_us, last_reply_us, drain, agents_json FROM samples "
                 "WHERE run_id = ?1 AND (?2 < 0 OR t_ms - interval_ms / 2 > ?2) AND "
                 "t_ms - interval_ms / 2 <= ?3 ORDER BY seq");
     q.bind(1, run).bind(2, from_ms).bind(3, to_ms);
@@ -222,6 +228,14 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
         s.last_send_us = q.integer(16);
         s.last_reply_us = q.integer(17);
         s.drain = q.integer(18) != 0;
+        if (!q.is_null(19)) {
+            auto agents = agent_ticks_from_json(q.text(19));
+            if (!agents)
+                throw StoreError("database " + db.path() + ": run " + std::to_string(run) +
+                                 ", tick " + std::to_string(seqs.back()) +
+                                 ": damaged agents' figures");
+            s.agents = std::move(*agents);
+        }
         ticks.push_back(std::move(s));
     }
     if (ticks.empty()) return;

@@ -236,9 +236,15 @@ UPDATE sqlite_schema
 PRAGMA writable_schema = OFF;
 )sql";
 
-constexpr const char* kSteps[] = {kVersion1,  kVersion2,  kVersion3,  kVersion4, kVersion5,
-                                  kVersion6,  kVersion7,  kVersion8,  kVersion9, kVersion10,
-                                  kVersion11, kVersion12, kVersion13, kVersion14};
+// Version 15: each agent's part of a tick (agent_ticks.h), so a run's view shows each agent's
+// throughput and lateness over time; NULL for a run on one machine and for runs stored before.
+constexpr const char* kVersion15 = R"sql(
+ALTER TABLE samples ADD COLUMN agents_json TEXT;
+)sql";
+
+constexpr const char* kSteps[] = {kVersion1,  kVersion2,  kVersion3,  kVersion4,  kVersion5,
+                                  kVersion6,  kVersion7,  kVersion8,  kVersion9,  kVersion10,
+                                  kVersion11, kVersion12, kVersion13, kVersion14, kVersion15};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+// One conductor for agents (two real sshd on loopback, real memcached and nginx): the
+// controller orders every phase's start, an agent held back does not start late, and a lost
+// agent's share is counted as dropped and fails the search step it was lost in.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "agent_helpers.h"
+#include "memcached_server.h"
+#include "nginx_server.h"
+#include "process.h"
+#include "sshd_server.h"
+
+namespace perflab {
+namespace {
+
+using nlohmann::json;
+using test::agent;
+using test::Controller;
+using test::MemcachedServer;
+using test::NginxServer;
+using test::no_agent_left;
+using test::SshdServer;
+using test::TempDir;
+
+json cache_spec(const MemcachedServer& server, json phases, json agents) {
+    return {{"name", "conductor"},
+            {"kind", "cache"},
+            {"tick_ms", 500},
+            {"phases", std::move(phases)},
+            {"cache", {{"servers", {server.endpoint()}}, {"workload", "ratio"}}},
+            {"agents", std::move(agents)}};
+}
+
+uint64_t served(const test::CacheCounters& before, const test::CacheCounters& after) {
+    return (after.cmd_get - before.cmd_get) + (after.cmd_set - before.cmd_set);
+}
+
+json stored(const std::vector<std::string>& command) {
+    const auto r = test::run(command);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return json::parse(r.out, nullptr, false);
+}
+
+// An agent whose program answers 3 s late, as a slow host would.
+TEST(AgentsConductor, HeldBackAgentStartsWithTheOthers) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    const TempDir dir;
+    dir.write("slow-perflab", "#!/bin/sh\nsleep 3\nexec " PERFLAB_BINARY " \"$@\"\n");
+    std::filesystem::permissions(dir.file("slow-perflab"), std::filesystem::perms::owner_all);
+    const json spec = cache_spec(server, {{{"duration_s", 2}, {"rate", 1000}, {"concurrency", 4}}},
+                                 {agent(a), agent(b, dir.file("slow-perflab"))});
+    const std::string db = controller.dir().file("runs.db");
+    const auto before = test::cache_counters(server);
+    const auto r = controller.run(spec, {"--db", db, "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    // The merged first phase is the plan: 1000/s for 2 s, every op sent once.
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["phases"][0]["requests"].get<uint64_t>(), 2000u) << r.out;
+    EXPECT_EQ(served(before, test::cache_counters(server)), 2000u);
+    EXPECT_EQ(r.err.find(" late: it began"), std::string::npos) << r.err;
+
+    // Each agent's ticks as stored: its first tick with load within one tick of the other's.
+    const json shown = stored({PERFLAB_BINARY, "show", "1", "--db", db, "--json"});
+    ASSERT_TRUE(shown.contains("agent_ticks")) << shown.dump();
+    std::map<std::string, int64_t> first;
+    for (const auto& tick : shown["agent_ticks"])
+        for (const auto& part : tick["agents"])
+            if (part["ops"].get<uint64_t>() > 0)
+                first.try_emplace(part["host"].get<std::string>(), tick["t_ms"].get<int64_t>());
+    ASSERT_EQ(first.size(), 2u) << shown["agent_ticks"].dump();
+    EXPECT_LE(std::abs(first[a.target()] - first[b.target()]), 500) << shown["agent_ticks"].dump();
+    EXPECT_TRUE(test::wait_until(no_agent_left));
+}
+
+// After an ops-limited phase, which each agent ends when its own share is done, the open
+// phase begins when the controller says, on every agent at once: the merged ticks hold the
+// planned rate from the first.
+TEST(AgentsConductor, OpenPhaseAfterAnOpsPhaseHoldsItsRateFromItsFirstTick) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    json spec = cache_spec(server,
+                           {{{"ops", 2000}, {"concurrency", 4}},
+                            {{"duration_s", 3}, {"rate", 2000}, {"concurrency", 4}}},
+                           {agent(a), agent(b)});
+    spec["tick_ms"] = 1000;
+    const std::string db = controller.dir().file("runs.db");
+    const auto before = test::cache_counters(server);
+    const auto r = controller.run(spec, {"--db", db, "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    ASSERT_EQ(j["phases"].size(), 2u) << r.out;
+    EXPECT_EQ(j["phases"][0]["requests"].get<uint64_t>(), 2000u);
+    // memcached's own count over the open phase: everything it served after the first 2000.
+    const uint64_t open_served = served(before, test::cache_counters(server)) - 2000;
+    EXPECT_EQ(j["phases"][1]["requests"].get<uint64_t>(), open_served);
+    EXPECT_NEAR(double(open_served), 6000, 6000 * 0.02) << r.out;
+    EXPECT_EQ(r.err.find(" late: it began"), std::string::npos) << r.err;
+
+    const json exported = stored({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "json"});
+    int ticks = 0;
+    for (const auto& tick : exported["ticks"]) {
+        if (tick["phase"] != 1 || tick["interval_ms"].get<int64_t>() <= 0) continue;
+        if (tick["planned_rate"].get<double>() == 0) continue;  // the phase's drain
+        // The phase begins on a tick: its first tick is a whole one, as are the others.
+        EXPECT_NEAR(tick["interval_ms"].get<double>(), 1000, 20) << tick.dump();
+        const double seconds = tick["interval_ms"].get<double>() / 1000;
+        const double planned = tick["sent"].get<double>() + tick["dropped"].get<double>();
+        EXPECT_NEAR(planned / seconds, 2000, 40) << tick.dump();
+        ASSERT_EQ(tick["agents"].size(), 2u) << tick.dump();
+        for (const auto& part : tick["agents"])
+            EXPECT_FALSE(part["behind"].get<bool>()) << tick.dump();
+        ++ticks;
+    }
+    EXPECT_EQ(ticks, 3) << exported["ticks"].dump();
+    EXPECT_TRUE(test::wait_until(no_agent_left));
+}
+
+// b's host goes away mid-phase: from its last tick on, its half of the schedule is dropped,
+// so sent and dropped still make the plan, and the stored SLO verdict fails on the loss.
+TEST(AgentsConductor, LostAgentsShareIsDroppedAndFailsTheVerdict) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    json spec = cache_spec(server, {{{"duration_s", 6}, {"rate", 1000}, {"concurrency", 4}}},
+                           {agent(a), agent(b)});
+    spec["slo"] = {{"error_rate", 0.9}};
+    const std::string db = controller.dir().file("runs.db");
+    test::Process run(controller.command(spec, {"--db", db, "--json"}),
+                      controller.dir().file("out"), controller.dir().file("err"));
+    ASSERT_TRUE(test::wait_until(
+        [&] {
+            return test::read_file(controller.dir().file("err")).find(" get/s:") !=
+                   std::string::npos;
+        },
+        std::chrono::seconds(20)));
+    b.stop();
+    run.wait();
+    const std::string err = test::read_file(controller.dir().file("err"));
+    EXPECT_NE(err.find("agent " + b.target() + " lost"), std::string::npos) << err;
+    const json shown = stored({PERFLAB_BINARY, "show", "1", "--db", db, "--json"});
+    const json& summary = shown["summary"];
+    const uint64_t dropped = summary["dropped"].get<uint64_t>();
+    EXPECT_GT(dropped, 1000u) << summary.dump();
+    EXPECT_NEAR(double(summary["sent"].get<uint64_t>() + dropped), 6000, 10) << summary.dump();
+    ASSERT_TRUE(summary["slo"].is_object()) << summary.dump();
+    EXPECT_FALSE(summary["slo"]["passed"].get<bool>()) << summary["slo"].dump();
+    EXPECT_EQ(summary["slo"]["checks"][0]["key"], "agent_lost") << summary["slo"].dump();
+    // Its ticks after the loss say so.
+    bool marked = false;
+    for (const auto& tick : shown["agent_ticks"])
+        for (const auto& part : tick["agents"])
+            marked |= part["host"] == b.target() && part["lost"].get<bool>();
+    EXPECT_TRUE(marked) << shown["agent_ticks"].dump();
+    EXPECT_TRUE(test::wait_until(no_agent_left));
+}
+
+json search_spec(const NginxServer& nginx, json agents) {
+    json spec = {{"name", "search, an agent lost"},
+                 {"kind", "http"},
+                 {"tick_ms", 250},
+                 {"http", {{"targets", {{{"url", nginx.url("/limited.bin")}}}}, {"threads", 2}}},
+                 {"slo", {{"latency_ms", {{"p99", 100}}}, {"error_rate", 0.01}, {"window_s", 2}}},
+                 {"search",
+                  {{"rate_from", 100},
+                   {"rate_to", 2000},
+                   {"step_s", 3},
+                   {"precision", 0.05},
+                   {"warmup_s", 1},
+                   {"concurrency", 64}}}};
+    if (!agents.empty()) spec["agents"] = std::move(agents);
+    return spec;
+}
+
+TEST(AgentsConductor, AgentLostInASearchStepFailsItAndTheStoredVerdictSaysSo) {
+    NginxServer nginx;
+    // The same server's answer from this machine alone.
+    const TempDir local;
+    local.write("spec.json", search_spec(nginx, json::array()).dump());
+    const auto alone =
+        test::run({PERFLAB_BINARY, "run", local.file("spec.json"), "--no-store", "--json"}, 300);
+    ASSERT_EQ(alone.code, 0) << alone.err;
+    const json single = json::parse(alone.out)["search"];
+    ASSERT_TRUE(single["max_rate"].is_number()) << single.dump(2);
+
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    const std::string db = controller.dir().file("runs.db");
+    test::Process run(
+        controller.command(search_spec(nginx, {agent(a), agent(b)}), {"--db", db, "--json"}),
+        controller.dir().file("out"), controller.dir().file("err"));
+    // The warm-up is phase 1, the first step phase 2: b's host goes away in the second step.
+    ASSERT_TRUE(test::wait_until(
+        [&] {
+            return test::read_file(controller.dir().file("err")).find("phase 3: ") !=
+                   std::string::npos;
+        },
+        std::chrono::seconds(60)));
+    b.stop();
+    EXPECT_EQ(run.wait(), 0) << test::read_file(controller.dir().file("err"));
+    const std::string err = test::read_file(controller.dir().file("err"));
+    EXPECT_NE(err.find("agent " + b.target() + " lost"), std::string::npos) << err;
+
+    const json shown = stored({PERFLAB_BINARY, "show", "1", "--db", db, "--json"});
+    const json& search = shown["summary"]["search"];
+    ASSERT_TRUE(search.is_object()) << shown.dump(2);
+    bool lost_step = false;
+    for (const auto& step : search["steps"]) {
+        if (step["failed"].empty() || step["failed"][0] != "agent lost") continue;
+        lost_step = true;
+        EXPECT_FALSE(step["passed"].get<bool>()) << step.dump();
+    }
+    EXPECT_TRUE(lost_step) << search.dump(2);
+    if (search["max_rate"].is_number()) {
+        EXPECT_LE(search["max_rate"].get<double>(), single["max_rate"].get<double>())
+            << search.dump(2) << single.dump(2);
+    }
+    // From the loss on, b's share of the schedule is dropped: the run's dropped ops say so.
+    EXPECT_GT(shown["summary"]["dropped"].get<uint64_t>(), 0u) << shown["summary"].dump();
+    EXPECT_TRUE(test::wait_until(no_agent_left));
+}
+
+}  // namespace
+}  // namespace perflab
