@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -121,6 +122,7 @@ TEST(PrometheusProbe, NodeExporterCpuAgreesWithProcStat) {
     // The loop alone keeps one cpu busy.
     EXPECT_GT(proc_pct, 100.0 / cpus - 5);
     EXPECT_NEAR(probe_pct, proc_pct, 5.0) << r.run.out;
+    std::cout << "busy cpu: probe " << probe_pct << "%, /proc/stat " << proc_pct << "%\n";
 }
 
 // prometheus-nginx-exporter on nginx's stub_status: the probe's request rate, integrated over
@@ -155,6 +157,7 @@ TEST(PrometheusProbe, NginxExporterRequestRateMatchesTheAccessLog) {
     const double logged = double(nginx.wait_for_requests(1200));
     ASSERT_GE(logged, 1200);
     EXPECT_NEAR(requests - scrapes, logged, 0.02 * logged) << r.run.out;
+    std::cout << "requests: probe " << requests - scrapes << ", access log " << logged << "\n";
 }
 
 // The report's Prometheus table and the probes CSV carry what the stored samples hold: the

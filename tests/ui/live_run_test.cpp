@@ -89,6 +89,7 @@ class LiveRunTest : public QObject {
     void serverProbesAreChartedLiveAndStored();
     void throughputTotalKeepsThePlanAndDrainsAreNotDrawn();
     void probePanelsKeepOneOrderWhicheverProbeComesFirst();
+    void prometheusPanelPerMetricLinePerLabelSet();
     void serviceTimeIsALineOnlyWhereItWasMeasured();
     void annotationRoundTripsThroughTheStoreAndTheReport();
     void aNoteStandsWhereItWasAskedFor();
@@ -404,6 +405,54 @@ void LiveRunTest::probePanelsKeepOneOrderWhicheverProbeComesFirst() {
              qPrintable(hostFirst.join(QLatin1Char('|'))));
     QVERIFY(at(QStringLiteral("Host CPU")) < at(QStringLiteral("memcached")));
     QVERIFY(at(QStringLiteral("Latency")) < at(QStringLiteral("Host CPU")));
+}
+
+// A prometheus probe's samples: a panel titled after each metric (what precedes '{'), a line
+// per label set in it, drawn as the keys first come; after the host panels.
+void LiveRunTest::prometheusPanelPerMetricLinePerLabelSet() {
+    RunSpec spec = cache_spec("127.0.0.1:1", 10);
+    ProbeSpec prom;
+    prom.type = ProbeSpec::Type::prometheus;
+    prom.url = "http://127.0.0.1:9/metrics";
+    prom.metrics = {"reqs_total", "conns"};
+    spec.probes = {ProbeSpec{}, prom};
+    LiveView view;
+    view.begin(spec);
+    const std::string source = "prometheus http://127.0.0.1:9/metrics";
+    view.addProbeSample({1000,
+                         source,
+                         "prometheus",
+                         {{"prom.reqs_total:rate{code=\"200\"}", 40.0}, {"prom.conns", 3.0}},
+                         false});
+    view.addProbeSample({2000,
+                         source,
+                         "prometheus",
+                         {{"prom.reqs_total:rate{code=\"200\"}", 50.0},
+                          {"prom.reqs_total:rate{code=\"404\"}", 2.0},
+                          {"prom.conns", 4.0}},
+                         false});
+    view.addProbeSample({1000, "local", "host", {{"cpu_user", 10.0}}, false});
+    QStringList titles;
+    for (const int panel : view.chart()->panelsInOrder())
+        titles << view.chart()->panelTitle(panel);
+    const auto at = [&](const QString& part) {
+        for (int i = 0; i < titles.size(); ++i)
+            if (titles[i].contains(part)) return i;
+        return -1;
+    };
+    const QString joined = titles.join(QLatin1Char('|'));
+    QVERIFY2(at(QStringLiteral("(reqs_total:rate)")) >= 0, qPrintable(joined));
+    QVERIFY2(at(QStringLiteral("(conns)")) >= 0, qPrintable(joined));
+    QVERIFY2(at(QStringLiteral("Host CPU")) < at(QStringLiteral("(conns)")), qPrintable(joined));
+    QCPGraph* ok = graph(view.chart(), QStringLiteral("{code=\"200\"}"));
+    QCPGraph* missing = graph(view.chart(), QStringLiteral("{code=\"404\"}"));
+    QCPGraph* conns = graph(view.chart(), QStringLiteral("conns"));
+    QVERIFY(ok && missing && conns);
+    QCOMPARE(ok->dataCount(), 2);
+    QCOMPARE(missing->dataCount(), 1);
+    QCOMPARE(conns->dataCount(), 2);
+    QCOMPARE(ok->valueAxis(), missing->valueAxis());
+    QVERIFY(ok->valueAxis() != conns->valueAxis());
 }
 
 // A kept plan draws as a total on the planned line (get and set are its shares); a phase's
