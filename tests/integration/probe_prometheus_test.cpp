@@ -241,6 +241,35 @@ TEST(PrometheusProbe, TargetThatDiesMidRunIsAGapAndAnEvent) {
     EXPECT_EQ(told, 1) << exported.at("events").dump();
 }
 
+// A selector taking every node_ metric: the first 50 series are kept, the rest told once; with
+// interval_ms over the tick, scrapes are that far apart (less half a tick), not each tick.
+TEST(PrometheusProbe, ManySeriesAreCappedAndIntervalSpacesScrapes) {
+    test::TempDir dir;
+    Exporter exporter = node_exporter(dir);
+    test::NginxServer nginx;
+    const nlohmann::json probe = {{"prometheus", exporter.url()},
+                                  {"metrics", {"{__name__=~\"node_.+\"}"}},
+                                  {"interval_ms", 1000}};
+    nlohmann::json spec = http_spec(nginx.url("/ok"), 3, 50, probe);
+    spec["tick_ms"] = 250;
+    const StoredRun r = run_stored(spec, dir);
+    ASSERT_EQ(r.run.code, 0) << r.run.out << r.run.err;
+    const auto samples = prometheus_samples(r.exported);
+    ASSERT_GE(samples.size(), 2u);
+    int64_t last = -1000;
+    for (const auto& s : samples) {
+        EXPECT_EQ(s.at("values").size(), 50u) << s.dump();
+        const int64_t t = s.at("t_ms").get<int64_t>();
+        EXPECT_GE(t - last, 1000 - 125) << r.exported.at("probe_samples").dump();
+        last = t;
+    }
+    int told = 0;
+    for (const auto& ev : r.exported.at("events"))
+        if (ev.at("text").get<std::string>().find("more series not shown") != std::string::npos)
+            ++told;
+    EXPECT_EQ(told, 1) << r.exported.at("events").dump();
+}
+
 // MemTotal from /proc/meminfo, in bytes (the kernel writes kB).
 double mem_total_bytes() {
     std::ifstream in("/proc/meminfo");
