@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -132,6 +133,7 @@ void MainWindow::setupMenus() {
         if (!quickStart(kQuickStartSeconds, &error)) report(tr("Quick start failed"), error);
     });
     run->addAction(tr("Compare two specs (&A/B)…"), this, &MainWindow::openAbDialog);
+    run->addAction(tr("Live &metrics for Prometheus…"), this, &MainWindow::askMetricsAddress);
     statusBar()->showMessage(tr("Ready"));
 }
 
@@ -222,8 +224,28 @@ bool MainWindow::startRun(const RunSpec& spec, QString* error,
     updateRunActions();
     welcome_->hide();
     showView(View::live);
-    statusBar()->showMessage(tr("Running %1").arg(qs(spec.name)));
+    const QString metrics = session_->metricsUrl();
+    statusBar()->showMessage(
+        metrics.isEmpty() ? tr("Running %1").arg(qs(spec.name))
+                          : tr("Running %1; live metrics at %2").arg(qs(spec.name), metrics));
     return true;
+}
+
+// Where Prometheus may scrape the runs' live figures: kept in the settings, as
+// `run --metrics-listen` takes it; empty turns it off.
+void MainWindow::askMetricsAddress() {
+    bool ok = false;
+    const QString address = QInputDialog::getText(
+        this, tr("Live metrics for Prometheus"),
+        tr("Serve each run's live figures at HOST:PORT/metrics (empty: off):"), QLineEdit::Normal,
+        QSettings().value(QStringLiteral("metrics/listen")).toString(), &ok);
+    if (!ok) return;
+    setMetricsAddress(address.trimmed());
+}
+
+void MainWindow::setMetricsAddress(const QString& address) {
+    QSettings().setValue(QStringLiteral("metrics/listen"), address);
+    session_->setMetricsAddress(address.toStdString());
 }
 
 bool MainWindow::quickStart(int seconds, QString* error) {
@@ -313,6 +335,8 @@ void MainWindow::restoreSettings() {
     const auto j = nlohmann::json::parse(last.begin(), last.end(), nullptr, false);
     form_->setJson(!last.isEmpty() && j.is_object() ? j : first_form_json());
     tabs_->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
+    session_->setMetricsAddress(
+        settings.value(QStringLiteral("metrics/listen")).toString().toStdString());
 }
 
 void MainWindow::saveSettings() const {

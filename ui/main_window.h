@@ -50,6 +50,9 @@ class MainWindow : public QMainWindow {
     // File → Import results…: another tool's results (JTL, vegeta, k6, .hlog) stored as a run,
     // read off the GUI thread with a progress bar; importFinished or importFailed follows.
     void importFile(const QString& path);
+    // Run → Live metrics for Prometheus…, once answered: HOST:PORT for the runs from now on,
+    // remembered in the settings; empty turns it off.
+    void setMetricsAddress(const QString& address);
 
   signals:
     void runFinished(const perflab::RunSummary& summary);
@@ -75,6 +78,7 @@ class MainWindow : public QMainWindow {
     void exportChart();
     void importResults();
     void openAbDialog();
+    void askMetricsAddress();
     // Start and Stop (menu and button) as the run's state and the form's validity allow.
     void updateRunActions();
     void onFinished(const RunSummary& summary);

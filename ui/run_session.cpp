@@ -9,6 +9,8 @@
 #include "database.h"
 #include "engine.h"
 #include "local_memcached.h"
+#include "metrics/live_metrics.h"
+#include "metrics/metrics_listener.h"
 #include "model/run_seed.h"
 #include "probe_runner.h"
 #include "run_bridge.h"
@@ -168,12 +170,28 @@ bool RunSession::start(const RunSpec& given, QString* error,
     ProbeOptions options = probeOptions_;
     cancel_ = options.cancel = std::make_shared<SshCancel>();
     const AgentsEngine* agents = nullptr;  // owned by the controller
+    // The last run's endpoint goes before the controller its figures asked.
+    listener_.reset();
+    metrics_.reset();
     try {
         controller_ =
             std::make_unique<RunController>(spec, make_run_engine(spec, cancel_, &agents));
     } catch (const std::exception& e) {
         *error = QString::fromStdString(e.what());
         return false;
+    }
+    if (!metricsAddress_.empty()) {
+        metrics_ = std::make_unique<LiveMetrics>(
+            [c = controller_.get()] { return c->slo_window_checks(); });
+        try {
+            listener_ = std::make_unique<MetricsListener>(
+                metricsAddress_, [m = metrics_.get()] { return m->exposition(); });
+        } catch (const ListenError& e) {
+            metrics_.reset();
+            *error = tr("Live metrics: %1").arg(QString::fromStdString(e.what()));
+            return false;
+        }
+        controller_->add_observer(metrics_.get());
     }
     controller_->add_observer(bridge_);
     const auto refused = [this, spec](int probe, const std::string& why) {
@@ -187,6 +205,12 @@ bool RunSession::start(const RunSpec& given, QString* error,
         run_on_worker(spec, options, notes, *c, agents, *b, refused, id);
     });
     return true;
+}
+
+QString RunSession::metricsUrl() const {
+    return listener_ ? QStringLiteral("http://%1/metrics")
+                           .arg(QString::fromStdString(listener_->address()))
+                     : QString();
 }
 
 void RunSession::adopt(std::unique_ptr<LocalMemcached> server) {

@@ -13,6 +13,9 @@
 
 namespace perflab {
 
+class LiveMetrics;
+class MetricsListener;
+
 class LocalMemcached;
 class RunBridge;
 class RunController;
@@ -31,6 +34,12 @@ class RunSession : public QObject {
     bool start(const RunSpec& spec, QString* error, const std::vector<std::string>& notes = {});
     // For the probes of the runs started from now on: known_hosts and key passphrases.
     void setProbeOptions(ProbeOptions options) { probeOptions_ = std::move(options); }
+    // For the runs started from now on: serve their live figures to Prometheus at `address`
+    // (HOST:PORT, as `run --metrics-listen`); empty: not at all. The endpoint stays up after
+    // a run ends, its last figures there, until the next run starts.
+    void setMetricsAddress(std::string address) { metricsAddress_ = std::move(address); }
+    // Where the last run's figures are served ("http://127.0.0.1:9464/metrics"), or empty.
+    QString metricsUrl() const;
     // Keeps `server` alive until the run ends (the quick start's own memcached).
     void adopt(std::unique_ptr<LocalMemcached> server);
     // Also while the probes still connect: their SSH work is cancelled, not waited for.
@@ -61,6 +70,10 @@ class RunSession : public QObject {
     std::unique_ptr<RunController> controller_;
     std::unique_ptr<LocalMemcached> server_;
     ProbeOptions probeOptions_;
+    std::string metricsAddress_;
+    // Declared after the controller: the endpoint goes first, then what it reads.
+    std::unique_ptr<LiveMetrics> metrics_;
+    std::unique_ptr<MetricsListener> listener_;
     std::shared_ptr<SshCancel> cancel_;  // the current run's probes
     std::thread thread_;
     int64_t storedRunId_ = 0;  // written by the run's thread, read after it was joined

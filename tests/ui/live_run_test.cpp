@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Real cache runs against a real memcached, driven through the main window: the live charts
 // get one point per tick, Stop ends a run early, late sends raise the generator banner.
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <qcustomplot.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <QAction>
 #include <QApplication>
@@ -13,8 +17,10 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTest>
 #include <QTimer>
+#include <QUrl>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -96,6 +102,7 @@ class LiveRunTest : public QObject {
     void importLandsInTheHistoryWithItsProgress();
     void agentsRunShowsATilePerAgentAndStoresTheirShares();
     void agentAtItsLimitRaisesTheBanner();
+    void liveMetricsAreServedWhileTheRunGoes();
 };
 
 void LiveRunTest::cacheRunFillsChartsOnePointPerTick() {
@@ -702,6 +709,74 @@ void LiveRunTest::agentAtItsLimitRaisesTheBanner() {
     view.addSample(s);
     QVERIFY(view.generatorLimited());
     QVERIFY(view.agentTiles()->text(1).contains(QStringLiteral("CPU 97%")));
+}
+
+namespace {
+
+// GET `url` ("http://127.0.0.1:PORT/metrics"): its body, or "" when nothing answered.
+QString http_get(const QString& url) {
+    const QUrl u(url);
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(quint16(u.port()));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    std::string reply;
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+        const std::string request = "GET " + u.path().toStdString() + " HTTP/1.0\r\n\r\n";
+        ::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+        char buf[4096];
+        for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;)
+            reply.append(buf, size_t(n));
+    }
+    ::close(fd);
+    const size_t body = reply.find("\r\n\r\n");
+    return body == std::string::npos ? QString() : QString::fromStdString(reply.substr(body + 4));
+}
+
+// The sum of a counter's samples in an exposition.
+double counter_sum(const QString& text, const QString& name) {
+    double sum = 0;
+    const QRegularExpression line(QStringLiteral("^%1\\{[^}]*\\} (\\S+)$").arg(name),
+                                  QRegularExpression::MultilineOption);
+    for (auto it = line.globalMatch(text); it.hasNext();)
+        sum += it.next().captured(1).toDouble();
+    return sum;
+}
+
+}  // namespace
+
+// Run → Live metrics for Prometheus…: the window's runs are served as `run --metrics-listen`
+// serves them, the endpoint staying up with the last figures once the run ended.
+void LiveRunTest::liveMetricsAreServedWhileTheRunGoes() {
+    test::MemcachedServer server;
+    MainWindow window;
+    window.setMetricsAddress(QStringLiteral("127.0.0.1:0"));
+    QSignalSpy sampled(window.session()->bridge(), &RunBridge::sampled);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    QString error;
+    QVERIFY2(window.startRun(cache_spec(server.endpoint(), 2.0), &error), qPrintable(error));
+    const QString url = window.session()->metricsUrl();
+    QVERIFY(url.startsWith(QStringLiteral("http://127.0.0.1:")));
+    QVERIFY(window.statusBar()->currentMessage().contains(url));
+    QVERIFY(sampled.wait(30000));
+    const QString live = http_get(url);
+    QVERIFY2(live.contains(QStringLiteral("perflab_running 1")), qPrintable(live));
+    QVERIFY2(live.contains(QStringLiteral("perflab_requests_total{op=\"get\",phase=\"0\"}")),
+             qPrintable(live));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    const auto summary = finished.at(0).at(0).value<RunSummary>();
+    const QString last = http_get(url);
+    QVERIFY2(last.contains(QStringLiteral("perflab_running 0")), qPrintable(last));
+    QCOMPARE(counter_sum(last, QStringLiteral("perflab_requests_total")),
+             double(summary.overall.totals.total_ops()));
+
+    // An address that cannot be listened on stops the start, saying so.
+    window.setMetricsAddress(QStringLiteral("nonsense"));
+    QVERIFY(!window.startRun(cache_spec(server.endpoint(), 1.0), &error));
+    QVERIFY2(error.contains(QStringLiteral("Live metrics")), qPrintable(error));
+    window.setMetricsAddress({});  // the settings outlive the test
+    QVERIFY(QSettings().value(QStringLiteral("metrics/listen")).toString().isEmpty());
 }
 
 int run_live_run_test(int argc, char** argv) {
