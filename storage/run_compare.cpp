@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "model/figures.h"
 #include "model/format.h"
+#include "prometheus_figures.h"
 #include "server_figures.h"
 
 namespace perflab {
@@ -237,6 +239,56 @@ std::vector<int64_t> noise_history(RunStore& store, int64_t run,
     return out;
 }
 
+namespace {
+
+// Each prometheus series' mean and max over the run, and over each phase of several ("p2."),
+// a side's value the mean over its runs: shown beside the servers' figures, never judged, as
+// whether more is better depends on the series.
+void add_prometheus_figures(RunStore& store, const std::vector<std::vector<int64_t>>& sides,
+                            const std::vector<std::vector<RunSummary>>& summaries, size_t phases,
+                            std::vector<Comparison::Figure>& figures) {
+    std::vector<std::string> names;  // as first seen
+    std::vector<std::map<std::string, double>> side_values(sides.size());
+    for (size_t s = 0; s < sides.size(); ++s) {
+        std::map<std::string, std::vector<double>> per_name;
+        for (size_t r = 0; r < sides[s].size(); ++r) {
+            const auto probes = store.probe_samples(sides[s][r]);
+            const auto add = [&](const std::string& prefix, int64_t from, int64_t to) {
+                for (const auto& f : prometheus_figures(probes, from, to)) {
+                    const std::string base =
+                        prefix + f.source + " " + f.key.substr(f.key.starts_with("prom.") ? 5 : 0);
+                    for (const auto& [suffix, v] : {std::pair{" mean", f.mean}, {" max", f.max}}) {
+                        const std::string name = base + suffix;
+                        if (std::find(names.begin(), names.end(), name) == names.end())
+                            names.push_back(name);
+                        per_name[name].push_back(v);
+                    }
+                }
+            };
+            add("", -1, std::numeric_limits<int64_t>::max());
+            for (size_t i = 0; phases > 1 && i < phases; ++i)
+                if (const auto span = phase_span(summaries[s][r], i))
+                    add("p" + std::to_string(i + 1) + ".", span->first, span->second);
+        }
+        for (const auto& [name, values] : per_name)
+            side_values[s][name] = mean_of(values);
+    }
+    for (const auto& name : names) {
+        Comparison::Figure f;
+        f.name = name;
+        for (const auto& side : side_values) {
+            const auto it = side.find(name);
+            f.values.push_back(it == side.end() ? kNone : it->second);
+            const double base = f.values.front(), v = f.values.back();
+            f.delta_pct.push_back(
+                std::isnan(v) || std::isnan(base) || base == 0 ? kNone : (v - base) / base * 100.0);
+        }
+        figures.push_back(std::move(f));
+    }
+}
+
+}  // namespace
+
 Comparison compare_sides(RunStore& store, const std::vector<std::vector<int64_t>>& sides,
                          const StatOptions& given, const std::vector<int64_t>& noise_runs) {
     Comparison c;
@@ -297,6 +349,7 @@ Comparison compare_sides(RunStore& store, const std::vector<std::vector<int64_t>
             client["jvm_command_line"] = jvms;
         clients.push_back(client);
     }
+    add_prometheus_figures(store, sides, summaries, phases, c.figures);
     drop_empty(c.figures);
     c.spec_differences = differences(specs, {"/name", "/notes"});
     c.hardware_differences = differences(clients, {"/mhz"});

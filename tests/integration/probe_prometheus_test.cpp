@@ -270,6 +270,51 @@ TEST(PrometheusProbe, ManySeriesAreCappedAndIntervalSpacesScrapes) {
     EXPECT_EQ(told, 1) << r.exported.at("events").dump();
 }
 
+// compare puts each series' mean and max beside the servers' figures, a run's being the mean
+// and the most of its stored samples; not judged.
+TEST(PrometheusProbe, CompareShowsEachSeriesMeanAndMax) {
+    test::TempDir dir;
+    test::NginxServer nginx;
+    Exporter exporter(
+        {"/usr/bin/prometheus-nginx-exporter",
+         "-nginx.scrape-uri=http://127.0.0.1:" + std::to_string(nginx.port()) + "/stub_status"},
+        dir);
+    const nlohmann::json probe = {{"prometheus", exporter.url()},
+                                  {"metrics", {"nginx_http_requests_total"}}};
+    const std::string db = dir.file("runs.db");
+    std::vector<std::pair<double, double>> expected;  // (mean, max) of each run
+    for (const int rate : {100, 300}) {
+        dir.write("spec.json", http_spec(nginx.url("/ok"), 2, rate, probe).dump());
+        const auto o = test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db, "-q"});
+        ASSERT_EQ(o.code, 0) << o.err;
+        const std::string id = std::to_string(expected.size() + 1);
+        const auto e =
+            test::run({PERFLAB_BINARY, "export", id, "--db", db, "--format", "json"}, 60);
+        ASSERT_EQ(e.code, 0) << e.err;
+        double sum = 0, most = 0;
+        const auto samples = prometheus_samples(nlohmann::json::parse(e.out));
+        for (const auto& s : samples) {
+            const double v = s.at("values").at("prom.nginx_http_requests_total:rate").get<double>();
+            sum += v;
+            most = std::max(most, v);
+        }
+        ASSERT_FALSE(samples.empty());
+        expected.emplace_back(sum / double(samples.size()), most);
+    }
+    const auto c = test::run({PERFLAB_BINARY, "compare", "1", "2", "--db", db, "--json"}, 60);
+    ASSERT_EQ(c.code, 0) << c.err;
+    const auto figures = nlohmann::json::parse(c.out).at("figures");
+    const std::string series = "prometheus " + exporter.url() + " nginx_http_requests_total:rate";
+    ASSERT_TRUE(figures.contains(series + " mean")) << figures.dump();
+    const auto& mean = figures.at(series + " mean").at("values");
+    const auto& max = figures.at(series + " max").at("values");
+    for (size_t i = 0; i < 2; ++i) {
+        EXPECT_DOUBLE_EQ(mean.at(i).get<double>(), expected[i].first);
+        EXPECT_DOUBLE_EQ(max.at(i).get<double>(), expected[i].second);
+    }
+    EXPECT_FALSE(figures.at(series + " mean").contains("verdict"));
+}
+
 // MemTotal from /proc/meminfo, in bytes (the kernel writes kB).
 double mem_total_bytes() {
     std::ifstream in("/proc/meminfo");
