@@ -2,6 +2,8 @@
 #include "probe_line.h"
 
 #include <algorithm>
+#include <functional>
+#include <vector>
 
 #include "model/format.h"
 
@@ -72,6 +74,22 @@ std::string jvm_line(const nlohmann::json& v) {
            format_fixed(num(v, "full_gc_ms"), 1) + "ms)";
 }
 
+// The process's figures, then its threads hottest first as name:pct.
+std::string process_line(const nlohmann::json& v) {
+    std::string s = "pid:" + count(v, "pid") + " us:" + pct_or_dash(v, "cpu_user_pct") +
+                    " sy:" + pct_or_dash(v, "cpu_system_pct") + " rss:" + bytes(v, "rss") +
+                    " thr:" + count(v, "threads") + " fds:" + count(v, "open_files") +
+                    " cs/s:" + count(v, "ctx_voluntary_ps") + "/" + count(v, "ctx_involuntary_ps");
+    std::vector<std::pair<double, std::string>> threads;
+    for (const auto& [key, value] : v.items())
+        if (key.starts_with("thread.") && key.ends_with(".cpu_pct") && value.is_number())
+            threads.emplace_back(value.get<double>(), key.substr(7, key.size() - 15));
+    std::sort(threads.begin(), threads.end(), std::greater<>());
+    for (const auto& [cpu, name] : threads)
+        s += " [" + name + " " + format_fixed(cpu, 1) + "%]";
+    return s;
+}
+
 // The first few series as key=value, in the order of their keys: the rest are in the store.
 std::string prometheus_line(const nlohmann::json& v) {
     constexpr size_t kShown = 6;
@@ -95,6 +113,7 @@ std::string probe_line(const ProbeSample& sample) {
     if (sample.kind == "memcached") return s + memcached_line(sample.values);
     if (sample.kind == "jvm") return s + jvm_line(sample.values);
     if (sample.kind == "prometheus") return s + prometheus_line(sample.values);
+    if (sample.kind == "process") return s + process_line(sample.values);
     return s + host_line(sample.values);
 }
 

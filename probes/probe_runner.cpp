@@ -4,6 +4,7 @@
 #include "jvm_probe.h"
 #include "local_probe.h"
 #include "memcached_probe.h"
+#include "process_probe.h"
 #include "prometheus_probe.h"
 #include "ssh_probe.h"
 
@@ -70,6 +71,15 @@ std::unique_ptr<Probe> make_probe(const ProbeSpec& spec, const ProbeOptions& opt
         }
         case ProbeSpec::Type::prometheus:
             return make_prometheus_probe(spec, options, tick_ms);
+        case ProbeSpec::Type::process: {
+            ProcessTarget t;
+            if (!spec.target.empty()) t.ssh = ssh_target(spec.target);
+            t.ssh_options = ssh_options(spec, options);
+            t.pid = long(spec.pid);
+            t.match = spec.match;
+            t.top = spec.top;
+            return std::make_unique<ProcessProbe>(std::move(t), tick_ms);
+        }
     }
     throw ProbeError("unknown probe type");
 }

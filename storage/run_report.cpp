@@ -10,6 +10,7 @@
 
 #include "agent_figures.h"
 #include "agent_ticks.h"
+#include "hot_threads.h"
 #include "model/figures.h"
 #include "model/format.h"
 #include "model/summary_report.h"
@@ -134,6 +135,25 @@ Table prometheus_table(const RunReport& r) {
         for (const auto& f : prometheus_figures(r.probes, from, to))
             t.rows.push_back({span, f.source, f.key.substr(f.key.starts_with("prom.") ? 5 : 0),
                               format_fixed(f.mean, 3), format_fixed(f.max, 3)});
+    };
+    if (r.summary.phases.size() > 1)
+        for (size_t i = 0; i < r.summary.phases.size(); ++i)
+            if (const auto span = phase_span(r.summary, i))
+                rows("phase " + std::to_string(r.summary.phases[i].phase + 1), span->first,
+                     span->second);
+    rows("run", -1, std::numeric_limits<int64_t>::max());
+    return t;
+}
+
+// Each process probe's hottest threads over each phase and the run: a thread's CPU is over the
+// samples that counted it among the top N, told as "n/m" of the process's samples.
+Table hot_threads_table(const RunReport& r) {
+    Table t{{"span", "process", "thread", "mean CPU %", "max CPU %", "samples"}, {}};
+    const auto rows = [&](const std::string& span, int64_t from, int64_t to) {
+        for (const auto& h : hot_threads(r.probes, from, to))
+            t.rows.push_back({span, h.source, h.thread, format_fixed(h.mean_cpu_pct, 1),
+                              format_fixed(h.max_cpu_pct, 1),
+                              std::to_string(h.samples) + "/" + std::to_string(h.process_samples)});
     };
     if (r.summary.phases.size() > 1)
         for (size_t i = 0; i < r.summary.phases.size(); ++i)
@@ -385,6 +405,8 @@ std::string report_text(const RunReport& r) {
         out += "Servers\n" + markdown_table(servers);
     if (const Table prom = prometheus_table(r); !prom.rows.empty())
         out += "Prometheus\n" + markdown_table(prom);
+    if (const Table hot = hot_threads_table(r); !hot.rows.empty())
+        out += "Hot threads\n" + markdown_table(hot);
     if (r.summary.slo) out += slo_text(*r.summary.slo);
     if (r.summary.search) out += search_text(*r.summary.search);
     if (!r.events.empty()) out += "Events\n";
@@ -425,6 +447,7 @@ nlohmann::json report_json(const RunReport& r) {
     }
     out["servers"] = servers_json(r.summary, r.probes);
     out["prometheus"] = prometheus_json(r.summary, r.probes);
+    out["hot_threads"] = hot_threads_json(r.summary, r.probes);
     return out;
 }
 
@@ -450,6 +473,8 @@ std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& 
         out += "\n## Servers\n\n" + markdown_table(servers);
     if (const Table prom = prometheus_table(r); !prom.rows.empty())
         out += "\n## Prometheus\n\n" + markdown_table(prom);
+    if (const Table hot = hot_threads_table(r); !hot.rows.empty())
+        out += "\n## Hot threads\n\n" + markdown_table(hot);
     if (const auto& slo = r.summary.slo)
         out += std::string("\n## SLO: ") + (slo->passed ? "PASS" : "FAIL") + "\n\n" +
                markdown_table(slo_table(*slo));
@@ -520,6 +545,8 @@ ReportHtmlParts report_html_parts(const RunReport& r) {
         parts.servers = "<h2>Servers</h2>\n" + html_table(servers);
     if (const Table prom = prometheus_table(r); !prom.rows.empty())
         parts.servers += "<h2>Prometheus</h2>\n" + html_table(prom);
+    if (const Table hot = hot_threads_table(r); !hot.rows.empty())
+        parts.servers += "<h2>Hot threads</h2>\n" + html_table(hot);
     if (const auto& slo = r.summary.slo)
         parts.slo = std::string("<h2>SLO: ") + (slo->passed ? "PASS" : "FAIL") + "</h2>\n" +
                     html_table(slo_table(*slo));

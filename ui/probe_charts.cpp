@@ -78,6 +78,9 @@ void ProbeCharts::begin(const RunSpec& spec) {
             case ProbeSpec::Type::prometheus:
                 kinds += QStringList(qsizetype(probe.metrics.size()), QObject::tr("Prometheus"));
                 break;
+            case ProbeSpec::Type::process:
+                kinds += QStringList(2, QObject::tr("Process"));
+                break;
         }
     }
     chart_->reservePanels(kinds);
@@ -93,6 +96,8 @@ void ProbeCharts::add(const ProbeSample& s) {
         addJvm(s);
     else if (s.kind == "prometheus")
         addPrometheus(s);
+    else if (s.kind == "process")
+        addProcess(s);
 }
 
 // Hosts, then memcached servers, then JVMs, each by its source's name, whichever probe's
@@ -104,6 +109,7 @@ int ProbeCharts::panel(const QString& axis, const QString& kind, const QString& 
     const int group = kind == QObject::tr("memcached")    ? 2
                       : kind == QObject::tr("JVM")        ? 3
                       : kind == QObject::tr("Prometheus") ? 4
+                      : kind == QObject::tr("Process")    ? 5
                                                           : 1;
     chart_->setPanelOrder(
         p, QStringLiteral("%1 %2 %3").arg(group).arg(source).arg(made_++, 4, 10, QLatin1Char('0')));
@@ -233,6 +239,30 @@ void ProbeCharts::addJvm(const ProbeSample& s) {
     if (number(s.values, "eden_pct", &v)) chart_->append(g[1], t, v);
     if (number(s.values, "young_gc_ms", &v)) chart_->append(g[2], t, v);
     if (number(s.values, "full_gc_ms", &v)) chart_->append(g[3], t, v);
+}
+
+ProbeCharts::Series& ProbeCharts::processSeries(const QString& source) {
+    const QString key = QStringLiteral("process ") + source;
+    if (auto it = series_.find(key); it != series_.end()) return *it;
+    const QString kind = QObject::tr("Process");
+    const int cpu = panel(QObject::tr("CPU % of a core"), kind, source);
+    const int rss = panel(QObject::tr("RSS B"), kind, source, AxisUnit::bytes);
+    // Stacked as the host's CPU: system drawn first, over the sum, user covering its share.
+    Series s{chart_->addArea(cpu, QObject::tr("+system"), kRed),
+             chart_->addArea(cpu, QObject::tr("user"), kBlue),
+             chart_->addSeries(rss, QObject::tr("RSS"), kBrown)};
+    return *series_.insert(key, s);
+}
+
+void ProbeCharts::addProcess(const ProbeSample& s) {
+    const Series& g = processSeries(QString::fromStdString(s.source));
+    const double t = double(s.t_ms) / 1000.0;
+    double user = 0, sys = 0, v = 0;
+    if (number(s.values, "cpu_user_pct", &user) && number(s.values, "cpu_system_pct", &sys)) {
+        chart_->append(g[0], t, user + sys);
+        chart_->append(g[1], t, user);
+    }
+    if (number(s.values, "rss", &v)) chart_->append(g[2], t, v);
 }
 
 // Panels and series come as their keys first appear: an exporter's label sets are only known

@@ -23,6 +23,7 @@ class TimeChart;
 //   jvm        old gen and eden occupancy, GC time per sample (full GCs are the run's markers)
 //   prometheus a panel per metric (the key's part before '{': "node_load1",
 //              "nginx_http_requests_total:rate"), a series per label set
+//   process    its CPU (stacked user/system, % of one core) and its RSS
 class ProbeCharts {
   public:
     explicit ProbeCharts(TimeChart* chart) : chart_(chart) {}
@@ -42,10 +43,12 @@ class ProbeCharts {
     Series& hostSeries(const ProbeSample& first, bool loopback);
     Series& memcachedSeries(const QString& source);
     Series& jvmSeries(const QString& source);
+    Series& processSeries(const QString& source);
     void addHost(const ProbeSample& s);
     void addMemcached(const ProbeSample& s);
     void addJvm(const ProbeSample& s);
     void addPrometheus(const ProbeSample& s);
+    void addProcess(const ProbeSample& s);
     int panel(const QString& axis, const QString& kind, const QString& source,
               AxisUnit unit = AxisUnit::count);
     static QStringList hostKinds();

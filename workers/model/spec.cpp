@@ -29,7 +29,7 @@ const char* to_string(CacheDriver d) {
     return d == CacheDriver::libmemcached ? "libmemcached" : "async";
 }
 const char* to_string(ProbeSpec::Type t) {
-    static const char* names[] = {"local", "ssh", "memcached", "jvm", "prometheus"};
+    static const char* names[] = {"local", "ssh", "memcached", "jvm", "prometheus", "process"};
     return names[int(t)];
 }
 
@@ -229,6 +229,16 @@ nlohmann::json probe_json(const ProbeSpec& p) {
             if (!p.target.empty()) j["via"] = p.target;
             if (!p.key.empty()) j["key"] = p.key;
             return j;
+        case ProbeSpec::Type::process: {
+            nlohmann::json process = nlohmann::json::object();
+            if (p.pid) process["pid"] = p.pid;
+            if (!p.match.empty()) process["match"] = p.match;
+            process["top"] = p.top;
+            j["process"] = process;
+            if (!p.target.empty()) j["via"] = p.target;
+            if (!p.key.empty()) j["key"] = p.key;
+            return j;
+        }
     }
     if (!p.key.empty()) j["key"] = p.key;
     if (p.per_core) j["per_core"] = true;

@@ -165,16 +165,17 @@ struct HttpSpec {
 
 // What to sample beside the load; the probes library interprets these.
 struct ProbeSpec {
-    enum class Type { local, ssh, memcached, jvm, prometheus };
+    enum class Type { local, ssh, memcached, jvm, prometheus, process };
     Type type = Type::local;
-    std::string target;     // ssh: user@host:port; memcached: host:port; prometheus: its via
+    std::string target;     // ssh: user@host:port; memcached: host:port; prometheus, process: via
     std::string key;        // ssh: private key file (empty: ssh-agent)
     bool per_core = false;  // local/ssh: CPU per core as well
-    int64_t pid = 0;        // jvm: process id, or
-    std::string match;      // jvm: pgrep -f pattern
-    std::string url;                   // prometheus: the exporter's http:// address
+    int64_t pid = 0;        // jvm, process: process id, or
+    std::string match;      // jvm, process: pgrep -f pattern
+    std::string url;        // prometheus: the exporter's http:// address
     std::vector<std::string> metrics;  // prometheus: selectors, as a Prometheus user writes them
     int interval_ms = 0;               // prometheus: between scrapes (0: the run's tick)
+    int top = 5;                       // process: its hottest threads sampled by name
 };
 
 // One machine that generates a share of the load; with agents in a spec, this machine is the

@@ -91,6 +91,16 @@ void check_replay_phases(const RunSpec& s, std::vector<SpecError>& errors) {
                  "\"concurrency\" (its connections), or replay at \"speed\": \"max\""});
 }
 
+// The host a probe reaches its target through, over SSH.
+void parse_via(JsonReader& r, ProbeSpec& p) {
+    if (auto v = r.string("via")) {
+        p.target = *v;
+        if (p.target.find('@') == std::string::npos)
+            r.error(r.path("via"), "expected \"user@host[:port]\"");
+    }
+    if (auto v = r.string("key")) p.key = *v;
+}
+
 void parse_prometheus_probe(JsonReader& r, ProbeSpec& p) {
     p.type = ProbeSpec::Type::prometheus;
     if (auto v = r.string("prometheus")) {
@@ -106,13 +116,29 @@ void parse_prometheus_probe(JsonReader& r, ProbeSpec& p) {
             r.error(index_path(r.path("metrics"), i),
                     "bad selector \"" + p.metrics[i] + "\": " + std::get<1>(sel));
     if (auto v = r.integer("interval_ms", 100, 3600000)) p.interval_ms = int(*v);
-    if (auto v = r.string("via")) {
-        p.target = *v;
-        if (p.target.find('@') == std::string::npos)
-            r.error(r.path("via"), "expected \"user@host[:port]\"");
-    }
-    if (auto v = r.string("key")) p.key = *v;
+    parse_via(r, p);
     if (r.has("per_core")) r.error(r.path("per_core"), "is for a host probe");
+}
+
+void parse_process_probe(JsonReader& r, ProbeSpec& p, std::vector<SpecError>& errors) {
+    p.type = ProbeSpec::Type::process;
+    JsonReader pr(*r.child("process"), r.path("process"), errors);
+    if (!pr.is_object()) {
+        r.error(r.path("process"), "expected an object: {\"pid\": N} or {\"match\": \"java\"}");
+        return;
+    }
+    pr.allow_only({"pid", "match", "top"});
+    if (auto v = pr.integer("pid", 1, INT32_MAX)) p.pid = *v;
+    if (auto v = pr.string("match")) {
+        p.match = *v;
+        if (p.match.empty()) pr.error(pr.path("match"), "must not be empty");
+    }
+    if (auto v = pr.integer("top", 1, 100)) p.top = int(*v);
+    if (pr.has("pid") == pr.has("match"))
+        pr.error(r.path("process"), "needs exactly one of \"pid\" and \"match\"");
+    parse_via(r, p);
+    for (const char* key : {"per_core", "metrics", "interval_ms"})
+        if (r.has(key)) r.error(r.path(key), "is not for a \"process\" probe");
 }
 
 ProbeSpec parse_probe(const nlohmann::json& json, const std::string& path,
@@ -121,21 +147,26 @@ ProbeSpec parse_probe(const nlohmann::json& json, const std::string& path,
     ProbeSpec p;
     if (!r.is_object()) return p;
     r.allow_only({"local", "ssh", "key", "per_core", "memcached", "jvm", "prometheus", "metrics",
-                  "interval_ms", "via"});
+                  "interval_ms", "via", "process"});
     const int kinds = int(r.has("local")) + int(r.has("ssh") && !r.has("jvm")) +
-                      int(r.has("memcached")) + int(r.has("jvm")) + int(r.has("prometheus"));
+                      int(r.has("memcached")) + int(r.has("jvm")) + int(r.has("prometheus")) +
+                      int(r.has("process"));
     if (kinds != 1) {
         r.error(path,
                 "needs exactly one of \"local\", \"ssh\", \"memcached\", \"jvm\", "
-                "\"prometheus\"");
+                "\"prometheus\", \"process\"");
         return p;
     }
     if (r.has("prometheus")) {
         parse_prometheus_probe(r, p);
         return p;
     }
+    if (r.has("process")) {
+        parse_process_probe(r, p, errors);
+        return p;
+    }
     for (const char* key : {"metrics", "interval_ms", "via"})
-        if (r.has(key)) r.error(r.path(key), "is for a \"prometheus\" probe");
+        if (r.has(key)) r.error(r.path(key), "is for a \"prometheus\" or \"process\" probe");
     if (auto v = r.boolean("per_core")) p.per_core = *v;
     if (auto v = r.string("key")) p.key = *v;
     if (r.has("local")) {

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "nginx_server.h"
+#include "process.h"
+
+namespace perflab {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A field of /proc/PID/status, e.g. "Threads" or "VmRSS" (its number, kB for sizes).
+double proc_status(pid_t pid, const std::string& field) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(in, line);)
+        if (line.starts_with(field + ":")) return std::stod(line.substr(field.size() + 1));
+    ADD_FAILURE() << "no " << field << " in /proc/" << pid << "/status";
+    return -1;
+}
+
+nlohmann::json http_spec(const std::string& url, double seconds, const nlohmann::json& probe) {
+    return {{"name", "process probe"},
+            {"kind", "http"},
+            {"tick_ms", 500},
+            {"phases", {{{"duration_s", seconds}, {"rate", 50}}}},
+            {"http", {{"targets", {{{"url", url}}}}, {"threads", 1}}},
+            {"probes", {probe}}};
+}
+
+// PerflabHotThreads compiled and started, up once it printed "ready" (its three threads run).
+struct HotJvm {
+    test::TempDir dir;
+    std::string token = "perflab-hot-" + std::to_string(::getpid());
+    test::Process process;
+
+    HotJvm() {
+        const auto c = test::run(
+            {"javac", "-d", dir.path(),
+             std::string(PERFLAB_SOURCE_DIR) + "/tests/fixtures/jvm/PerflabHotThreads.java"});
+        EXPECT_EQ(c.code, 0) << c.err;
+        process = test::Process(
+            {"java", "-Xmx32m", "-Xms32m", "-cp", dir.path(), "PerflabHotThreads", token},
+            dir.file("out"), dir.file("err"));
+        EXPECT_TRUE(test::wait_until(
+            [&] { return test::read_file(dir.file("out")).find("ready") != std::string::npos; },
+            20s))
+            << "the JVM did not start: " << test::read_file(dir.file("err"));
+    }
+};
+
+// The hot-threads table a report JSON gives for the whole run.
+std::vector<nlohmann::json> run_threads(const nlohmann::json& exported) {
+    std::vector<nlohmann::json> out;
+    for (const auto& t : exported.at("hot_threads").at("run"))
+        out.push_back(t);
+    return out;
+}
+
+TEST(ProcessProbe, HotJavaThreadsTopTheTableByTheirJvmNames) {
+    HotJvm jvm;
+    test::NginxServer nginx;
+    test::TempDir dir;
+    const nlohmann::json probe = {{"process", {{"match", "PerflabHotThreads " + jvm.token}}}};
+    dir.write("spec.json", http_spec(nginx.url("/ok"), 4, probe).dump());
+    const std::string db = dir.file("runs.db");
+    const auto run = test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db}, 120);
+    ASSERT_EQ(run.code, 0) << run.out << run.err;
+    // Read right after the run: the JVM's threads are as many, its heap as large.
+    const double threads = proc_status(jvm.process.pid(), "Threads");
+    const double rss = proc_status(jvm.process.pid(), "VmRSS") * 1024;
+    const auto e = test::run({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "json"}, 60);
+    ASSERT_EQ(e.code, 0) << e.err;
+    const auto exported = nlohmann::json::parse(e.out);
+
+    std::vector<nlohmann::json> samples;
+    for (const auto& s : exported.at("probe_samples"))
+        if (s.at("kind") == "process" && !s.at("gap").get<bool>()) samples.push_back(s);
+    ASSERT_GE(samples.size(), 4u) << exported.at("probe_samples").dump();
+    const auto& last = samples.back().at("values");
+    EXPECT_EQ(last.at("pid").get<long>(), long(jvm.process.pid()));
+    // JIT compiler threads come and go with the JVM's work: a couple either way.
+    EXPECT_NEAR(last.at("threads").get<double>(), threads, 2) << last.dump();
+    EXPECT_NEAR(last.at("rss").get<double>(), rss, rss * 0.1) << last.dump();
+    EXPECT_GT(last.at("open_files").get<double>(), 0);
+    EXPECT_TRUE(last.contains("ctx_voluntary_ps")) << last.dump();
+    EXPECT_TRUE(last.contains("ctx_involuntary_ps")) << last.dump();
+    // The process's CPU holds its top threads' (the two spinners among them). The threads are
+    // read a moment after the process, each rounded to a clock tick: 10 points of slack.
+    double threads_cpu = 0;
+    for (const auto& [key, v] : last.items())
+        if (key.starts_with("thread.")) threads_cpu += v.get<double>();
+    EXPECT_GE(last.at("cpu_user_pct").get<double>() + last.at("cpu_system_pct").get<double>() + 10,
+              threads_cpu)
+        << last.dump();
+
+    const auto table = run_threads(exported);
+    ASSERT_GE(table.size(), 2u) << exported.at("hot_threads").dump();
+    std::cout << "hot threads over the run:\n";
+    for (const auto& t : table)
+        std::cout << "  " << t.at("thread").get<std::string>() << " " << t.at("mean_cpu_pct")
+                  << "% in " << t.at("samples") << "/" << t.at("process_samples") << "\n";
+    const std::set<std::string> top = {table[0].at("thread").get<std::string>(),
+                                       table[1].at("thread").get<std::string>()};
+    EXPECT_EQ(top, (std::set<std::string>{"hot-alpha", "hot-beta"}));
+    for (int i = 0; i < 2; ++i) {
+        EXPECT_GE(table[i].at("mean_cpu_pct").get<double>(), 30) << table[i].dump();
+        EXPECT_LE(table[i].at("mean_cpu_pct").get<double>(), 110) << table[i].dump();
+    }
+    for (const auto& t : table) {
+        if (t.at("thread") == "cold") {
+            EXPECT_LT(t.at("mean_cpu_pct").get<double>(),
+                      table[1].at("mean_cpu_pct").get<double>());
+        }
+    }
+
+    const auto md = test::run({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "md"}, 60);
+    ASSERT_EQ(md.code, 0) << md.err;
+    EXPECT_NE(md.out.find("## Hot threads"), std::string::npos) << md.out;
+    EXPECT_NE(md.out.find("| hot-alpha |"), std::string::npos) << md.out;
+}
+
+TEST(ProcessProbe, ByPidReadsTheSameProcess) {
+    HotJvm jvm;
+    test::NginxServer nginx;
+    test::TempDir dir;
+    const nlohmann::json probe = {{"process", {{"pid", jvm.process.pid()}, {"top", 2}}}};
+    dir.write("spec.json", http_spec(nginx.url("/ok"), 2, probe).dump());
+    const std::string db = dir.file("runs.db");
+    const auto run = test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db}, 120);
+    ASSERT_EQ(run.code, 0) << run.out << run.err;
+    const auto e = test::run({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "json"}, 60);
+    ASSERT_EQ(e.code, 0) << e.err;
+    const auto exported = nlohmann::json::parse(e.out);
+    size_t seen = 0;
+    for (const auto& s : exported.at("probe_samples")) {
+        if (s.at("kind") != "process" || s.at("gap").get<bool>()) continue;
+        ++seen;
+        size_t named = 0;
+        for (const auto& [key, v] : s.at("values").items())
+            named += key.starts_with("thread.") ? 1 : 0;
+        EXPECT_EQ(named, 2u) << s.dump();
+    }
+    EXPECT_GE(seen, 2u);
+}
+
+TEST(ProcessProbe, NeitherMatchNorPidExitsTwoNamingIt) {
+    test::TempDir dir;
+    dir.write("spec.json", http_spec("http://127.0.0.1:9/", 1, {{"process", {{"top", 3}}}}).dump());
+    const auto o =
+        test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store", "-q"}, 60);
+    EXPECT_EQ(o.code, 2) << o.out << o.err;
+    EXPECT_NE(o.err.find("probes[0].process"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("\"pid\" and \"match\""), std::string::npos) << o.err;
+}
+
+TEST(ProcessProbe, APidThatDoesNotExistExitsTwoNamingIt) {
+    test::TempDir dir;
+    // Above any pid_max Linux allows (2^22): never a process.
+    dir.write("spec.json",
+              http_spec("http://127.0.0.1:9/", 1, {{"process", {{"pid", 2147483647}}}}).dump());
+    const auto o =
+        test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store", "-q"}, 60);
+    EXPECT_EQ(o.code, 2) << o.out << o.err;
+    EXPECT_NE(o.err.find("pid 2147483647: no such process"), std::string::npos) << o.err;
+}
+
+}  // namespace
+}  // namespace perflab
