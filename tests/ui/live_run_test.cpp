@@ -654,7 +654,7 @@ void LiveRunTest::agentsRunShowsATilePerAgentAndStoresTheirShares() {
     QVERIFY2(window.startRun(spec, &error), qPrintable(error));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
     const auto summary = finished.at(0).at(0).value<RunSummary>();
-    QCOMPARE(summary.status, RunStatus::completed);
+    QVERIFY2(summary.status == RunStatus::completed, summary.error.c_str());
     QCOMPARE(summary.agents.size(), size_t(2));
     const AgentTiles* tiles = window.liveView()->agentTiles();
     QVERIFY(!tiles->isHidden());
