@@ -124,6 +124,8 @@ std::string ProcessProbe::script(const ProcessTarget& t, int tick_ms) {
              "[ \"$p\" = many ] && { echo @@many; exit 1; }; ";
     }
     const std::string tick = format_fixed(tick_ms / 1000.0, 3);
+    // The threads known as named are those after jcmd ran: attaching starts a thread in the
+    // JVM ("Attach Listener"), which would otherwise look new and ask jcmd again.
     s += "[ -n \"$p\" ] && [ -r /proc/$p/stat ] || { echo @@nopid; exit 1; }; "
          "echo \"@@hz $(getconf CLK_TCK)\"; echo \"@@pid $p\"; "
          "j=; [ \"$(cat /proc/$p/comm)\" = java ] && command -v jcmd >/dev/null && j=1; "
@@ -136,8 +138,9 @@ std::string ProcessProbe::script(const ProcessTarget& t, int tick_ms) {
          std::to_string(kJcmdEveryS) +
          " ]; then "
          "new=; for t in $tids; do case \" $named \" in *\" $t \"*) ;; *) new=1;; esac; done; "
-         "if [ -n \"$new\" ]; then asked=${u%.*}; named=$(echo $tids); "
-         "jcmd $p Thread.print 2>/dev/null | grep '^\".* nid=' | sed 's/^/@@jt /'; fi; fi; "
+         "if [ -n \"$new\" ]; then asked=${u%.*}; "
+         "jcmd $p Thread.print 2>/dev/null | grep '^\".* nid=' | sed 's/^/@@jt /'; "
+         "named=$(echo $(ls /proc/$p/task 2>/dev/null)); fi; fi; "
          "echo \"@@t $u\"; echo \"@@stat $(cat /proc/$p/stat 2>/dev/null)\"; "
          "grep -E '^(VmRSS|Threads):' /proc/$p/status 2>/dev/null | sed 's/^/@@st /'; "
          "grep -h -E '^(non)?voluntary_ctxt_switches:' /proc/$p/task/*/status 2>/dev/null | "

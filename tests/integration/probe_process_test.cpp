@@ -83,7 +83,7 @@ TEST(ProcessProbe, HotJavaThreadsTopTheTableByTheirJvmNames) {
     std::vector<nlohmann::json> samples;
     for (const auto& s : exported.at("probe_samples"))
         if (s.at("kind") == "process" && !s.at("gap").get<bool>()) samples.push_back(s);
-    ASSERT_GE(samples.size(), 4u) << exported.at("probe_samples").dump();
+    ASSERT_GE(samples.size(), 3u) << exported.at("probe_samples").dump();
     const auto& last = samples.back().at("values");
     EXPECT_EQ(last.at("pid").get<long>(), long(jvm.process.pid()));
     // JIT compiler threads come and go with the JVM's work: a couple either way.
