@@ -8,9 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "nginx_server.h"
 #include "process.h"
+#include "process_probe.h"
+#include "sshd_server.h"
 
 namespace perflab {
 namespace {
@@ -149,6 +152,57 @@ TEST(ProcessProbe, ByPidReadsTheSameProcess) {
         EXPECT_EQ(named, 2u) << s.dump();
     }
     EXPECT_GE(seen, 2u);
+}
+
+// Polls until a reading is ready (the loop's first tick after the baseline), or 20 s pass.
+ProbeReading next_reading(ProcessProbe& probe) {
+    ProbeReading r;
+    test::wait_until(
+        [&] {
+            r = probe.poll();
+            return r.ready;
+        },
+        20s);
+    return r;
+}
+
+TEST(ProcessProbe, ViaSshNamesTheJvmThreadsOnTheHost) {
+    HotJvm jvm;
+    test::SshdServer server;
+    ProcessTarget t;
+    t.ssh = parse_ssh_target(server.target());
+    t.ssh_options.key_file = server.client_key();
+    t.ssh_options.known_hosts = server.known_hosts();
+    t.match = "PerflabHotThreads " + jvm.token;
+    t.top = 2;
+    ProcessProbe probe(t, 500);
+    probe.open();
+    EXPECT_EQ(probe.pid(), long(jvm.process.pid()));
+    const ProbeReading r = next_reading(probe);
+    ASSERT_TRUE(r.ready);
+    EXPECT_FALSE(r.gap);
+    EXPECT_TRUE(r.values.contains("thread.hot-alpha.cpu_pct")) << r.values.dump();
+    EXPECT_TRUE(r.values.contains("thread.hot-beta.cpu_pct")) << r.values.dump();
+}
+
+TEST(ProcessProbe, AProcessThatExitsIsAGapAndAnEvent) {
+    HotJvm jvm;
+    ProcessTarget t;
+    t.pid = jvm.process.pid();
+    ProcessProbe probe(t, 500);
+    probe.open();
+    ASSERT_FALSE(next_reading(probe).gap);
+    jvm.process.stop();
+    // A reading the loop took before the exit may come first.
+    ProbeReading r;
+    EXPECT_TRUE(test::wait_until(
+        [&] {
+            r = probe.poll();
+            return r.gap;
+        },
+        20s));
+    ASSERT_EQ(r.events.size(), 1u);
+    EXPECT_NE(r.events[0].text.find("exited"), std::string::npos) << r.events[0].text;
 }
 
 TEST(ProcessProbe, NeitherMatchNorPidExitsTwoNamingIt) {
