@@ -96,6 +96,7 @@ class LiveRunTest : public QObject {
     void throughputTotalKeepsThePlanAndDrainsAreNotDrawn();
     void probePanelsKeepOneOrderWhicheverProbeComesFirst();
     void prometheusPanelPerMetricLinePerLabelSet();
+    void processPanelsStackItsCpuAndDrawItsRss();
     void serviceTimeIsALineOnlyWhereItWasMeasured();
     void annotationRoundTripsThroughTheStoreAndTheReport();
     void aNoteStandsWhereItWasAskedFor();
@@ -460,6 +461,40 @@ void LiveRunTest::prometheusPanelPerMetricLinePerLabelSet() {
     QCOMPARE(conns->dataCount(), 2);
     QCOMPARE(ok->valueAxis(), missing->valueAxis());
     QVERIFY(ok->valueAxis() != conns->valueAxis());
+}
+
+void LiveRunTest::processPanelsStackItsCpuAndDrawItsRss() {
+    RunSpec spec = cache_spec("127.0.0.1:1", 10);
+    ProbeSpec process;
+    process.type = ProbeSpec::Type::process;
+    process.match = "java";
+    spec.probes = {process};
+    LiveView view;
+    view.begin(spec);
+    const std::string source = "process local 'java'";
+    view.addProbeSample({1000,
+                         source,
+                         "process",
+                         {{"cpu_user_pct", 80.0},
+                          {"cpu_system_pct", 5.0},
+                          {"rss", 4096.0},
+                          {"thread.hot-alpha.cpu_pct", 40.0}},
+                         false});
+    view.addProbeSample({2000, source, "process", nlohmann::json::object(), true});
+    QStringList titles;
+    for (const int panel : view.chart()->panelsInOrder())
+        titles << view.chart()->panelTitle(panel);
+    const QString joined = titles.join(QLatin1Char('|'));
+    QVERIFY2(joined.contains(QStringLiteral("CPU % of a core")), qPrintable(joined));
+    QVERIFY2(joined.contains(QStringLiteral("RSS B")), qPrintable(joined));
+    QCPGraph* both = graph(view.chart(), QStringLiteral("+system"));
+    QCPGraph* user = graph(view.chart(), QStringLiteral("user"));
+    QCPGraph* rss = graph(view.chart(), QStringLiteral("RSS"));
+    QVERIFY(both && user && rss);
+    QCOMPARE(both->dataCount(), 1);  // the gap draws nothing
+    QCOMPARE(both->data()->at(0)->value, 85.0);
+    QCOMPARE(user->data()->at(0)->value, 80.0);
+    QCOMPARE(rss->data()->at(0)->value, 4096.0);
 }
 
 // A kept plan draws as a total on the planned line (get and set are its shares); a phase's
