@@ -239,7 +239,9 @@ HostImport import_host_capture(const std::string& db_path, int64_t run, const st
                      "INSERT INTO probe_samples (run_id, t_ms, source, kind, values_json, gap) "
                      "VALUES (?1, ?2, ?3, 'host', ?4, 0)");
     for (const auto& s : capture.snapshots) {
-        if (s.wall_ms < info.started_at_ms - kSlackMs || s.wall_ms > end_ms + kSlackMs) {
+        // A snapshot covers the interval before its stamp: one stamped at or before the
+        // run's start is the time before the run; one up to a second after its end, its end.
+        if (s.wall_ms <= info.started_at_ms || s.wall_ms > end_ms + kSlackMs) {
             ++r.outside;
             continue;
         }

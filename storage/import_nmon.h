@@ -37,8 +37,9 @@ struct NmonCapture {
 NmonCapture read_nmon(std::istream& in);
 
 // Adds a capture to stored run `run` as host samples of `source` ("nmon HOST" when empty) on
-// the run's clock, with a note event saying so. Snapshots outside the run (a second of slack
-// at each end) are left out; none inside is bad input (ImportError naming both spans).
+// the run's clock, with a note event saying so. Snapshots outside the run (one stamped at or
+// before its start covers time before it; a second of slack after its end) are left out; none
+// inside is bad input (ImportError naming both spans).
 struct HostImport {
     std::string source;
     int64_t added = 0;
