@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `perflab import-host FILE.nmon --run ID`: a capture the real nmon (Debian's) wrote of this
 // machine during a run, added to the stored run as a host's samples on its clock, agrees with
-// PerfLab's own local probe of the same run tick by tick.
+// PerfLab's own local probe of the same run over its steady part.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -31,7 +31,7 @@ std::vector<json> samples_of(const json& run, const std::string& source) {
     return out;
 }
 
-TEST(ImportHost, AnNmonCaptureAgreesWithTheLocalProbeTickByTick) {
+TEST(ImportHost, AnNmonCaptureAgreesWithTheLocalProbe) {
     TempDir dir;
     MemcachedServer memcached;
     // One core busy, so the CPU sits away from both ends where any reading agrees.
@@ -67,25 +67,31 @@ TEST(ImportHost, AnNmonCaptureAgreesWithTheLocalProbeTickByTick) {
     ASSERT_GE(nmon_samples.size(), 6u) << read_file(capture);
 
     // nmon stamps whole seconds: a snapshot's interval ends within the second after its
-    // stamp. Each is held to the local tick ending nearest the middle of that second, in
-    // the run's steady part (not its first or last tick).
+    // stamp, so a snapshot and a local tick can be up to a second apart and, on a machine
+    // with other work, differ by what that second held. Over the run's steady part (not its
+    // first or last tick) the two means cover the same seconds but for that slack at the ends.
     const double first = local.front()["t_ms"], last = local.back()["t_ms"];
-    int compared = 0;
+    double theirs = 0, ours = 0;
+    int compared = 0, ticks = 0;
     for (const auto& n : nmon_samples) {
-        const double at = n["t_ms"].get<double>() + 500;
-        const json* nearest = nullptr;
-        for (const auto& l : local)
-            if (!nearest || std::abs(l["t_ms"].get<double>() - at) <
-                                std::abs((*nearest)["t_ms"].get<double>() - at))
-                nearest = &l;
-        const double t = (*nearest)["t_ms"];
-        if (t == first || t == last || std::abs(t - at) > 500) continue;
-        const double theirs = n["values"]["cpu_busy"], ours = (*nearest)["values"]["cpu_busy"];
-        EXPECT_NEAR(theirs, ours, 5) << "nmon at " << n["t_ms"] << " ms, local at " << t;
-        EXPECT_GT(ours, 30) << "the busy loop is one core of " << local.size();
+        const double ends = n["t_ms"].get<double>() + 500;
+        if (ends - 1000 < first || ends > last - 1000) continue;
+        theirs += n["values"]["cpu_busy"].get<double>();
         ++compared;
     }
-    EXPECT_GE(compared, 4);
+    for (const auto& l : local) {
+        const double t = l["t_ms"];
+        if (t == first || t == last) continue;
+        ours += l["values"]["cpu_busy"].get<double>();
+        ++ticks;
+    }
+    ASSERT_GE(compared, 4) << read_file(capture);
+    ASSERT_GE(ticks, 4);
+    // The nmon snapshots in the steady part are the local ticks' seconds, give or take one.
+    EXPECT_LE(std::abs(compared - ticks), 2) << compared << " snapshots, " << ticks << " ticks";
+    EXPECT_NEAR(theirs / compared, ours / ticks, 5)
+        << compared << " snapshots, " << ticks << " ticks";
+    EXPECT_GT(ours / ticks, 30) << "the busy loop is one core";
     // Memory in bytes as the local probe's, from nmon's MB.
     EXPECT_NEAR(nmon_samples.front()["values"]["mem_total"].get<double>(),
                 local.front()["values"]["mem_total"].get<double>(),
