@@ -17,6 +17,8 @@ packages=(
   prometheus  # scrapes run --metrics-listen in its test
   nmon  # writes the captures import-host reads in its test
   prometheus-node-exporter prometheus-nginx-exporter curl  # the prometheus probe: real targets, curl for via
+  redis-server redis-tools  # cache runs and the redis probe against a real Redis
+  dpkg-dev file desktop-file-utils appstream  # the Debian package and its desktop entry, checked
 )
 
 missing=()
