@@ -165,17 +165,20 @@ struct HttpSpec {
 
 // What to sample beside the load; the probes library interprets these.
 struct ProbeSpec {
-    enum class Type { local, ssh, memcached, jvm, prometheus, process };
+    enum class Type { local, ssh, memcached, jvm, prometheus, process, redis };
     Type type = Type::local;
-    std::string target;     // ssh: user@host:port; memcached: host:port; prometheus, process: via
-    std::string key;        // ssh: private key file (empty: ssh-agent)
-    bool per_core = false;  // local/ssh: CPU per core as well
-    int64_t pid = 0;        // jvm, process: process id, or
-    std::string match;      // jvm, process: pgrep -f pattern
-    std::string url;        // prometheus: the exporter's http:// address
+    // ssh: user@host:port; memcached: host:port; prometheus, process, redis: via
+    std::string target;
+    std::string key;                   // ssh: private key file (empty: ssh-agent)
+    bool per_core = false;             // local/ssh: CPU per core as well
+    int64_t pid = 0;                   // jvm, process: process id, or
+    std::string match;                 // jvm, process: pgrep -f pattern
+    std::string url;                   // prometheus: the exporter's http:// address
     std::vector<std::string> metrics;  // prometheus: selectors, as a Prometheus user writes them
     int interval_ms = 0;               // prometheus: between scrapes (0: the run's tick)
     int top = 5;                       // process: its hottest threads sampled by name
+    std::string server;                // redis: host:port, as seen from `via` when given
+    std::string password;              // redis: "${NAME}", its value read when the probe opens
 };
 
 // One machine that generates a share of the load; with agents in a spec, this machine is the
