@@ -30,7 +30,7 @@ struct Phase {
 
 // memtier's key patterns: R (uniform), S (sequential), G (gaussian), and zipf.
 enum class KeyDistribution { uniform, zipf, sequential, gaussian };
-enum class CacheProtocol { text, binary, meta };
+enum class CacheProtocol { text, binary, meta, redis };
 enum class CacheWorkload { cache_aside, ratio, get_only, set_only };
 enum class CacheDriver { libmemcached, async };
 
@@ -75,6 +75,16 @@ struct Endpoint {
     std::string text() const;  // host:port, [v6]:port
 };
 
+// protocol "redis": what each connection sends before its first op (not counted as ops).
+struct RedisHandshake {
+    int hello = 0;  // RESP version; 0: 3 when the server takes HELLO 3, else 2
+    std::string user;
+    std::string password;   // may name an environment variable as ${NAME}, resolved at start
+    std::optional<int> db;  // SELECT
+
+    bool operator==(const RedisHandshake&) const = default;
+};
+
 struct CacheSpec {
     std::vector<Endpoint> servers;
     CacheProtocol protocol = CacheProtocol::text;
@@ -93,6 +103,7 @@ struct CacheSpec {
     // Keys per get: above 1, each get of the workload is one request for this many keys.
     uint32_t multiget = 1;
     std::optional<CacheReplay> replay;
+    RedisHandshake redis;
 };
 
 // What a response must satisfy to count as a success, beside arriving whole. Each check is
