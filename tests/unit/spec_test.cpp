@@ -141,7 +141,8 @@ TEST(Spec, NamesTheOffendingField) {
 
     j = valid_cache();
     j["cache"]["protocol"] = "udp";
-    EXPECT_TRUE(has_error(j, R"(cache.protocol: "udp" is not one of "text", "binary", "meta")"));
+    EXPECT_TRUE(
+        has_error(j, R"(cache.protocol: "udp" is not one of "text", "binary", "meta", "redis")"));
 
     j = valid_cache();
     j["cache"]["servers"] = {"localhost"};

@@ -20,8 +20,13 @@ std::string literal(const std::string& value) {
 
 SpecResult spec_for_agents(const RunSpec& spec, const Environment& env) {
     SpecResult resolved = resolve_references(spec, env);
-    if (!resolved || !resolved.spec->http) return resolved;
+    if (!resolved) return resolved;
     // The fields resolve_references resolves.
+    if (resolved.spec->cache) {
+        auto& password = resolved.spec->cache->redis.password;
+        password = literal(password);
+    }
+    if (!resolved.spec->http) return resolved;
     for (auto& target : resolved.spec->http->targets) {
         for (auto& [name, value] : target.headers)
             value = literal(value);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "async_worker.h"
+#include "redis_login.h"
 
 namespace perflab {
 
@@ -36,7 +37,10 @@ class AsyncConnection::Link {
           front_(out_capacity),
           back_(out_capacity),
           in_(new char[kInCapacity]),
-          ring_(size_t(owner.pipeline_) + 1) {}
+          ring_(size_t(owner.pipeline_) + 1),
+          redis_(owner.worker_.cache().protocol == CacheProtocol::redis),
+          login_(owner.worker_.cache().redis),
+          login_out_(kLoginCapacity) {}
 
     State state() const noexcept { return state_; }
     size_t in_flight() const noexcept { return count_; }
@@ -55,20 +59,23 @@ class AsyncConnection::Link {
             boost::system::error_code ignored;
             socket_.set_option(tcp::no_delay(true), ignored);
             socket_.non_blocking(true, ignored);
-            state_ = State::up;
-            failures_ = 0;
-            settle();
-            since_ = Clock::now();
             read();
-            owner_.on_link_up(*this, since_);
-            owner_.pump();
+            // Redis: the link stays connecting until the login's last reply is in.
+            login_out_.clear();
+            if (!redis_) return up();
+            login_.begin(login_out_);
+            write_login();
         });
     }
 
     // Queues a request; it goes out with the next write, or once a connecting link is up.
     void send(const Pending& p, std::string_view key, std::string_view value,
               Clock::time_point now) {
-        if (p.op == CacheOp::get)
+        if (redis_ && p.op == CacheOp::get)
+            resp_encode_get(back_, key);
+        else if (redis_)
+            resp_encode_set(back_, key, value, owner_.worker_.cache().ttl_s);
+        else if (p.op == CacheOp::get)
             encode_get(back_, owner_.worker_.cache().protocol, key);
         else
             encode_set(back_, owner_.worker_.cache().protocol, key, value,
@@ -122,6 +129,7 @@ class AsyncConnection::Link {
         return true;
     }
     ReplyParser& parser() noexcept { return parser_; }
+    RespParser& resp() noexcept { return resp_; }
 
     // No reply (or no connection) for longer than the spec's timeout: the link is dropped
     // and its requests fail as timeouts.
@@ -140,6 +148,51 @@ class AsyncConnection::Link {
 
   private:
     static constexpr size_t kInCapacity = 64 * 1024;
+    static constexpr size_t kLoginCapacity = 256;
+
+    void up() {
+        state_ = State::up;
+        failures_ = 0;
+        settle();
+        since_ = Clock::now();
+        owner_.on_link_up(*this, since_);
+        owner_.pump();
+    }
+
+    // A login command is small: the socket takes it at once, or the rest goes asynchronously.
+    // Its reply comes once it was written whole, so the next command may reuse login_out_.
+    void write_login() {
+        boost::system::error_code ec;
+        const size_t n = socket_.write_some(asio::buffer(login_out_.data(), login_out_.size()), ec);
+        if (ec && ec != asio::error::would_block && ec != asio::error::try_again) return down();
+        if (n == login_out_.size()) return;
+        asio::async_write(socket_, asio::buffer(login_out_.data() + n, login_out_.size() - n),
+                          [this, g = generation_](boost::system::error_code ec, size_t) {
+                              if (g == generation_ && ec) down();
+                          });
+    }
+
+    // The login's replies; none may follow its last one, as no op went out before it.
+    ReplyParser::Result on_login_replies(std::string_view data) {
+        auto outcome = RedisLogin::Outcome::next;
+        bool extra = false;
+        const auto r = resp_.feed(data, [&](const RespReply& reply) {
+            if (outcome != RedisLogin::Outcome::next) {
+                extra = true;
+                return;
+            }
+            login_out_.clear();
+            outcome = login_.on_reply(reply, login_out_);
+            if (outcome == RedisLogin::Outcome::next) write_login();
+        });
+        if (outcome == RedisLogin::Outcome::refused) {
+            owner_.worker_.note_refused(server_, login_.error());
+            return {r.used, false};
+        }
+        if (!r.ok || extra) return {r.used, false};
+        if (outcome == RedisLogin::Outcome::done) up();
+        return {r.used, r.ok};
+    }
 
     // Waits for the socket to be readable, then reads until a read comes back short. The wait
     // costs an epoll_ctl per reply (Asio re-arms the descriptor for a wait), an
@@ -156,7 +209,9 @@ class AsyncConnection::Link {
                 if (ec == asio::error::would_block || ec == asio::error::try_again) break;
                 if (ec) return down();
                 in_len_ += n;
-                const auto r = owner_.on_replies(*this, {in_.get(), in_len_});
+                const std::string_view data(in_.get(), in_len_);
+                const auto r = state_ == State::connecting ? on_login_replies(data)
+                                                           : owner_.on_replies(*this, data);
                 if (!r.ok) return down();
                 in_len_ -= r.used;
                 std::memmove(in_.get(), in_.get() + r.used, in_len_);
@@ -195,6 +250,7 @@ class AsyncConnection::Link {
         head_ = count_ = 0;
         in_len_ = 0;
         parser_.reset();
+        resp_.reset();
         front_.clear();
         back_.clear();
         writing_ = false;
@@ -210,6 +266,7 @@ class AsyncConnection::Link {
     std::unique_ptr<char[]> in_;
     size_t in_len_ = 0;
     ReplyParser parser_;
+    RespParser resp_;
     std::vector<Pending> ring_;
     size_t head_ = 0;
     size_t count_ = 0;
@@ -219,6 +276,9 @@ class AsyncConnection::Link {
     bool settled_ = false;       // its first connect ended
     uint32_t batch_keys_ = 0;    // keys of the batch being spread over the links
     Clock::time_point since_{};  // last progress: connect started, first send, last reply
+    const bool redis_;
+    RedisLogin login_;
+    OutBuffer login_out_;
 
     friend class AsyncConnection;
 };
@@ -231,7 +291,8 @@ AsyncConnection::AsyncConnection(AsyncWorker& worker, int index)
       mix_(worker.cache()),
       replay_(worker.cache().replay ? worker.cache().replay->ops.get() : nullptr),
       multiget_(worker.cache().multiget),
-      batches_(multiget_ > 1 ? size_t(pipeline_) : 0) {
+      batches_(multiget_ > 1 ? size_t(pipeline_) : 0),
+      redis_batches_(multiget_ > 1 && worker.cache().protocol == CacheProtocol::redis) {
     for (int i = 0; i < int(batches_.size()); ++i)
         free_batches_.push_back(i);
     if (replay_) pacer_.replay(replay_, worker.cache().replay->speed);
@@ -240,6 +301,10 @@ AsyncConnection::AsyncConnection(AsyncWorker& worker, int index)
     for (const auto& server : worker.servers())
         links_.push_back(std::make_unique<Link>(*this, server, out));
     follow_ups_.reserve(size_t(pipeline_));
+    if (redis_batches()) {
+        batch_draws_.resize(multiget_);
+        batch_links_.resize(multiget_);
+    }
 }
 
 AsyncConnection::~AsyncConnection() = default;
@@ -332,7 +397,8 @@ void AsyncConnection::close_now() {
 // The next request this connection owes, if one is due now.
 bool AsyncConnection::next_op(Pending& p, Clock::time_point now) {
     if (mode_ == Mode::prefill) {
-        if (prefill_next_ >= worker_.cache().keys.count || worker_.cancelled()) return false;
+        if (prefill_next_ >= worker_.cache().keys.count || worker_.cancelled() || worker_.refused())
+            return false;
         p = {CacheOp::set, -1, 0, prefill_next_, now};
         prefill_next_ += prefill_stride_;
         return true;
@@ -431,11 +497,15 @@ bool AsyncConnection::send_batch(Pending p, Clock::time_point now) {
     const auto protocol = worker_.cache().protocol;
     for (auto& link : links_)
         link->batch_keys_ = 0;
-    for (uint32_t i = 0; i < multiget_; ++i) {
-        const auto key = worker_.keys().next();
-        Link& link = *links_[worker_.picker().pick(key)];
-        if (link.batch_keys_++ == 0) encode_mget_begin(link.out(), protocol);
-        encode_mget_key(link.out(), protocol, key);
+    if (redis_batches()) {
+        encode_resp_batch();
+    } else {
+        for (uint32_t i = 0; i < multiget_; ++i) {
+            const auto key = worker_.keys().next();
+            Link& link = *links_[worker_.picker().pick(key)];
+            if (link.batch_keys_++ == 0) encode_mget_begin(link.out(), protocol);
+            encode_mget_key(link.out(), protocol, key);
+        }
     }
     // Batches in flight never outnumber the pipeline's places, as each holds one at least.
     p.batch = free_batches_.back();
@@ -444,13 +514,28 @@ bool AsyncConnection::send_batch(Pending p, Clock::time_point now) {
     p.sent = now;
     for (auto& link : links_) {
         if (link->batch_keys_ == 0) continue;
-        encode_mget_end(link->out(), protocol);
+        if (!redis_batches()) encode_mget_end(link->out(), protocol);
         p.keys = uint16_t(link->batch_keys_);
         link->enqueue(p, now);
         ++batch.parts;
         ++inflight_;
     }
     return true;
+}
+
+// RESP puts an MGET's key count before its keys: each link's count is known once every key
+// of the batch is drawn, and the keys are written after.
+void AsyncConnection::encode_resp_batch() {
+    for (uint32_t i = 0; i < multiget_; ++i) {
+        batch_draws_[i] = worker_.keys().draw();
+        batch_links_[i] = uint32_t(worker_.picker().pick(worker_.keys().format(batch_draws_[i])));
+        ++links_[batch_links_[i]]->batch_keys_;
+    }
+    for (auto& link : links_)
+        if (link->batch_keys_ > 0) resp_encode_mget_begin(link->out(), link->batch_keys_);
+    for (uint32_t i = 0; i < multiget_; ++i)
+        resp_encode_mget_key(links_[batch_links_[i]]->out(),
+                             worker_.keys().format(batch_draws_[i]));
 }
 
 void AsyncConnection::fail_unsent(const Pending& p, Clock::time_point now) {
@@ -473,6 +558,7 @@ void AsyncConnection::on_link_up(Link& link, Clock::time_point now) {
 }
 
 ReplyParser::Result AsyncConnection::on_replies(Link& link, std::string_view data) {
+    if (link.redis_) return on_resp_replies(link, data);
     ReplyParser::Result result;
     bool unexpected = false;
     const auto done = Clock::now();
@@ -502,6 +588,64 @@ ReplyParser::Result AsyncConnection::on_replies(Link& link, std::string_view dat
     });
     if (unexpected) result.ok = false;
     return result;
+}
+
+ReplyParser::Result AsyncConnection::on_resp_replies(Link& link, std::string_view data) {
+    RespParser::Result result;
+    bool unexpected = false;
+    const auto done = Clock::now();
+    worker_.stats(0).write([&](CacheStats& even) {
+        worker_.stats(1).write([&](CacheStats& odd) {
+            result = link.resp().feed(data, [&](const RespReply& reply) {
+                Pending p;
+                if (!link.pop(p, done)) {
+                    unexpected = true;
+                    return;
+                }
+                --inflight_;
+                if (p.prefill()) {
+                    prefill_stored_ += reply.type == RespType::simple;
+                    return;
+                }
+                CacheStats& s = (p.phase & 1) ? odd : even;
+                s.times.replied(done);
+                if (p.op != CacheOp::mget)
+                    on_resp_reply(reply, p, done, s);
+                else if (!on_resp_batch(reply, p, done, s))
+                    return;
+                worker_.op_ended(p.phase);
+            });
+        });
+    });
+    return {result.used, result.ok && !unexpected};
+}
+
+// GET: a bulk string is a hit, a nil a miss; SET: +OK stored; an error reply is counted by its
+// kind; any other reply to either is the server's error.
+void AsyncConnection::on_resp_reply(const RespReply& r, const Pending& p, Clock::time_point done,
+                                    CacheStats& s) {
+    if (r.type == RespType::error)
+        return s.fail_reply(p.op, r.error, micros(done - p.from), p.service_us(done));
+    Reply reply;
+    if (r.type == RespType::bulk)
+        reply = {ReplyKind::hit, r.bytes};
+    else if (r.type == RespType::null)
+        reply = {ReplyKind::miss, 0};
+    else if (r.type == RespType::simple)
+        reply = {ReplyKind::stored, 0};
+    on_reply(reply, p, done, s);
+}
+
+// An MGET's array: each bulk string a hit, each nil a miss, as a text multi-get's values and
+// the keys it left out.
+bool AsyncConnection::on_resp_batch(const RespReply& r, Pending p, Clock::time_point done,
+                                    CacheStats& s) {
+    if (r.type == RespType::aggregate && r.elements == p.keys && r.values + r.nulls == p.keys) {
+        p.values = uint16_t(r.values);
+        p.value_bytes = uint32_t(r.value_bytes);
+        return on_batch_part({ReplyKind::end, 0}, p, done, s);
+    }
+    return on_batch_part({ReplyKind::error, 0}, p, done, s);
 }
 
 // A reply within a batch's request is counted into it; true when the reply ends the request
@@ -606,7 +750,7 @@ void AsyncConnection::arm_due_timer(Clock::time_point due) {
 void AsyncConnection::check_finished() {
     if (inflight_ > 0) return;
     if (mode_ == Mode::prefill &&
-        (prefill_next_ >= worker_.cache().keys.count || worker_.cancelled())) {
+        (prefill_next_ >= worker_.cache().keys.count || worker_.cancelled() || worker_.refused())) {
         mode_ = Mode::idle;
         if (prefill_done_) std::exchange(prefill_done_, nullptr)(prefill_stored_);
     } else if (mode_ == Mode::phase && !reported_ && pacer_.active() && pacer_.exhausted() &&

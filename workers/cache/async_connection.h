@@ -16,6 +16,7 @@
 #include "op_mix.h"
 #include "phase_board.h"
 #include "prefill_keys.h"
+#include "resp_codec.h"
 
 namespace perflab {
 
@@ -81,6 +82,11 @@ class AsyncConnection {
     void fail_unsent(const Pending& p, Clock::time_point now);
     void on_link_up(Link& link, Clock::time_point now);
     ReplyParser::Result on_replies(Link& link, std::string_view data);
+    ReplyParser::Result on_resp_replies(Link& link, std::string_view data);
+    void on_resp_reply(const RespReply& r, const Pending& p, Clock::time_point done, CacheStats& s);
+    bool on_resp_batch(const RespReply& r, Pending p, Clock::time_point done, CacheStats& s);
+    void encode_resp_batch();
+    bool redis_batches() const noexcept { return redis_batches_; }
     void on_reply(const Reply& r, const Pending& p, Clock::time_point done, CacheStats& s);
     bool send_batch(Pending p, Clock::time_point now);
     bool absorb(const Reply& r, Pending& p) const noexcept;
@@ -112,6 +118,10 @@ class AsyncConnection {
     // Slots for batches in flight: at most one per pipeline place, allotted up front.
     std::vector<Batch> batches_;
     std::vector<int> free_batches_;
+    // Redis batches: each key's number and link, drawn before any is written.
+    const bool redis_batches_;
+    std::vector<uint64_t> batch_draws_;
+    std::vector<uint32_t> batch_links_;
     std::vector<uint64_t> follow_ups_;  // cache-aside: keys to set after their miss
     uint64_t prefill_next_ = 0;
     uint64_t prefill_stride_ = 1;

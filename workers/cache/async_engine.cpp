@@ -62,8 +62,8 @@ void AsyncEngine::start() {
         std::vector<int> mine;
         for (int i = t; i < connections; i += threads)
             mine.push_back(i);
-        workers_.push_back(std::make_unique<AsyncWorker>(*spec_.cache, servers_, board_, cancel_,
-                                                         *spec_.seed, t, mine, unreached_));
+        workers_.push_back(std::make_unique<AsyncWorker>(
+            *spec_.cache, servers_, board_, cancel_, *spec_.seed, t, mine, unreached_, refused_));
     }
     connecting_.store(connections * int(servers_.size()));
     const auto connected = [this] { connecting_.fetch_sub(1); };
@@ -71,7 +71,7 @@ void AsyncEngine::start() {
         for (auto& w : workers_)
             w->launch({}, nullptr, connected);
         await_connections();
-        return;
+        return throw_if_refused();
     }
     prefilling_.store(threads);
     for (auto& w : workers_)
@@ -84,6 +84,13 @@ void AsyncEngine::start() {
             connected);
     for (int left = prefilling_.load(); left > 0; left = prefilling_.load())
         prefilling_.wait(left);
+    throw_if_refused();
+}
+
+// Credentials or a database the server refuses are no load to measure: the run fails at once.
+void AsyncEngine::throw_if_refused() const {
+    if (std::string error = refused_.text(); !error.empty())
+        throw std::runtime_error("cache.redis: " + error);
 }
 
 // The first phase's clock starts once every connection is open (or failed), so its first

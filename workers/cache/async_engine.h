@@ -37,11 +37,13 @@ class AsyncEngine final : public LoadEngine {
   private:
     void resolve();
     void await_connections();
+    void throw_if_refused() const;
 
     RunSpec spec_;
     PhaseBoard board_;
     std::vector<boost::asio::ip::tcp::endpoint> servers_;
     FirstError unreached_;
+    FirstError refused_;
     // cancel() comes from another thread and may meet start() still adding workers.
     std::mutex workers_mutex_;
     std::vector<std::unique_ptr<AsyncWorker>> workers_;

@@ -12,12 +12,13 @@ AsyncWorker::AsyncWorker(const CacheSpec& cache,
                          const std::vector<boost::asio::ip::tcp::endpoint>& servers,
                          PhaseBoard& board, const std::atomic<bool>& cancel, uint64_t seed,
                          int thread_index, const std::vector<int>& connections,
-                         FirstError& unreached)
+                         FirstError& unreached, FirstError& refused)
     : cache_(cache),
       servers_(servers),
       board_(board),
       cancel_(cancel),
       unreached_(unreached),
+      refused_(refused),
       // Only this worker's thread touches its sockets and timers (other threads post to it),
       // so Asio may skip each descriptor's lock, as the HTTP worker does.
       io_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO),
@@ -112,6 +113,14 @@ void AsyncWorker::close_all(CacheError kind) {
 void AsyncWorker::note_unreached(const boost::asio::ip::tcp::endpoint& server,
                                  const std::string& error) {
     unreached_.note([&] {
+        return server.address().to_string() + ":" + std::to_string(server.port()) + ": " + error;
+    });
+}
+
+void AsyncWorker::note_refused(const boost::asio::ip::tcp::endpoint& server,
+                               const std::string& error) {
+    refused_here_ = true;
+    refused_.note([&] {
         return server.address().to_string() + ":" + std::to_string(server.port()) + ": " + error;
     });
 }

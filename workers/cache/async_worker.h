@@ -29,7 +29,7 @@ class AsyncWorker {
     // `seed`: the run's; this thread's streams derive from it and `thread_index`.
     AsyncWorker(const CacheSpec& cache, const std::vector<boost::asio::ip::tcp::endpoint>& servers,
                 PhaseBoard& board, const std::atomic<bool>& cancel, uint64_t seed, int thread_index,
-                const std::vector<int>& connections, FirstError& unreached);
+                const std::vector<int>& connections, FirstError& unreached, FirstError& refused);
     ~AsyncWorker();
     AsyncWorker(const AsyncWorker&) = delete;
     AsyncWorker& operator=(const AsyncWorker&) = delete;
@@ -67,6 +67,9 @@ class AsyncWorker {
     bool cancelled() const noexcept { return cancel_.load(std::memory_order_relaxed); }
     void on_connection_closed();
     void note_unreached(const boost::asio::ip::tcp::endpoint& server, const std::string& error);
+    // A Redis server refused a connection's login (AUTH, SELECT): the run cannot start.
+    void note_refused(const boost::asio::ip::tcp::endpoint& server, const std::string& error);
+    bool refused() const noexcept { return refused_here_; }
 
   private:
     void on_board_change();
@@ -80,6 +83,8 @@ class AsyncWorker {
     PhaseBoard& board_;
     const std::atomic<bool>& cancel_;
     FirstError& unreached_;
+    FirstError& refused_;
+    bool refused_here_ = false;
     boost::asio::io_context io_;
     boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
     boost::asio::steady_timer close_deadline_;

@@ -12,6 +12,7 @@ void CacheStats::reset() noexcept {
     count = {};
     errors = {};
     error_kinds = {};
+    redis_errors = {};
     for (auto& h : latency)
         h.reset();
     for (auto& h : service)
@@ -33,6 +34,8 @@ void CacheStats::add_to(IntervalSample& sample, Clock::time_point origin) const 
     }
     for (size_t k = 0; k < error_kinds.size(); ++k)
         if (error_kinds[k]) sample.errors[kErrorNames[k]] += error_kinds[k];
+    for (size_t k = 0; k < redis_errors.size(); ++k)
+        if (redis_errors[k]) sample.errors[kRedisErrorNames[k]] += redis_errors[k];
     sample.hits += hits;
     sample.misses += misses;
     sample.bytes_in += bytes_in;

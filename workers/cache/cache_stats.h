@@ -7,6 +7,7 @@
 #include "model/histogram.h"
 #include "model/sample.h"
 #include "op_times.h"
+#include "resp_codec.h"
 
 namespace perflab {
 
@@ -23,6 +24,7 @@ struct CacheStats {
     std::array<Histogram, 3> latency;
     std::array<Histogram, 3> service;  // open model only
     std::array<uint64_t, 4> error_kinds{};
+    std::array<uint64_t, kRedisErrorNames.size()> redis_errors{};
     uint64_t hits = 0;
     uint64_t misses = 0;
     uint64_t bytes_in = 0;
@@ -47,6 +49,13 @@ struct CacheStats {
             ++count[size_t(op)];
         ++errors[size_t(op)];
         ++error_kinds[size_t(kind)];
+    }
+    // A Redis error reply: counted by its kind ("WRONGTYPE"), with its response time.
+    void fail_reply(CacheOp op, RedisError kind, int64_t latency_us,
+                    int64_t service_us = -1) noexcept {
+        record(op, latency_us, service_us);
+        ++errors[size_t(op)];
+        ++redis_errors[size_t(kind)];
     }
     void reset() noexcept;
     // Times relative to origin, the run's start.

@@ -132,11 +132,38 @@ SpecResult resolve_references(const RunSpec& spec, const Environment& env) {
                 resolve(targets[i].body_template, base + "body_template", env, result.errors);
         }
     }
+    if (resolved.cache && !resolved.cache->redis.password.empty()) {
+        auto& password = resolved.cache->redis.password;
+        if (password == kMaskedValue)
+            result.errors.push_back(
+                {"cache.redis.password",
+                 "\"***\" is the mask a stored spec keeps in place of a literal password, not "
+                 "the password: give it as ${NAME} and set that environment variable"});
+        else
+            password = resolve(password, "cache.redis.password", env, result.errors);
+    }
     if (result.errors.empty()) result.spec = std::move(resolved);
     return result;
 }
 
+namespace {
+
+// A literal Redis password: "***"; one naming a variable stays as it is.
+void mask_redis_password(nlohmann::json& spec) {
+    const auto cache = spec.find("cache");
+    if (cache == spec.end() || !cache->is_object()) return;
+    const auto redis = cache->find("redis");
+    if (redis == cache->end() || !redis->is_object()) return;
+    const auto password = redis->find("password");
+    if (password != redis->end() && password->is_string() &&
+        !password->get<std::string>().empty() && !names_a_variable(password->get<std::string>()))
+        *password = std::string(kMaskedValue);
+}
+
+}  // namespace
+
 nlohmann::json masked_for_storage(nlohmann::json spec) {
+    if (spec.is_object()) mask_redis_password(spec);
     const auto http = spec.find("http");
     if (!spec.is_object() || http == spec.end() || !http->is_object()) return spec;
     const auto targets = http->find("targets");

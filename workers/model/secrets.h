@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Secrets in HTTP specs. A header value or a body may name an environment variable as ${NAME}
-// ("$${" is a literal "${"). References are resolved only when a run starts, so everything
-// PerfLab writes down (the database, QSettings, saved spec files, reports) holds the reference,
-// never the value. Credential headers given literally are written down masked.
+// Secrets in specs. An HTTP header value or body, or a Redis password, may name an environment
+// variable as ${NAME} ("$${" is a literal "${"). References are resolved only when a run starts,
+// so everything PerfLab writes down (the database, QSettings, saved spec files, reports) holds
+// the reference, never the value. Credentials given literally are written down masked.
 
 #include <functional>
 #include <nlohmann/json.hpp>

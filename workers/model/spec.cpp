@@ -18,7 +18,7 @@ const char* to_string(KeyDistribution d) {
     return names[int(d)];
 }
 const char* to_string(CacheProtocol p) {
-    static const char* names[] = {"text", "binary", "meta"};
+    static const char* names[] = {"text", "binary", "meta", "redis"};
     return names[int(p)];
 }
 const char* to_string(CacheWorkload w) {
@@ -147,6 +147,13 @@ nlohmann::json cache_json(const CacheSpec& c) {
             j["replay"]["speed"] = c.replay->speed;
         else
             j["replay"]["speed"] = "max";
+    }
+    if (c.protocol == CacheProtocol::redis) {
+        auto& redis = j["redis"] = nlohmann::json::object();
+        if (c.redis.hello) redis["hello"] = c.redis.hello;
+        if (!c.redis.user.empty()) redis["user"] = c.redis.user;
+        if (!c.redis.password.empty()) redis["password"] = c.redis.password;
+        if (c.redis.db) redis["db"] = *c.redis.db;
     }
     return j;
 }

@@ -4,6 +4,7 @@
 
 #include "json_reader.h"
 #include "replay_file.h"
+#include "secrets.h"
 #include "spec_parse_sections.h"
 
 namespace perflab {
@@ -78,6 +79,34 @@ CacheReplay parse_replay(const nlohmann::json& json, std::vector<SpecError>& err
     return replay;
 }
 
+// "redis": {"hello": 3, "user": "app", "password": "${REDIS_PASSWORD}", "db": 3}.
+RedisHandshake parse_redis(const nlohmann::json& json, std::vector<SpecError>& errors) {
+    JsonReader r(json, "cache.redis", errors);
+    RedisHandshake h;
+    if (!r.is_object()) return h;
+    r.allow_only({"hello", "user", "password", "db"});
+    if (auto v = r.integer("hello", 2, 3)) h.hello = int(*v);
+    if (auto v = r.string("user")) {
+        if (v->empty() || v->find_first_of(" \t\r\n") != std::string::npos)
+            r.error("cache.redis.user", "expected a user name without whitespace");
+        else
+            h.user = *v;
+    }
+    if (auto v = r.string("password")) {
+        if (auto e = reference_syntax_error(*v); !e.empty())
+            r.error("cache.redis.password", e);
+        else if (v->empty())
+            r.error("cache.redis.password", "empty (leave the key out for no AUTH)");
+        else
+            h.password = *v;
+    }
+    if (!h.user.empty() && h.password.empty())
+        r.error("cache.redis.password", "required with \"user\" (AUTH sends both)");
+    // Redis' default "databases" is 16; a server configured with more takes a higher one.
+    if (auto v = r.integer("db", 0, INT32_MAX)) h.db = int(*v);
+    return h;
+}
+
 // What multiget and replay cannot be combined with, within the cache section.
 void check_cache_combinations(const CacheSpec& c, JsonReader& r) {
     if (c.multiget > 1) {
@@ -100,7 +129,7 @@ CacheSpec spec_detail::parse_cache(const nlohmann::json& json, std::vector<SpecE
     if (!r.is_object()) return c;
     r.allow_only({"servers", "protocol", "workload", "get_ratio", "set_ratio", "keys", "value_size",
                   "ttl_s", "prefill", "driver", "threads", "pipeline", "timeout_ms", "multiget",
-                  "replay"});
+                  "replay", "redis"});
     if (const auto* s = r.child("servers")) {
         if (!s->is_array() || s->empty()) {
             r.error("cache.servers", "expected a non-empty array of \"host:port\"");
@@ -112,7 +141,8 @@ CacheSpec spec_detail::parse_cache(const nlohmann::json& json, std::vector<SpecE
     } else {
         r.error("cache.servers", "required");
     }
-    if (auto v = r.choice("protocol", {"text", "binary", "meta"})) c.protocol = CacheProtocol(*v);
+    if (auto v = r.choice("protocol", {"text", "binary", "meta", "redis"}))
+        c.protocol = CacheProtocol(*v);
     if (auto v = r.choice("workload", {"cache-aside", "ratio", "get-only", "set-only"}))
         c.workload = CacheWorkload(*v);
     if (auto v = r.integer("get_ratio", 0, 1'000'000)) c.get_ratio = uint32_t(*v);
@@ -179,8 +209,10 @@ CacheSpec spec_detail::parse_cache(const nlohmann::json& json, std::vector<SpecE
         r.error("cache.prefill", "a key space of " + std::to_string(c.keys.count) +
                                      " keys is too large to prefill (at most " +
                                      std::to_string(kMaxPrefillKeys) + ")");
-    if (c.protocol == CacheProtocol::meta && c.driver == CacheDriver::libmemcached)
-        r.error("cache.protocol", "\"meta\" needs \"driver\": \"async\"");
+    if ((c.protocol == CacheProtocol::meta || c.protocol == CacheProtocol::redis) &&
+        c.driver == CacheDriver::libmemcached)
+        r.error("cache.protocol",
+                std::string("\"") + to_string(c.protocol) + "\" needs \"driver\": \"async\"");
     if (c.pipeline > 1 && c.driver == CacheDriver::libmemcached)
         r.error("cache.pipeline", "pipelining needs \"driver\": \"async\"");
     else if (c.pipeline > 1 && c.protocol == CacheProtocol::binary)
@@ -189,6 +221,12 @@ CacheSpec spec_detail::parse_cache(const nlohmann::json& json, std::vector<SpecE
         r.error("cache.protocol", "\"binary\" needs \"driver\": \"libmemcached\"");
     if (auto v = r.integer("multiget", 1, kMaxMultiget)) c.multiget = uint32_t(*v);
     if (const auto* v = r.child("replay")) c.replay = parse_replay(*v, errors, read_files);
+    if (const auto* v = r.child("redis")) {
+        if (c.protocol == CacheProtocol::redis)
+            c.redis = parse_redis(*v, errors);
+        else
+            r.error("cache.redis", "is for \"protocol\": \"redis\"");
+    }
     check_cache_combinations(c, r);
     return c;
 }
