@@ -238,6 +238,48 @@ TEST(RedisCache, RefusedLoginFailsTheRunWithTheServersReason) {
     EXPECT_EQ(server.calls("set"), 0u);
 }
 
+// A field of a command's line in INFO commandstats ("failed_calls" of "get").
+uint64_t command_field(const RedisServer& server, const std::string& command,
+                       const std::string& field) {
+    const auto all = server.info("commandstats");
+    const auto it = all.find("cmdstat_" + command);
+    if (it == all.end()) return 0;
+    const auto at = it->second.find(field + "=");
+    if (at == std::string::npos) throw std::runtime_error("no " + field + " in " + it->second);
+    return std::stoull(it->second.substr(at + field.size() + 1));
+}
+
+// GETs of keys that hold lists: each reply is -WRONGTYPE, an error of the op counted under its
+// kind, the connection kept; Redis counts them as its get's failed calls.
+TEST(RedisCache, ErrorRepliesAreCountedByKind) {
+    RedisServer server;
+    for (int k = 0; k < 10; k += 2)
+        server.cli({"RPUSH", "wt:" + std::to_string(k), "x"});
+    for (int hello : {2, 3}) {
+        auto spec = redis_spec(server, "get-only", 8, {{{"ops", 1000}, {"concurrency", 2}}},
+                               {{"hello", hello}});
+        spec["cache"]["keys"] = {{"count", 10}, {"prefix", "wt:"}};
+        const uint64_t failed_before = command_field(server, "get", "failed_calls");
+        const auto before = counts(server);
+        const auto s = run_json(spec);
+        const auto after = counts(server);
+        ASSERT_EQ(s.status, RunStatus::completed) << s.error;
+        const auto& t = s.overall.totals;
+        const uint64_t failed = command_field(server, "get", "failed_calls") - failed_before;
+        EXPECT_GT(failed, 0u);
+        ASSERT_EQ(t.errors.count("WRONGTYPE"), 1u);
+        EXPECT_EQ(t.errors.at("WRONGTYPE"), failed);
+        EXPECT_EQ(t.total_errors(), failed);
+        EXPECT_EQ(t.errors.size(), 1u);
+        EXPECT_EQ(op_count(s, "get"), 1000u);
+        EXPECT_EQ(op_count(s, "get"), after.get - before.get);
+        // A list found is a keyspace hit to Redis, and a WRONGTYPE to the get.
+        EXPECT_EQ(t.hits, 0u);
+        EXPECT_EQ(after.hits - before.hits, failed);
+        EXPECT_EQ(t.misses, after.misses - before.misses);
+    }
+}
+
 // "db": 3 lands every key in database 3.
 TEST(RedisCache, SelectPutsTheKeysInItsDatabase) {
     RedisServer server;
