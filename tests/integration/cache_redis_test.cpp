@@ -280,6 +280,32 @@ TEST(RedisCache, ErrorRepliesAreCountedByKind) {
     }
 }
 
+// A server without HELLO (as before Redis 6; here renamed away): with no "hello" asked for,
+// the run speaks RESP2 (and AUTHs with the password); "hello": 3 is refused, saying what to do.
+TEST(RedisCache, AServerWithoutHelloIsSpokenToInResp2) {
+    RedisServer server({"--rename-command", "HELLO", "", "--requirepass", "pw"});
+    ScopedEnv env("PERFLAB_TEST_REDIS_PASSWORD", "pw");
+    const json password = {{"password", "${PERFLAB_TEST_REDIS_PASSWORD}"}};
+    const auto before = counts(server);
+    const auto s = run_json(
+        redis_spec(server, "cache-aside", 4, {{{"ops", 1000}, {"concurrency", 2}}}, password));
+    const auto after = counts(server);
+    ASSERT_EQ(s.status, RunStatus::completed) << s.error;
+    EXPECT_EQ(s.overall.totals.total_errors(), 0u);
+    EXPECT_EQ(op_count(s, "get"), after.get - before.get);
+    EXPECT_EQ(op_count(s, "set"), after.set - before.set);
+    EXPECT_EQ(s.overall.totals.misses, after.misses - before.misses);
+
+    json resp3 = password;
+    resp3["hello"] = 3;
+    const auto refused = run_json(
+        redis_spec(server, "cache-aside", 4, {{{"ops", 1000}, {"concurrency", 2}}}, resp3));
+    EXPECT_EQ(refused.status, RunStatus::failed);
+    EXPECT_NE(refused.error.find("HELLO 3: ERR unknown command"), std::string::npos)
+        << refused.error;
+    EXPECT_NE(refused.error.find(R"("hello": 2 speaks RESP2)"), std::string::npos) << refused.error;
+}
+
 // "db": 3 lands every key in database 3.
 TEST(RedisCache, SelectPutsTheKeysInItsDatabase) {
     RedisServer server;
