@@ -5,6 +5,7 @@
 // a refused one fails the run with the reason.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -304,6 +305,42 @@ TEST(RedisCache, AServerWithoutHelloIsSpokenToInResp2) {
     EXPECT_NE(refused.error.find("HELLO 3: ERR unknown command"), std::string::npos)
         << refused.error;
     EXPECT_NE(refused.error.find(R"("hello": 2 speaks RESP2)"), std::string::npos) << refused.error;
+}
+
+// A replay file's every line is one command the server counted; its gets' hits and misses are
+// the server's.
+TEST(RedisCache, ReplayFileLinesAreWhatTheServerCounted) {
+    TempDir dir;
+    uint64_t gets = 0, sets = 0;
+    {
+        std::ofstream out(dir.file("ops.txt"));
+        for (int i = 0; i < 20'000; ++i) {
+            const std::string key = "rp:" + std::to_string(i * 7919 % 3000);
+            if (i % 4 == 0) {
+                out << "set " << key << ' ' << 10 + i % 500 << '\n';
+                ++sets;
+            } else {
+                out << "get " << key << '\n';
+                ++gets;
+            }
+        }
+    }
+    RedisServer server;
+    auto spec = redis_spec(server, "ratio", 8, {{{"duration_s", 100}, {"concurrency", 4}}});
+    spec["cache"]["replay"] = {{"file", dir.file("ops.txt")}, {"speed", "max"}};
+    const auto before = counts(server);
+    const auto s = run_json(spec);
+    const auto after = counts(server);
+    ASSERT_EQ(s.status, RunStatus::completed) << s.error;
+    const auto& t = s.overall.totals;
+    EXPECT_EQ(t.total_errors(), 0u);
+    EXPECT_EQ(after.get - before.get, gets);
+    EXPECT_EQ(after.set - before.set, sets);
+    EXPECT_EQ(op_count(s, "get"), gets);
+    EXPECT_EQ(op_count(s, "set"), sets);
+    EXPECT_EQ(t.hits, after.hits - before.hits);
+    EXPECT_EQ(t.misses, after.misses - before.misses);
+    EXPECT_EQ(t.hits + t.misses, gets);
 }
 
 // "db": 3 lands every key in database 3.
