@@ -7,11 +7,14 @@
 #include "commands.h"
 #include "gui_main.h"
 #include "store_cli.h"
+#include "version.h"
 
 int main(int argc, char** argv) {
     using namespace perflab;
     CLI::App app{"PerfLab: load tests for caches and HTTP services, with every run kept"};
     app.require_subcommand(0, 1);
+    app.set_version_flag("--version", version_text,
+                         "Print the version, commit, build type and libraries' versions");
     auto* gui_cmd = app.add_subcommand("gui", "Open the desktop app (the default)");
     gui_cmd->allow_extras();
     // Listed for --help; the window's own parser reads them (and Qt's, such as -platform).
@@ -137,6 +140,8 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         app.exit(e);
