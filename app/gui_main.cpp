@@ -3,6 +3,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QMessageBox>
 #include <algorithm>
 #include <clocale>
@@ -84,6 +85,9 @@ int gui_main(int argc, char** argv) {
     QApplication::setApplicationVersion(QStringLiteral(PERFLAB_VERSION));
     register_metatypes();
     init_resources();
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/perflab.svg")));
+    // Wayland compositors find the window's icon and name through its desktop entry.
+    QGuiApplication::setDesktopFileName(QStringLiteral("perflab"));
     MainWindow window;
     window.show();
     apply_options(window);
