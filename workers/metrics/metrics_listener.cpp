@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 
 #include "model/spec.h"
@@ -17,15 +18,32 @@ namespace perflab {
 
 namespace {
 
-constexpr int kRequestWaitMs = 1000;
+// One scrape at a time is served: a client that trickles its request or reads its answer
+// slowly holds the listener for at most this long.
+constexpr std::chrono::milliseconds kExchangeLimit{2000};
 constexpr size_t kMaxRequest = 8192;
+
+using Clock = std::chrono::steady_clock;
+
+// Waits for `events` on fd until the deadline; false when it passed first.
+bool wait_for(int fd, short events, Clock::time_point deadline) {
+    for (;;) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+        if (left.count() <= 0) return false;
+        pollfd p{fd, events, 0};
+        const int n = ::poll(&p, 1, int(left.count()));
+        if (n > 0) return true;
+        if (n == 0 || errno != EINTR) return false;
+    }
+}
 
 std::string system_error(const std::string& what) {
     return what + ": " + std::strerror(errno);
 }
 
-// Writes all of `data`, waiting for the socket at most a second at a time.
-bool send_all(int fd, const std::string& data) {
+// Writes all of `data` before the deadline.
+bool send_all(int fd, const std::string& data, Clock::time_point deadline) {
     size_t done = 0;
     while (done < data.size()) {
         const ssize_t n = ::send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
@@ -35,8 +53,7 @@ bool send_all(int fd, const std::string& data) {
         }
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            pollfd p{fd, POLLOUT, 0};
-            if (::poll(&p, 1, kRequestWaitMs) <= 0) return false;
+            if (!wait_for(fd, POLLOUT, deadline)) return false;
             continue;
         }
         return false;
@@ -144,11 +161,11 @@ void MetricsListener::serve() {
 }
 
 void MetricsListener::answer(int fd) {
+    const auto deadline = Clock::now() + kExchangeLimit;
     std::string request;
     char buf[2048];
     while (request.find("\r\n\r\n") == std::string::npos && request.size() < kMaxRequest) {
-        pollfd p{fd, POLLIN, 0};
-        if (::poll(&p, 1, kRequestWaitMs) <= 0) return;
+        if (!wait_for(fd, POLLIN, deadline)) return;
         const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
         if (n <= 0) {
             if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
@@ -160,11 +177,14 @@ void MetricsListener::answer(int fd) {
     const std::string line = request.substr(0, line_end);
     const bool metrics = line.starts_with("GET /metrics ") || line.starts_with("GET /metrics?");
     if (!metrics) {
-        send_all(fd, response("404 Not Found", "text/plain; charset=utf-8",
-                              "PerfLab serves its run's figures at /metrics\n"));
+        send_all(fd,
+                 response("404 Not Found", "text/plain; charset=utf-8",
+                          "PerfLab serves its run's figures at /metrics\n"),
+                 deadline);
         return;
     }
-    if (!send_all(fd, response("200 OK", "text/plain; version=0.0.4; charset=utf-8", body_())))
+    if (!send_all(fd, response("200 OK", "text/plain; version=0.0.4; charset=utf-8", body_()),
+                  deadline))
         return;
     {
         std::lock_guard lock(mutex_);

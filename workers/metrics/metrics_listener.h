@@ -23,7 +23,8 @@ class ListenError : public std::runtime_error {
 // A scrape endpoint for Prometheus: answers `GET /metrics` on one address with what `body`
 // returns at that moment (the text exposition format), one connection at a time, on a thread
 // of its own. Scrapers are few and each waits for its answer, so no more is needed; a client
-// that sends nothing for a second is dropped so it cannot hold the others up.
+// whose request and answer take more than two seconds is dropped, so a slow or trickling
+// client cannot hold the others up.
 class MetricsListener {
   public:
     // `address`: "127.0.0.1:9464", "[::1]:9464" (port 0: any free one). Throws ListenError.
