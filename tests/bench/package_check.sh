@@ -7,7 +7,7 @@
 # dependencies (apt-get install --simulate); and the unpacked files work on their own, away
 # from the source and build trees: --version, demo --help, a 3-second headless demo against
 # memcached, the man page, the desktop entry and metainfo, the bash completion, and the window
-# under Xvfb with a screenshot. What it does not prove: an install on a bare Debian 12 (this
+# under Xvfb with its icon and a screenshot. What it does not prove: an install on a bare Debian 12 (this
 # machine has the build's libraries already; a debootstrap root would).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -74,8 +74,11 @@ sleep 1
 gui=$!
 sleep 4
 kill -0 "$gui" 2>/dev/null || { cat gui.log; fail "the window did not stay up"; }
+# The window's icon is the SVG the binary carries (xprop: x11-utils).
+window="$(xwininfo -root -tree | grep '"PerfLab": ("perflab"' | grep -o '0x[0-9a-f]*' | head -n 1)"
+xprop -id "$window" _NET_WM_ICON | grep -q "Icon (" || fail "the window has no icon"
 shot="${SCREENSHOT:-$root/build/package/installed-gui.png}"
 import -window root "$shot"
 kill "$gui"
 wait "$gui" 2>/dev/null || true
-echo "window under Xvfb: $shot"
+echo "window under Xvfb, with its icon: $shot"
