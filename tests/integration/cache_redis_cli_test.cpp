@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// `perflab run` with "protocol": "redis", as a user runs it: the real binary, a real
+// redis-server. Bad "redis" keys are bad input (exit 2, naming the key); a refused login is a
+// failed run (exit 1) saying why; `run --json` counts what the server counted.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "process.h"
+#include "redis_server.h"
+
+namespace perflab::test {
+namespace {
+
+using nlohmann::json;
+constexpr auto npos = std::string::npos;
+
+json spec_for(const std::string& server, json redis) {
+    return {{"name", "redis cli"},
+            {"kind", "cache"},
+            {"tick_ms", 200},
+            {"phases", {{{"ops", 2000}, {"concurrency", 2}}}},
+            {"cache",
+             {{"servers", {server}},
+              {"protocol", "redis"},
+              {"workload", "cache-aside"},
+              {"keys", {{"count", 500}}},
+              {"value_size", {{"min", 100}, {"max", 200}}},
+              {"ttl_s", 60},
+              {"pipeline", 16},
+              {"redis", std::move(redis)}}}};
+}
+
+Output perflab_run(const json& spec, const std::vector<std::string>& flags = {}) {
+    TempDir dir;
+    dir.write("spec.json", spec.dump());
+    std::vector<std::string> argv = {PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    return run(argv);
+}
+
+TEST(RedisCli, BadRedisKeysExit2NamingEachKey) {
+    json spec = spec_for("127.0.0.1:1", {{"hello", 4}, {"user", "app"}, {"colour", "red"}});
+    spec["cache"]["driver"] = "libmemcached";
+    const auto r = perflab_run(spec);
+    EXPECT_EQ(r.code, 2) << r.err;
+    for (const char* says :
+         {R"(cache.protocol: "redis" needs "driver": "async")",
+          "cache.redis.hello: must be between 2 and 3, got 4", "cache.redis.colour: unknown key",
+          R"(cache.redis.password: required with "user" (AUTH sends both))"})
+        EXPECT_NE(r.err.find(says), npos) << says << " not in:\n" << r.err;
+
+    unsetenv("PERFLAB_TEST_UNSET");
+    const auto unset =
+        perflab_run(spec_for("127.0.0.1:1", {{"password", "${PERFLAB_TEST_UNSET}"}}));
+    EXPECT_EQ(unset.code, 2) << unset.err;
+    EXPECT_NE(unset.err.find("cache.redis.password: environment variable PERFLAB_TEST_UNSET is "
+                             "not set"),
+              npos)
+        << unset.err;
+}
+
+TEST(RedisCli, WrongPasswordFailsTheRunSayingSo) {
+    RedisServer server({"--requirepass", "right"});
+    ScopedEnv env("PERFLAB_TEST_REDIS_PASSWORD", "wrong");
+    const auto r =
+        perflab_run(spec_for(server.endpoint(), {{"password", "${PERFLAB_TEST_REDIS_PASSWORD}"}}));
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("perflab: run failed: cache.redis: " + server.endpoint() +
+                         ": HELLO 3 with AUTH: WRONGPASS"),
+              npos)
+        << r.err;
+    EXPECT_EQ(server.calls("get"), 0u);
+}
+
+TEST(RedisCli, JsonSummaryCountsWhatTheServerCounted) {
+    RedisServer server({"--requirepass", "right"});
+    ScopedEnv env("PERFLAB_TEST_REDIS_PASSWORD", "right");
+    const auto r = perflab_run(
+        spec_for(server.endpoint(), {{"password", "${PERFLAB_TEST_REDIS_PASSWORD}"}, {"db", 2}}),
+        {"--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["ops"]["get"]["count"].get<uint64_t>(), 2000u);
+    EXPECT_EQ(j["ops"]["get"]["count"].get<uint64_t>(), server.calls("get"));
+    EXPECT_EQ(j["ops"]["set"]["count"].get<uint64_t>(), server.calls("set"));
+    EXPECT_EQ(j["hits"].get<uint64_t>(), server.info_number("stats", "keyspace_hits"));
+    EXPECT_EQ(j["misses"].get<uint64_t>(), server.info_number("stats", "keyspace_misses"));
+    EXPECT_EQ(j["ops"]["set"]["count"].get<uint64_t>(), j["misses"].get<uint64_t>());
+    // The password given is not in what the run printed.
+    EXPECT_EQ(r.out.find("right"), npos);
+}
+
+}  // namespace
+}  // namespace perflab::test
