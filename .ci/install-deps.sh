@@ -19,7 +19,7 @@ packages=(
   prometheus-node-exporter prometheus-nginx-exporter curl  # the prometheus probe: real targets, curl for via
   redis-server redis-tools  # cache runs and the redis probe against a real Redis
   dpkg-dev file desktop-file-utils appstream  # the Debian package and its desktop entry, checked
-  zsh  # runs the zsh completion in its test
+  zsh man-db  # the zsh completion's and the man page's tests run them
 )
 
 missing=()
