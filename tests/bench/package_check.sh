@@ -64,6 +64,8 @@ appstreamcli validate --no-net root/usr/share/metainfo/org.example.perflab.metai
 )
 echo "man page, desktop entry, metainfo, bash completion: ok"
 
+# PACKAGE_CHECK_GUI=0 (the Packaging.DebianPackage test): no window, whose check waits.
+[ "${PACKAGE_CHECK_GUI:-1}" = 1 ] || exit 0
 display=99
 while [ -e "/tmp/.X${display}-lock" ]; do display=$((display + 1)); done
 Xvfb ":$display" -screen 0 1024x700x24 -nolisten tcp >/dev/null 2>&1 &
