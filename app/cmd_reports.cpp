@@ -153,6 +153,8 @@ std::optional<std::string> figure_name(const std::string& given) {
         {"full_gcs", "jvm_full_gcs"},
         {"gc_time", "jvm_gc_ms"},
         {"evictions", "memcached_evictions"},
+        {"redis_evictions", "redis_evictions"},
+        {"redis_hit_rate", "redis_hit_pct"},
         {"host_cpu", "host_cpu_mean_pct"},
         {"host_cpu_max", "host_cpu_max_pct"}};
     std::string phase, bare = given;
@@ -182,7 +184,8 @@ int compare_command(const CompareOptions& o) {
         if (!name)
             return bad_input("compare --figures: unknown figure \"" + given +
                              "\" (throughput, error_rate, success, hit_rate, mean, p50, p90, "
-                             "p99, p999, full_gcs, gc_time, evictions, host_cpu, host_cpu_max; "
+                             "p99, p999, full_gcs, gc_time, evictions, redis_evictions, "
+                             "redis_hit_rate, host_cpu, host_cpu_max; "
                              "per phase as p2.p99)");
         checked.push_back(*name);
     }

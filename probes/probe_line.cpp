@@ -61,6 +61,24 @@ std::string memcached_line(const nlohmann::json& v) {
            "% cpu:" + pct(v, "cpu_pct") + "%";
 }
 
+// The counts this tick beside the rates, so that a run's lines add up to the server's counters.
+std::string redis_line(const nlohmann::json& v) {
+    std::string s = "ops/s:" + count(v, "ops_ps") + " (" + count(v, "instantaneous_ops_per_sec") +
+                    ") hits:+" + count(v, "keyspace_hits_delta") + " misses:+" +
+                    count(v, "keyspace_misses_delta") + " hit:" + pct(v, "hit_pct") +
+                    "% mem:" + bytes(v, "used_memory") + "/" + bytes(v, "maxmemory");
+    if (v.contains("mem_pct")) s += " (" + pct(v, "mem_pct") + "%)";
+    s += " evict/s:" + count(v, "evictions_ps") + " evictions:" + count(v, "evictions") + " (+" +
+         count(v, "evictions_delta") + ") expired:+" + count(v, "expired_keys_delta") +
+         " clients:" + count(v, "connected_clients") + " blocked:" + count(v, "blocked_clients") +
+         " cpu:" + pct(v, "cpu_pct") + "%";
+    for (const char* command : {"get", "set"}) {
+        const std::string key = std::string("latency_") + command + "_p99_us";
+        if (v.contains(key)) s += std::string(" ") + command + "-p99:" + pct(v, key.c_str()) + "us";
+    }
+    return s;
+}
+
 // jstat's "-" (a space this collector does not have) arrives as an absent value: "-" again.
 std::string pct_or_dash(const nlohmann::json& v, const char* key) {
     return v.contains(key) ? pct(v, key) + "%" : "-";
@@ -111,6 +129,7 @@ std::string probe_line(const ProbeSample& sample) {
     std::string s = format_clock(sample.t_ms) + " " + sample.source + " ";
     if (sample.gap) return s + "-- no data --";
     if (sample.kind == "memcached") return s + memcached_line(sample.values);
+    if (sample.kind == "redis") return s + redis_line(sample.values);
     if (sample.kind == "jvm") return s + jvm_line(sample.values);
     if (sample.kind == "prometheus") return s + prometheus_line(sample.values);
     if (sample.kind == "process") return s + process_line(sample.values);

@@ -4,8 +4,10 @@
 #include "jvm_probe.h"
 #include "local_probe.h"
 #include "memcached_probe.h"
+#include "model/secrets.h"
 #include "process_probe.h"
 #include "prometheus_probe.h"
+#include "redis_probe.h"
 #include "ssh_probe.h"
 
 namespace perflab {
@@ -50,6 +52,26 @@ std::unique_ptr<Probe> make_prometheus_probe(const ProbeSpec& spec, const ProbeO
     return std::make_unique<PrometheusProbe>(std::move(t), tick_ms);
 }
 
+std::unique_ptr<Probe> make_redis_probe(const ProbeSpec& spec, const ProbeOptions& options) {
+    const auto endpoint = parse_endpoint(spec.server);
+    if (!endpoint) throw ProbeError("bad redis server \"" + spec.server + "\": expected host:port");
+    RedisTarget t;
+    t.host = endpoint->host;
+    t.port = endpoint->port;
+    // The spec holds "${NAME}" (spec_parse.cpp); its value lives only in the probe.
+    if (!spec.password.empty()) {
+        const std::string name = spec.password.substr(2, spec.password.size() - 3);
+        const auto value = process_environment(name);
+        if (!value)
+            throw ProbeError("redis " + spec.server + ": password: environment variable " + name +
+                             " is not set");
+        t.password = *value;
+    }
+    if (!spec.target.empty()) t.via = ssh_target(spec.target);
+    t.ssh_options = ssh_options(spec, options);
+    return std::make_unique<RedisProbe>(std::move(t));
+}
+
 }  // namespace
 
 std::unique_ptr<Probe> make_probe(const ProbeSpec& spec, const ProbeOptions& options, int tick_ms) {
@@ -80,6 +102,8 @@ std::unique_ptr<Probe> make_probe(const ProbeSpec& spec, const ProbeOptions& opt
             t.top = spec.top;
             return std::make_unique<ProcessProbe>(std::move(t), tick_ms);
         }
+        case ProbeSpec::Type::redis:
+            return make_redis_probe(spec, options);
     }
     throw ProbeError("unknown probe type");
 }

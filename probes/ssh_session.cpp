@@ -287,6 +287,18 @@ std::unique_ptr<SshChannel> SshSession::exec(const std::string& command) {
     return open_channel(command);
 }
 
+std::unique_ptr<SshChannel> SshSession::forward(const std::string& host, int port) {
+    const SshWatchdog watchdog(fd_, deadline(), expired_);
+    ssh_channel channel = ssh_channel_new(session_);
+    if (!channel) throw failure(SshError::Kind::channel, "cannot open a channel");
+    if (ssh_channel_open_forward(channel, host.c_str(), port, "127.0.0.1", 0) != SSH_OK) {
+        ssh_channel_free(channel);
+        throw failure(SshError::Kind::channel,
+                      "cannot connect to " + host + ":" + std::to_string(port) + " from the host");
+    }
+    return std::make_unique<SshChannel>(channel, *this);
+}
+
 std::string SshSession::run(const std::string& command) {
     const SshWatchdog watchdog(fd_, deadline(), expired_);
     auto channel = open_channel(command);

@@ -112,6 +112,9 @@ class SshSession {
     std::unique_ptr<SshChannel> exec(const std::string& command);
     // Runs a command to its end, within the deadline, and returns its stdout.
     std::string run(const std::string& command);
+    // A TCP connection to host:port made by the host (`ssh -L`'s channel): a server bound to
+    // the host's loopback, reached without a program of its own there.
+    std::unique_ptr<SshChannel> forward(const std::string& host, int port);
     const SshTarget& target() const { return target_; }
 
   private:

@@ -174,12 +174,12 @@ void judge(Comparison::Figure& f, const std::vector<DeltaEstimate>& estimates) {
 }
 
 // A server's figure against the first side's: a count the server kept (full GCs, evictions) or
-// its CPU, with no interval to draw, so the threshold alone decides. Lower is better; a count
-// that rises from none is worse whatever the threshold. memcached's memory is told, not
-// judged: it follows the data stored, not the server's health.
+// its CPU, with no interval to draw, so the threshold alone decides. Lower is better, but for
+// the hit rate Redis saw; a count that rises from none is worse whatever the threshold. The
+// servers' memory is told, not judged: it follows the data stored, not the server's health.
 void judge_server_figure(Comparison::Figure& f, double threshold_pct) {
-    if (f.name.ends_with("memcached_bytes_max")) return;
-    f.higher_is_better = false;
+    if (f.name.ends_with("memcached_bytes_max") || f.name.ends_with("redis_memory_max")) return;
+    f.higher_is_better = f.name.ends_with("redis_hit_pct");
     f.verdict = {"baseline"};
     f.ci.assign(f.values.size(), std::nullopt);
     const double base = f.values.front();
@@ -188,12 +188,12 @@ void judge_server_figure(Comparison::Figure& f, double threshold_pct) {
         if (std::isnan(base) || std::isnan(v)) {
             f.verdict.push_back("not measured");
         } else if (base == 0) {
-            f.verdict.push_back(v > 0 ? "worse" : "same");
+            f.verdict.push_back(v <= 0 ? "same" : f.higher_is_better ? "better" : "worse");
         } else {
             const double delta = (v - base) / base * 100.0;
-            f.verdict.push_back(std::abs(delta) < threshold_pct ? "same"
-                                : delta > 0                     ? "worse"
-                                                                : "better");
+            f.verdict.push_back(std::abs(delta) < threshold_pct     ? "same"
+                                : (delta > 0) != f.higher_is_better ? "worse"
+                                                                    : "better");
         }
     }
 }

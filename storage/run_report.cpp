@@ -99,7 +99,7 @@ Table ops_table(const PhaseTotals& p, const Figures& f) {
 // probe sampled a server or host.
 Table server_table(const RunReport& r) {
     Table t{{"span", "full GCs", "GC time", "host CPU mean", "host CPU max", "memcached evictions",
-             "memcached memory max"},
+             "memcached memory max", "redis evictions", "redis hit rate", "redis memory max"},
             {}};
     const auto row = [&](const std::string& span, int64_t from, int64_t to) {
         const auto figures = server_figures(r.probes, from, to);
@@ -112,12 +112,19 @@ Table server_table(const RunReport& r) {
         const double gcs = figures[0].second, gc_ms = figures[1].second;
         const double cpu_mean = figures[2].second, cpu_max = figures[3].second;
         const double evictions = figures[4].second, bytes = figures[5].second;
-        t.rows.push_back({span, cell(gcs, format_fixed(gcs, 0)),
-                          cell(gc_ms, format_latency_us(int64_t(gc_ms * 1000))),
-                          cell(cpu_mean, format_fixed(cpu_mean, 1) + "%"),
-                          cell(cpu_max, format_fixed(cpu_max, 1) + "%"),
-                          cell(evictions, format_fixed(evictions, 0)),
-                          cell(bytes, std::isnan(bytes) ? "" : format_bytes(uint64_t(bytes)))});
+        const double redis_evictions = figures[6].second, redis_hits = figures[7].second,
+                     redis_bytes = figures[8].second;
+        t.rows.push_back(
+            {span, cell(gcs, format_fixed(gcs, 0)),
+             cell(gc_ms, format_latency_us(int64_t(gc_ms * 1000))),
+             cell(cpu_mean, format_fixed(cpu_mean, 1) + "%"),
+             cell(cpu_max, format_fixed(cpu_max, 1) + "%"),
+             cell(evictions, format_fixed(evictions, 0)),
+             cell(bytes, std::isnan(bytes) ? "" : format_bytes(uint64_t(bytes))),
+             cell(redis_evictions, format_fixed(redis_evictions, 0)),
+             cell(redis_hits, format_fixed(redis_hits, 1) + "%"),
+             cell(redis_bytes,
+                  std::isnan(redis_bytes) ? "" : format_bytes(uint64_t(redis_bytes)))});
     };
     if (r.summary.phases.size() > 1)
         for (size_t i = 0; i < r.summary.phases.size(); ++i)

@@ -41,9 +41,19 @@ std::vector<std::pair<std::string, double>> server_figures(const std::vector<Pro
     // span's end less the counter at the tick before it (or at its first tick).
     std::map<std::string, std::pair<double, double>> evictions;  // source: (before, last)
     Total evicted;
+    Total redis_evicted, redis_hits, redis_lookups, redis_memory;
     for (const auto& s : samples) {
         if (s.gap || s.t_ms > to_ms) continue;
         const bool inside = s.t_ms > from_ms;
+        if (s.kind == "redis") {
+            if (!inside) continue;
+            redis_evicted.add(number(s.values, "evictions_delta"));
+            const double hits = number(s.values, "keyspace_hits_delta");
+            redis_hits.add(hits);
+            redis_lookups.add(hits + number(s.values, "keyspace_misses_delta"));
+            redis_memory.add(number(s.values, "used_memory"));
+            continue;
+        }
         if (s.kind == "memcached") {
             if (const double delta = number(s.values, "evictions_delta"); !std::isnan(delta)) {
                 if (!inside) continue;
@@ -72,9 +82,14 @@ std::vector<std::pair<std::string, double>> server_figures(const std::vector<Pro
     }
     for (const auto& [source, counters] : evictions)
         if (!std::isnan(counters.second)) evicted.add(counters.second - counters.first);
-    return {{"jvm_full_gcs", full_gcs.sum},       {"jvm_gc_ms", gc_ms.sum},
-            {"host_cpu_mean_pct", cpu.mean()},    {"host_cpu_max_pct", cpu.max},
-            {"memcached_evictions", evicted.sum}, {"memcached_bytes_max", bytes.max}};
+    // The server's own hit rate over the span: none without a lookup.
+    const double hit_pct =
+        redis_lookups.sum > 0 ? 100.0 * redis_hits.sum / redis_lookups.sum : kNone;
+    return {{"jvm_full_gcs", full_gcs.sum},         {"jvm_gc_ms", gc_ms.sum},
+            {"host_cpu_mean_pct", cpu.mean()},      {"host_cpu_max_pct", cpu.max},
+            {"memcached_evictions", evicted.sum},   {"memcached_bytes_max", bytes.max},
+            {"redis_evictions", redis_evicted.sum}, {"redis_hit_pct", hit_pct},
+            {"redis_memory_max", redis_memory.max}};
 }
 
 namespace {

@@ -18,8 +18,9 @@ namespace perflab {
 // (from_ms, to_ms] (a phase's: model/phase_span.h): the JVMs' full GCs ("jvm_full_gcs") and time
 // spent in GC ("jvm_gc_ms"), the probed hosts' CPU ("host_cpu_mean_pct", "host_cpu_max_pct", over
 // every host's ticks), memcached's evictions ("memcached_evictions") and most memory used
-// ("memcached_bytes_max"). Always these keys in this order; NaN where no probe of that kind sampled
-// the span.
+// ("memcached_bytes_max"), Redis's evicted keys ("redis_evictions"), the hit rate it saw
+// ("redis_hit_pct", keyspace hits / lookups, %) and most memory used ("redis_memory_max").
+// Always these keys in this order; NaN where no probe of that kind sampled the span.
 std::vector<std::pair<std::string, double>> server_figures(const std::vector<ProbeSample>& samples,
                                                            int64_t from_ms, int64_t to_ms);
 

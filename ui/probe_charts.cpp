@@ -27,6 +27,13 @@ bool onThisMachine(const QString& source) {
     return loopbackHost(host);
 }
 
+constexpr qsizetype kRedisPanels = 6;
+
+// The server's own percentiles drawn, of the commands a cache run sends (redis_info.cpp's keys).
+constexpr const char* kRedisLatencies[] = {"latency_get_p50_us",  "latency_get_p99_us",
+                                           "latency_get_p999_us", "latency_set_p50_us",
+                                           "latency_set_p99_us",  "latency_set_p999_us"};
+
 bool number(const nlohmann::json& values, const std::string& key, double* out) {
     const auto it = values.find(key);
     if (it == values.end() || !it->is_number()) return false;
@@ -81,6 +88,9 @@ void ProbeCharts::begin(const RunSpec& spec) {
             case ProbeSpec::Type::process:
                 kinds += QStringList(2, QObject::tr("Process"));
                 break;
+            case ProbeSpec::Type::redis:
+                kinds += QStringList(kRedisPanels, QObject::tr("Redis"));
+                break;
         }
     }
     chart_->reservePanels(kinds);
@@ -98,10 +108,12 @@ void ProbeCharts::add(const ProbeSample& s) {
         addPrometheus(s);
     else if (s.kind == "process")
         addProcess(s);
+    else if (s.kind == "redis")
+        addRedis(s);
 }
 
-// Hosts, then memcached servers, then JVMs, each by its source's name, whichever probe's
-// first sample came first: the same spec draws its panels in one order every run.
+// Hosts, then memcached servers, then JVMs (then the other kinds), each by its source's name,
+// whichever probe's first sample came first: the same spec draws its panels in one order every run.
 int ProbeCharts::panel(const QString& axis, const QString& kind, const QString& source,
                        AxisUnit unit) {
     const int p = chart_->addPanel(axis, TimeChart::Scale::linear, kind, unit);
@@ -110,6 +122,7 @@ int ProbeCharts::panel(const QString& axis, const QString& kind, const QString& 
                       : kind == QObject::tr("JVM")        ? 3
                       : kind == QObject::tr("Prometheus") ? 4
                       : kind == QObject::tr("Process")    ? 5
+                      : kind == QObject::tr("Redis")      ? 6
                                                           : 1;
     chart_->setPanelOrder(
         p, QStringLiteral("%1 %2 %3").arg(group).arg(source).arg(made_++, 4, 10, QLatin1Char('0')));
@@ -216,6 +229,53 @@ void ProbeCharts::addMemcached(const ProbeSample& s) {
     if (number(s.values, "get_hits_ps", &hits) && number(s.values, "get_misses_ps", &misses) &&
         hits + misses > 0)
         chart_->append(g[4], t, 100.0 * hits / (hits + misses));
+}
+
+ProbeCharts::Series& ProbeCharts::redisSeries(const QString& source) {
+    const QString key = QStringLiteral("redis ") + source;
+    if (auto it = series_.find(key); it != series_.end()) return *it;
+    const QString kind = QObject::tr("Redis");
+    const int mem = panel(QObject::tr("memory B"), kind, source, AxisUnit::bytes);
+    const int evictions = panel(QObject::tr("evictions/s"), kind, source);
+    const int ops = panel(QObject::tr("ops/s"), kind, source);
+    const int hits = panel(QObject::tr("hit %"), kind, source);
+    const int clients = panel(QObject::tr("clients"), kind, source);
+    const int latency = panel(QObject::tr("server latency µs"), kind, source);
+    Series s{chart_->addSeries(mem, QObject::tr("maxmemory"), kGray, Qt::DashLine),
+             chart_->addSeries(mem, QObject::tr("used"), kBrown),
+             chart_->addSeries(evictions, QObject::tr("evictions/s"), kRed),
+             chart_->addSeries(evictions, QObject::tr("expired/s"), kOrange),
+             chart_->addSeries(ops, QObject::tr("ops/s"), kBlue),
+             chart_->addSeries(hits, QObject::tr("server hit rate"), kGreen),
+             chart_->addSeries(clients, QObject::tr("connected"), kBlue),
+             chart_->addSeries(clients, QObject::tr("blocked"), kRed),
+             chart_->addSeries(latency, QObject::tr("GET p50"), kGreen),
+             chart_->addSeries(latency, QObject::tr("GET p99"), kOrange),
+             chart_->addSeries(latency, QObject::tr("GET p99.9"), kRed),
+             chart_->addSeries(latency, QObject::tr("SET p50"), kGreen, Qt::DashLine),
+             chart_->addSeries(latency, QObject::tr("SET p99"), kOrange, Qt::DashLine),
+             chart_->addSeries(latency, QObject::tr("SET p99.9"), kRed, Qt::DashLine)};
+    return *series_.insert(key, s);
+}
+
+void ProbeCharts::addRedis(const ProbeSample& s) {
+    const Series& g = redisSeries(QString::fromStdString(s.source));
+    const double t = double(s.t_ms) / 1000.0;
+    double v = 0, hits = 0, misses = 0;
+    // maxmemory 0 is no limit: no line.
+    if (number(s.values, "maxmemory", &v) && v > 0) chart_->append(g[0], t, v);
+    if (number(s.values, "used_memory", &v)) chart_->append(g[1], t, v);
+    if (number(s.values, "evictions_ps", &v)) chart_->append(g[2], t, v);
+    if (number(s.values, "expired_keys_ps", &v)) chart_->append(g[3], t, v);
+    if (number(s.values, "ops_ps", &v)) chart_->append(g[4], t, v);
+    // A tick without lookups has no hit rate, not a rate of 0.
+    if (number(s.values, "keyspace_hits_ps", &hits) &&
+        number(s.values, "keyspace_misses_ps", &misses) && hits + misses > 0)
+        chart_->append(g[5], t, 100.0 * hits / (hits + misses));
+    if (number(s.values, "connected_clients", &v)) chart_->append(g[6], t, v);
+    if (number(s.values, "blocked_clients", &v)) chart_->append(g[7], t, v);
+    for (size_t i = 0; i < std::size(kRedisLatencies); ++i)
+        if (number(s.values, kRedisLatencies[i], &v)) chart_->append(g[8 + i], t, v);
 }
 
 ProbeCharts::Series& ProbeCharts::jvmSeries(const QString& source) {

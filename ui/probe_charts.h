@@ -20,6 +20,8 @@ class TimeChart;
 //              interface too when the run's targets are on loopback, as its traffic is there —,
 //              disk bytes read and written, and each core's busy % for a per_core probe
 //   memcached  memory used against its limit, evictions/s, items, the hit rate the server saw
+//   redis      memory used against maxmemory, evictions and expiries/s, ops/s, the hit rate
+//              the server saw, clients, and Redis 7's own GET and SET latency percentiles
 //   jvm        old gen and eden occupancy, GC time per sample (full GCs are the run's markers)
 //   prometheus a panel per metric (the key's part before '{': "node_load1",
 //              "nginx_http_requests_total:rate"), a series per label set
@@ -44,11 +46,13 @@ class ProbeCharts {
     Series& memcachedSeries(const QString& source);
     Series& jvmSeries(const QString& source);
     Series& processSeries(const QString& source);
+    Series& redisSeries(const QString& source);
     void addHost(const ProbeSample& s);
     void addMemcached(const ProbeSample& s);
     void addJvm(const ProbeSample& s);
     void addPrometheus(const ProbeSample& s);
     void addProcess(const ProbeSample& s);
+    void addRedis(const ProbeSample& s);
     int panel(const QString& axis, const QString& kind, const QString& source,
               AxisUnit unit = AxisUnit::count);
     static QStringList hostKinds();

@@ -29,7 +29,8 @@ const char* to_string(CacheDriver d) {
     return d == CacheDriver::libmemcached ? "libmemcached" : "async";
 }
 const char* to_string(ProbeSpec::Type t) {
-    static const char* names[] = {"local", "ssh", "memcached", "jvm", "prometheus", "process"};
+    static const char* names[] = {"local",      "ssh",     "memcached", "jvm",
+                                  "prometheus", "process", "redis"};
     return names[int(t)];
 }
 
@@ -246,6 +247,12 @@ nlohmann::json probe_json(const ProbeSpec& p) {
             if (!p.key.empty()) j["key"] = p.key;
             return j;
         }
+        case ProbeSpec::Type::redis:
+            j["redis"] = p.server;
+            if (!p.password.empty()) j["password"] = p.password;
+            if (!p.target.empty()) j["via"] = p.target;
+            if (!p.key.empty()) j["key"] = p.key;
+            return j;
     }
     if (!p.key.empty()) j["key"] = p.key;
     if (p.per_core) j["per_core"] = true;

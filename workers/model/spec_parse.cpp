@@ -6,6 +6,7 @@
 #include "json_reader.h"
 #include "prom_selector.h"
 #include "replay_file.h"
+#include "secrets.h"
 #include "session_spec.h"
 #include "spec.h"
 #include "spec_parse_sections.h"
@@ -141,22 +142,51 @@ void parse_process_probe(JsonReader& r, ProbeSpec& p, std::vector<SpecError>& er
         if (r.has(key)) r.error(r.path(key), "is not for a \"process\" probe");
 }
 
+// A password is only ever a reference, read when the probe opens: nothing PerfLab writes
+// down (the database, saved specs, reports) can hold it.
+bool is_single_reference(const std::string& text) {
+    return text.size() > 3 && text.starts_with("${") && text.ends_with("}") &&
+           text.find("${", 2) == std::string::npos && text.find('}') == text.size() - 1 &&
+           reference_syntax_error(text).empty();
+}
+
+void parse_redis_probe(JsonReader& r, ProbeSpec& p, std::vector<SpecError>& errors) {
+    p.type = ProbeSpec::Type::redis;
+    if (const auto* s = r.child("redis"))
+        if (auto e = parse_server(*s, r.path("redis"), errors)) p.server = e->text();
+    if (auto v = r.string("password")) {
+        p.password = *v;
+        if (!is_single_reference(p.password))
+            r.error(r.path("password"),
+                    "give the password as \"${NAME}\", an environment variable read when the "
+                    "run starts, so that it is never written down");
+    }
+    parse_via(r, p);
+    for (const char* key : {"per_core", "metrics", "interval_ms"})
+        if (r.has(key)) r.error(r.path(key), "is not for a \"redis\" probe");
+}
+
 ProbeSpec parse_probe(const nlohmann::json& json, const std::string& path,
                       std::vector<SpecError>& errors) {
     JsonReader r(json, path, errors);
     ProbeSpec p;
     if (!r.is_object()) return p;
     r.allow_only({"local", "ssh", "key", "per_core", "memcached", "jvm", "prometheus", "metrics",
-                  "interval_ms", "via", "process"});
+                  "interval_ms", "via", "process", "redis", "password"});
     const int kinds = int(r.has("local")) + int(r.has("ssh") && !r.has("jvm")) +
                       int(r.has("memcached")) + int(r.has("jvm")) + int(r.has("prometheus")) +
-                      int(r.has("process"));
+                      int(r.has("process")) + int(r.has("redis"));
     if (kinds != 1) {
         r.error(path,
                 "needs exactly one of \"local\", \"ssh\", \"memcached\", \"jvm\", "
-                "\"prometheus\", \"process\"");
+                "\"prometheus\", \"process\", \"redis\"");
         return p;
     }
+    if (r.has("redis")) {
+        parse_redis_probe(r, p, errors);
+        return p;
+    }
+    if (r.has("password")) r.error(r.path("password"), "is for a \"redis\" probe");
     if (r.has("prometheus")) {
         parse_prometheus_probe(r, p);
         return p;
@@ -166,7 +196,8 @@ ProbeSpec parse_probe(const nlohmann::json& json, const std::string& path,
         return p;
     }
     for (const char* key : {"metrics", "interval_ms", "via"})
-        if (r.has(key)) r.error(r.path(key), "is for a \"prometheus\" or \"process\" probe");
+        if (r.has(key))
+            r.error(r.path(key), "is for a \"prometheus\", \"process\" or \"redis\" probe");
     if (auto v = r.boolean("per_core")) p.per_core = *v;
     if (auto v = r.string("key")) p.key = *v;
     if (r.has("local")) {
