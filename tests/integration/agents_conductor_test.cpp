@@ -200,15 +200,6 @@ json search_spec(const NginxServer& nginx, json agents) {
 
 TEST(AgentsConductor, AgentLostInASearchStepFailsItAndTheStoredVerdictSaysSo) {
     NginxServer nginx;
-    // The same server's answer from this machine alone.
-    const TempDir local;
-    local.write("spec.json", search_spec(nginx, json::array()).dump());
-    const auto alone =
-        test::run({PERFLAB_BINARY, "run", local.file("spec.json"), "--no-store", "--json"}, 300);
-    ASSERT_EQ(alone.code, 0) << alone.err;
-    const json single = json::parse(alone.out)["search"];
-    ASSERT_TRUE(single["max_rate"].is_number()) << single.dump(2);
-
     SshdServer a, b;
     const Controller controller({&a, &b});
     const std::string db = controller.dir().file("runs.db");
@@ -237,9 +228,10 @@ TEST(AgentsConductor, AgentLostInASearchStepFailsItAndTheStoredVerdictSaysSo) {
         EXPECT_FALSE(step["passed"].get<bool>()) << step.dump();
     }
     EXPECT_TRUE(lost_step) << search.dump(2);
+    // The search stops at the loss: its answer, if any, is a step before it, within nginx's
+    // limit of 400 r/s (SearchCli.FindsTheRateLimitOfNginx finds it from this machine alone).
     if (search["max_rate"].is_number()) {
-        EXPECT_LE(search["max_rate"].get<double>(), single["max_rate"].get<double>())
-            << search.dump(2) << single.dump(2);
+        EXPECT_LE(search["max_rate"].get<double>(), 440);
     }
     // From the loss on, b's share of the schedule is dropped: the run's dropped ops say so.
     EXPECT_GT(shown["summary"]["dropped"].get<uint64_t>(), 0u) << shown["summary"].dump();
