@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "base64.h"
+#include "model/base64.h"
 
 namespace perflab {
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "base64.h"
+#include "model/base64.h"
 #include "hdr_encoding.h"
 #include "run_report.h"
 #include "sqlite.h"

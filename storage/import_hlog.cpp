@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "base64.h"
+#include "model/base64.h"
 #include "hdr_encoding.h"
 #include "hlog_export.h"
 #include "import_record.h"

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "base64.h"
+#include "model/base64.h"
 #include "hdr_encoding.h"
 #include "import_record.h"
 #include "model/format.h"

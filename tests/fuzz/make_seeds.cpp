@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "agent_protocol.h"
-#include "base64.h"
+#include "model/base64.h"
 #include "hdr_encoding.h"
 #include "hlog_export.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "base64.h"
+#include "model/base64.h"
 #include "model/histogram.h"
 #include "process.h"
 #include "sshd_server.h"

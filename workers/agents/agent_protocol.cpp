@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "base64.h"
+#include "model/base64.h"
 
 namespace perflab {
 
