@@ -45,7 +45,7 @@ TEST(Version, CommitIsTheCheckedOutOne) {
     const auto r = run({PERFLAB_BINARY, "--version"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("\ncommit " + want + "\n"), std::string::npos)
-        << "want commit " << want << " in\n"
+        << "want commit " << want << " (a commit made since perflab was built needs a build)\n"
         << r.out;
 }
 
