@@ -21,7 +21,7 @@ double ms(int64_t us) {
 }  // namespace
 
 // The live view and a stored run's view show the same panels: one choice serves both.
-LiveCharts::LiveCharts(TimeChart* chart) : chart_(chart), probes_(chart) {
+LiveCharts::LiveCharts(TimeChart* chart) : chart_(chart), agents_(chart), probes_(chart) {
     chart_->rememberPanelChoices(QStringLiteral("charts/hiddenPanels"));
 }
 
@@ -32,6 +32,7 @@ void LiveCharts::begin(const RunSpec& spec) {
     codeTicks_.clear();
     serviceP99_ = nullptr;
     probes_.begin(spec);
+    agents_.begin(spec);
     ticks_ = 0;
     phase_ = 0;
     chart_->setPlannedSeconds(spec.planned_duration_s());
@@ -164,6 +165,7 @@ bool LiveCharts::addSample(const IntervalSample& s) {
     chart_->append(errorRate_, t, double(s.total_errors()) / secs);
     chart_->append(lateRate_, t, double(s.late) / secs);
     chart_->append(droppedRate_, t, double(s.dropped) / secs);
+    if (!s.agents.empty()) agents_.addSample(t, secs, s.agents);
     if (statusCodes_ >= 0) {
         for (const auto& [code, n] : s.status_codes)
             codeGraph(code);

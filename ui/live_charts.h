@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "agent_charts.h"
 #include "metatypes.h"
 #include "probe_charts.h"
 
@@ -17,11 +18,11 @@ namespace perflab {
 class TimeChart;
 
 // Maps a run's samples onto a TimeChart: throughput (successes) per op and in total with
-// the planned rate and the rate sent, hit rate
-// (cache runs), latency percentiles on a log scale, errors/s, responses/s per status code
-// (HTTP runs), and the probes' panels (hosts,
-// memcached, JVMs) as each one's first sample arrives. Phase changes and full GCs become
-// vertical markers. The live view and a stored run's view share it.
+// the planned rate and the rate sent, hit rate (cache runs), latency percentiles on a log
+// scale, errors/s, responses/s per status code (HTTP runs), each agent's ops/s and late
+// sends/s (a run that agents send), and the probes' panels (hosts, memcached, JVMs) as each
+// one's first sample arrives. Phase changes and full GCs become vertical markers. The live
+// view and a stored run's view share it.
 class LiveCharts {
   public:
     explicit LiveCharts(TimeChart* chart);
@@ -65,6 +66,7 @@ class LiveCharts {
     std::map<int, QCPGraph*> codes_;  // HTTP runs: responses/s per status code
     std::vector<double> codeTicks_;   // the ticks drawn so far, where a new code had none
     std::vector<std::pair<QCPGraph*, double>> limits_;  // the slo's latency limits, in ms
+    AgentCharts agents_;
     ProbeCharts probes_;
     int ticks_ = 0;
     int phase_ = 0;  // of the latest sample drawn

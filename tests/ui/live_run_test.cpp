@@ -719,6 +719,35 @@ void LiveRunTest::agentsRunShowsATilePerAgentAndStoresTheirShares() {
     for (const auto& h : store.hosts(runs[0].id))
         agent_machine |= h.role == "agent" && !h.profile.cpu_model.empty();
     QVERIFY(agent_machine);
+
+    // Each agent's line, live and in the stored run's view: a point per tick it sent, whose
+    // ops/s over the tick's length add up to the ops the store kept of that agent's ticks.
+    QSignalSpy loaded(window.historyView()->runView(), &StoredRunView::runLoaded);
+    window.historyView()->openRun(runs[0].id);
+    QVERIFY(loaded.wait(10000));
+    const auto samples = store.samples(runs[0].id);
+    for (const auto& agent : spec.agents) {
+        const QString host = QString::fromStdString(agent.host);
+        QVERIFY2(graph(window.liveView()->chart(), host), qPrintable(host));
+        const QCPGraph* line = graph(window.historyView()->runView()->chart(), host);
+        QVERIFY2(line, qPrintable(host));
+        uint64_t ops = 0;
+        double drawn = 0;
+        int points = 0;
+        for (const auto& s : samples) {
+            if (s.drain || s.interval_ms <= 0) continue;
+            for (const auto& tick : s.agents) {
+                if (tick.host != agent.host || tick.lost) continue;
+                ops += tick.ops;
+                drawn += line->data()->at(points)->value * s.seconds();
+                ++points;
+            }
+        }
+        QVERIFY(ops > 0);
+        QCOMPARE(line->dataCount(), points);
+        QVERIFY2(std::abs(drawn - double(ops)) < 0.5,
+                 qPrintable(QStringLiteral("%1 drawn, %2 stored").arg(drawn).arg(ops)));
+    }
 }
 
 void LiveRunTest::agentAtItsLimitRaisesTheBanner() {
