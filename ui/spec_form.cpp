@@ -241,7 +241,7 @@ QGroupBox* SpecForm::setupCacheGroup() {
     auto* form = new QFormLayout(cache_);
     auto* servers = add(form, tr("Servers"), "cache.servers", Type::list, new QLineEdit(this));
     servers->setPlaceholderText(QStringLiteral("127.0.0.1:11211, …"));
-    addChoice(form, tr("Protocol"), "cache.protocol", names<CacheProtocol, 3>());
+    addChoice(form, tr("Protocol"), "cache.protocol", names<CacheProtocol, 4>());
     addChoice(form, tr("Workload"), "cache.workload", names<CacheWorkload, 4>());
     addNumber(form, tr("Get ratio"), "cache.get_ratio", QStringLiteral("10"));
     addNumber(form, tr("Set ratio"), "cache.set_ratio", QStringLiteral("1"));

@@ -28,6 +28,7 @@
 #include "pdf_text.h"
 #include "percentile_chart.h"
 #include "process.h"
+#include "redis_server.h"
 #include "run_export.h"
 #include "run_list_model.h"
 #include "run_session.h"
@@ -74,11 +75,13 @@ json shipped_template(const QString& file) {
     return json::parse(f.readAll().toStdString());
 }
 
-// A template aimed at the test's servers and cut to seconds: each phase and search step 1 s,
-// a search up to twice its first rate. Everything else (connections, sizes, checks, probes)
-// stays as shipped.
-json shortened(json j, const std::string& memcached, const std::string& url) {
-    if (j.contains("cache")) j["cache"]["servers"] = {memcached};
+// A template aimed at the test's servers (a Redis template at its redis-server) and cut to
+// seconds: each phase and search step 1 s, a search up to twice its first rate. Everything
+// else (connections, sizes, checks, probes) stays as shipped.
+json shortened(json j, const std::string& memcached, const std::string& redis,
+               const std::string& url) {
+    if (j.contains("cache"))
+        j["cache"]["servers"] = {j["cache"].value("protocol", "") == "redis" ? redis : memcached};
     if (j.contains("http"))
         for (auto& target : j["http"]["targets"])
             target["url"] = url;
@@ -231,6 +234,7 @@ void WindowGuardTest::everyTemplateAndEveryKindOfRunShowsAndExports() {
     const test::OwnDataHome home;
     out_ = std::make_unique<test::TempDir>();
     test::MemcachedServer memcached;
+    test::RedisServer redis;
     test::HttpTestServer http;
     test::SshdServer a, b;
     std::filesystem::create_directories(home.dir().file("perflab"));
@@ -241,12 +245,13 @@ void WindowGuardTest::everyTemplateAndEveryKindOfRunShowsAndExports() {
 
     // Every template shipped, started as a user would start it (on our servers, shorter).
     const QStringList templates = QDir(QStringLiteral(":/specs")).entryList(QDir::Files);
-    QVERIFY(templates.size() >= 7);
+    QVERIFY(templates.size() >= 8);
     const auto* answer = window_->liveView()->findChild<QLabel*>(QStringLiteral("runAnswer"));
     QVERIFY(answer);
     for (const QString& file : templates) {
-        GUARD(startAndFinish(shortened(shipped_template(file), memcached.endpoint(), http.url()),
-                             file));
+        GUARD(startAndFinish(
+            shortened(shipped_template(file), memcached.endpoint(), redis.endpoint(), http.url()),
+            file));
         // The live view turns into the run's answer when it ends.
         QVERIFY2(answer->isVisibleTo(window_->liveView()), qPrintable(file));
         QVERIFY2(answer->text().contains(QStringLiteral(" requests, ")),
