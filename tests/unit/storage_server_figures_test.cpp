@@ -72,6 +72,37 @@ TEST(ServerFigures, NoProbeOfAKindGivesNaN) {
     EXPECT_TRUE(std::isnan(f.at("memcached_bytes_max")));
 }
 
+// A Redis probe's span: its samples' counts summed, the hit rate of their lookups together (not
+// a mean of each tick's), the most memory used; a span without a lookup has no hit rate.
+TEST(ServerFigures, RedisSumsItsSamplesCounts) {
+    const std::vector<ProbeSample> samples = {
+        sample(1000, "redis", "redis a",
+               {{"evictions_delta", 5},
+                {"keyspace_hits_delta", 1},
+                {"keyspace_misses_delta", 0},
+                {"used_memory", 7000}}),
+        sample(2000, "redis", "redis a",
+               {{"evictions_delta", 20},
+                {"keyspace_hits_delta", 2},
+                {"keyspace_misses_delta", 6},
+                {"used_memory", 9000}}),
+        sample(3000, "redis", "redis a",
+               {{"evictions_delta", 0},
+                {"keyspace_hits_delta", 0},
+                {"keyspace_misses_delta", 0},
+                {"used_memory", 8000}}),
+    };
+    auto f = as_map(server_figures(samples, -1, 3000));
+    EXPECT_EQ(f.at("redis_evictions"), 25);
+    EXPECT_EQ(f.at("redis_hit_pct"), 100.0 * 3 / 9);
+    EXPECT_EQ(f.at("redis_memory_max"), 9000);
+    EXPECT_TRUE(std::isnan(f.at("memcached_evictions")));
+    f = as_map(server_figures(samples, 2000, 3000));
+    EXPECT_EQ(f.at("redis_evictions"), 0);
+    EXPECT_TRUE(std::isnan(f.at("redis_hit_pct")));
+    EXPECT_TRUE(std::isnan(as_map(server_figures(kSamples, -1, 3000)).at("redis_evictions")));
+}
+
 // A probe sample stamped exactly at a phase change covers the second before it: the ending
 // phase's, in the SLO verdict as in the Servers table (they disagreed: 0 and 2 against 1 and 1).
 TEST(ServerFigures, ASampleAtAPhaseChangeIsTheEndingPhasesInTheVerdictAsInTheTable) {
