@@ -34,6 +34,7 @@
 #include "memcached_server.h"
 #include "own_data_home.h"
 #include "process.h"
+#include "redis_server.h"
 #include "run_bridge.h"
 #include "run_list_model.h"
 #include "run_report.h"
@@ -97,6 +98,7 @@ class LiveRunTest : public QObject {
     void probePanelsKeepOneOrderWhicheverProbeComesFirst();
     void prometheusPanelPerMetricLinePerLabelSet();
     void processPanelsStackItsCpuAndDrawItsRss();
+    void redisProbeIsChartedLiveAndStored();
     void serviceTimeIsALineOnlyWhereItWasMeasured();
     void annotationRoundTripsThroughTheStoreAndTheReport();
     void aNoteStandsWhereItWasAskedFor();
@@ -495,6 +497,55 @@ void LiveRunTest::processPanelsStackItsCpuAndDrawItsRss() {
     QCOMPARE(both->data()->at(0)->value, 85.0);
     QCOMPARE(user->data()->at(0)->value, 80.0);
     QCOMPARE(rss->data()->at(0)->value, 4096.0);
+}
+
+// A Redis probe beside a run: its memory against maxmemory, evictions, ops, clients and the
+// server's own GET and SET percentiles, live and from the store, as INFO has them.
+void LiveRunTest::redisProbeIsChartedLiveAndStored() {
+    test::MemcachedServer server;
+    test::RedisServer redis({"--maxmemory", "8mb", "--maxmemory-policy", "allkeys-lru"});
+    redis.cli({"SET", "k", "v"});
+    redis.cli({"GET", "k"});
+    MainWindow window;
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    RunSpec spec = cache_spec(server.endpoint(), 2.0);
+    ProbeSpec probe;
+    probe.type = ProbeSpec::Type::redis;
+    probe.server = redis.endpoint();
+    spec.probes.push_back(probe);
+    QString error;
+    QVERIFY2(window.startRun(spec, &error), qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    const QStringList names = {QStringLiteral("maxmemory"),   QStringLiteral("used"),
+                               QStringLiteral("evictions/s"), QStringLiteral("expired/s"),
+                               QStringLiteral("ops/s"),       QStringLiteral("connected"),
+                               QStringLiteral("blocked"),     QStringLiteral("GET p50"),
+                               QStringLiteral("GET p99"),     QStringLiteral("SET p99.9")};
+    for (const QString& name : names) {
+        QCPGraph* g = graph(window.liveView()->chart(), name);
+        QVERIFY2(g && g->dataCount() >= 2, qPrintable(name));
+    }
+    QCOMPARE(graph(window.liveView()->chart(), QStringLiteral("maxmemory"))->data()->at(0)->value,
+             double(redis.info_number("memory", "maxmemory")));
+    // Nothing sent GET since: the server's percentiles are those it prints now.
+    const QString get =
+        QString::fromStdString(redis.info("latencystats").at("latency_percentiles_usec_get"));
+    const QRegularExpressionMatch p99 =
+        QRegularExpression(QStringLiteral("p99=([0-9.]+)")).match(get);
+    QVERIFY2(p99.hasMatch(), qPrintable(get));
+    QCOMPARE(graph(window.liveView()->chart(), QStringLiteral("GET p99"))->data()->at(0)->value,
+             p99.captured(1).toDouble());
+
+    QTRY_VERIFY_WITH_TIMEOUT(window.historyView()->model()->rowCount() >= 1, 10000);
+    const int64_t id = RunStore(default_database_path(), Access::read).list().front().id;
+    StoredRunView stored(default_database_path());
+    QSignalSpy loaded(&stored, &StoredRunView::runLoaded);
+    stored.open(id);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+    for (const QString& name : names) {
+        QCPGraph* g = graph(stored.chart(), name);
+        QVERIFY2(g && g->dataCount() >= 2, qPrintable(name));
+    }
 }
 
 // A kept plan draws as a total on the planned line (get and set are its shares); a phase's
