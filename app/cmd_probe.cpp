@@ -72,7 +72,7 @@ class ProbePrinter : public RunObserver {
     std::condition_variable wake_;
 };
 
-// local | user@host[:port] | memcached:host:port | jvm:PID | jvm:PATTERN
+// local | user@host[:port] | memcached:host:port | redis:host:port | jvm:PID | jvm:PATTERN
 std::optional<ProbeSpec> probe_target(const ProbeCommandOptions& o) {
     ProbeSpec spec;
     spec.per_core = o.per_core;
@@ -83,6 +83,10 @@ std::optional<ProbeSpec> probe_target(const ProbeCommandOptions& o) {
     } else if (t.starts_with("memcached:")) {
         spec.type = ProbeSpec::Type::memcached;
         spec.target = t.substr(10);
+    } else if (t.starts_with("redis:")) {
+        spec.type = ProbeSpec::Type::redis;
+        spec.server = t.substr(6);
+        spec.target = o.via;
     } else if (t.starts_with("jvm:") && t.size() > 4) {
         spec.type = ProbeSpec::Type::jvm;
         spec.target = o.via;
@@ -144,7 +148,7 @@ int probe_command(const ProbeCommandOptions& o) {
     if (!spec) {
         std::fprintf(stderr,
                      "perflab probe: bad target \"%s\": expected local, user@host[:port], "
-                     "memcached:host:port, jvm:PID or jvm:PATTERN\n",
+                     "memcached:host:port, redis:host:port, jvm:PID or jvm:PATTERN\n",
                      o.target.c_str());
         return kExitBadInput;
     }

@@ -68,10 +68,12 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(2, 3600));
 
     ProbeCommandOptions probe;
-    auto* probe_cmd = app.add_subcommand("probe", "Sample a host, memcached or JVM, nmon-like");
+    auto* probe_cmd =
+        app.add_subcommand("probe", "Sample a host, memcached, Redis or JVM, nmon-like");
     probe_cmd
         ->add_option("target", probe.target,
-                     "local, user@host[:port], memcached:host:port, jvm:PID or jvm:PATTERN")
+                     "local, user@host[:port], memcached:host:port, redis:host:port, jvm:PID or "
+                     "jvm:PATTERN")
         ->required();
     probe_cmd->add_option("--count", probe.count, "Stop after N samples")
         ->check(CLI::Range(1, 1000000));
@@ -81,7 +83,7 @@ int main(int argc, char** argv) {
     probe_cmd->add_flag("--per-core", probe.per_core, "CPU per core as well");
     probe_cmd->add_option("--key", probe.key, "SSH private key (default: ssh-agent)");
     probe_cmd->add_option("--known-hosts", probe.known_hosts, "Known hosts file");
-    probe_cmd->add_option("--via", probe.via, "jvm: reach it over SSH at user@host[:port]");
+    probe_cmd->add_option("--via", probe.via, "jvm, redis: reach it over SSH at user@host[:port]");
 
     HostsTrustOptions trust;
     auto* hosts_cmd = app.add_subcommand("hosts", "SSH hosts PerfLab probes");

@@ -282,6 +282,20 @@ TEST(RedisProbe, PasswordComesFromTheEnvironmentAndIsNeverStored) {
         EXPECT_EQ(test::read_file(dir.file(file)).find(secret), std::string::npos) << file;
 }
 
+// `perflab probe redis:host:port` prints the probe's lines as a run does, without one.
+TEST(RedisProbe, ProbeCommandPrintsItsLines) {
+    test::RedisServer redis(kSmallLru);
+    const auto o = test::run({PERFLAB_BINARY, "probe", "redis:" + redis.endpoint(), "--count", "2",
+                              "--interval-ms", "200"},
+                             30);
+    ASSERT_EQ(o.code, 0) << o.out << o.err;
+    EXPECT_NE(o.out.find("redis " + redis.endpoint() + " ops/s:"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("mem:"), std::string::npos) << o.out;
+    const auto bad = test::run({PERFLAB_BINARY, "probe", "redis:127.0.0.1"}, 30);
+    EXPECT_EQ(bad.code, 2) << bad.out << bad.err;
+    EXPECT_NE(bad.err.find("bad redis server"), std::string::npos) << bad.err;
+}
+
 // Bad input names its key and exits 2 before anything runs.
 TEST(RedisProbe, BadProbeSpecExitsTwoNamingTheKey) {
     test::MemcachedServer load(64);
