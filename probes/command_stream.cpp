@@ -77,4 +77,18 @@ bool SshCommandStream::read_lines(std::vector<std::string>& lines, int timeout_m
     return open;
 }
 
+bool drain_lines(CommandStream& stream, std::vector<std::string>& lines) {
+    bool open = true;
+    try {
+        for (size_t seen = 0; open && (seen == 0 || lines.size() > seen);) {
+            seen = lines.size();
+            open = stream.read_lines(lines, seen == 0 ? 100 : 0);
+            if (seen == 0 && lines.empty()) break;
+        }
+    } catch (const ProbeError&) {
+        open = false;
+    }
+    return open;
+}
+
 }  // namespace perflab

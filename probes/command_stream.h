@@ -45,6 +45,11 @@ class SshCommandStream : public CommandStream {
     std::string partial_;
 };
 
+// What a tick's poll reads: the lines that arrived since the last one, waiting up to 100 ms for
+// the first and then taking what follows it without waiting. False once the output ended or
+// the stream failed (what was read before stays in `lines`).
+bool drain_lines(CommandStream& stream, std::vector<std::string>& lines);
+
 // Moves the complete lines of `partial` into `lines` (without their newline).
 void take_lines(std::string& partial, std::vector<std::string>& lines);
 

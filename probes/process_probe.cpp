@@ -250,16 +250,7 @@ ProbeReading ProcessProbe::poll() {
         return r;
     }
     std::vector<std::string> lines;
-    bool open = true;
-    try {
-        for (size_t seen = 0; open && (seen == 0 || lines.size() > seen);) {
-            seen = lines.size();
-            open = stream_->read_lines(lines, seen == 0 ? 100 : 0);
-            if (seen == 0 && lines.empty()) break;
-        }
-    } catch (const ProbeError&) {
-        open = false;
-    }
+    const bool open = drain_lines(*stream_, lines);
     bool fresh = false;
     bool gone = false;
     for (const auto& line : lines) {
