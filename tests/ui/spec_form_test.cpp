@@ -37,6 +37,7 @@ class SpecFormTest : public QObject {
     void savedSpecIsWhatRunTakes();
     void savedHostBecomesAProbe();
     void agentsRoundTripAndSavedHostBecomesAnAgent();
+    void everyKindOfProbeRoundTrips();
     void multigetAndReplayRoundTrip();
     void validationIsInViewWithoutScrolling();
     void targetWeightsBodiesAndChecksRoundTrip();
@@ -248,6 +249,39 @@ void SpecFormTest::savedHostBecomesAProbe() {
     QCOMPARE(added.target, host.target);
     QCOMPARE(added.key, host.key_file);
     QVERIFY(added.per_core);
+}
+
+// A probe of every kind, with the keys only the JSON has (a prometheus probe's metrics and
+// via, a process probe's match, a redis probe's password reference), comes back out of the
+// form as it went in; a "more" cell that is not a JSON object is marked, naming the column.
+void SpecFormTest::everyKindOfProbeRoundTrips() {
+    SpecForm form;
+    loadHot(form);
+    nlohmann::json j = form.json();
+    const nlohmann::json probes = {
+        {{"local", true}, {"per_core", true}},
+        {{"ssh", "probe@127.0.0.1:2222"}, {"key", "/keys/a"}},
+        {{"memcached", "127.0.0.1:11211"}},
+        {{"jvm", {{"ssh", "probe@127.0.0.1:2222"}, {"match", "Server"}}}},
+        {{"redis", "127.0.0.1:6379"}, {"password", "${REDIS_PASSWORD}"}},
+        {{"prometheus", "http://127.0.0.1:9100/metrics"},
+         {"metrics", {"node_load1", "node_cpu_seconds_total{mode!=\"idle\"}"}},
+         {"via", "probe@127.0.0.1:2222"}},
+        {{"process", {{"match", "java"}, {"top", 3}}}, {"via", "probe@127.0.0.1:2222"}}};
+    j["probes"] = probes;
+    form.setJson(j);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(QString::fromStdString(form.json()["probes"].dump()),
+             QString::fromStdString(probes.dump()));
+    QCOMPARE(form.spec()->probes.size(), probes.size());
+    QCOMPARE(form.spec()->probes[5].metrics.size(), size_t(2));
+    QCOMPARE(form.spec()->probes[6].match, std::string("java"));
+
+    auto* table = form.findChild<RowTable*>(QStringLiteral("probes"));
+    QVERIFY(table);
+    table->table()->item(5, 5)->setText(QStringLiteral("[1, 2]"));
+    QVERIFY(!form.isValid());
+    QVERIFY2(form.errorText().contains(QStringLiteral("more")), qPrintable(form.errorText()));
 }
 
 // The agents table keeps a spec's agents (a local one, a program path, stop on loss), and a
