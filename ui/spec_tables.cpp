@@ -73,6 +73,10 @@ nlohmann::json probe_json(const QStringList& c) {
 }
 
 QStringList probe_cells(const nlohmann::json& o) {
+    // Not a probe at all: kept as written, for the spec's check to name.
+    if (!o.is_object())
+        return {QString(), QString(), QString(),
+                QString(), QString(), QString::fromStdString(o.dump())};
     std::string type = "local";
     for (const char* t : kProbeTypes)
         if (o.contains(t)) {

@@ -282,6 +282,11 @@ void SpecFormTest::everyKindOfProbeRoundTrips() {
     table->table()->item(5, 5)->setText(QStringLiteral("[1, 2]"));
     QVERIFY(!form.isValid());
     QVERIFY2(form.errorText().contains(QStringLiteral("more")), qPrintable(form.errorText()));
+    // A spec whose probe is not an object opens, marked, rather than taking the window down.
+    j["probes"] = {"x"};
+    form.setJson(j);
+    QVERIFY(!form.isValid());
+    QCOMPARE(table->rowCount(), 1);
 }
 
 // The agents table keeps a spec's agents (a local one, a program path, stop on loss), and a
