@@ -4,8 +4,8 @@
 #include <map>
 #include <set>
 
-#include "model/base64.h"
 #include "hdr_encoding.h"
+#include "model/base64.h"
 #include "run_report.h"
 #include "sqlite.h"
 

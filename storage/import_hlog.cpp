@@ -11,10 +11,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/base64.h"
 #include "hdr_encoding.h"
 #include "hlog_export.h"
 #include "import_record.h"
+#include "model/base64.h"
 #include "model/format.h"
 
 namespace perflab {

@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "model/base64.h"
 #include "hdr_encoding.h"
 #include "import_record.h"
+#include "model/base64.h"
 #include "model/format.h"
 
 namespace perflab {

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "agent_protocol.h"
-#include "model/base64.h"
 #include "hdr_encoding.h"
 #include "hlog_export.h"
+#include "model/base64.h"
 
 namespace perflab {
 namespace {
