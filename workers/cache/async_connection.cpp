@@ -288,7 +288,7 @@ AsyncConnection::AsyncConnection(AsyncWorker& worker, int index)
       index_(index),
       pipeline_(std::max(1, worker.cache().pipeline)),
       due_timer_(worker.io()),
-      mix_(worker.cache()),
+      mixes_{OpMix(cache_load(worker.cache()))},
       replay_(worker.cache().replay ? worker.cache().replay->ops.get() : nullptr),
       multiget_(worker.cache().multiget),
       batches_(multiget_ > 1 ? size_t(pipeline_) : 0),
@@ -309,6 +309,11 @@ AsyncConnection::AsyncConnection(AsyncWorker& worker, int index)
 
 AsyncConnection::~AsyncConnection() = default;
 
+void AsyncConnection::prepare_loads(const PhaseLoads& loads) {
+    for (size_t l = mixes_.size(); l < loads.loads().size(); ++l)
+        mixes_.emplace_back(loads.loads()[l]);
+}
+
 void AsyncConnection::open() {
     for (auto& link : links_)
         link->connect();
@@ -319,6 +324,7 @@ void AsyncConnection::begin_phase(const PhasePlan& plan) {
     if (mode_ == Mode::phase) end_phase(Clock::now());
     mode_ = Mode::phase;
     phase_ = plan.index;
+    load_ = worker_.load();
     pacer_.reset(plan, index_);
     reported_ = false;
     pump();
@@ -421,7 +427,7 @@ bool AsyncConnection::next_op(Pending& p, Clock::time_point now) {
         p.op = replay_->is_set(p.key) ? CacheOp::set : CacheOp::get;
         p.value_bytes = replay_->value_bytes(p.key);
     } else {
-        p.op = mix_.next();
+        p.op = mixes_[size_t(load_)].next();
         if (p.op == CacheOp::get && multiget_ > 1)
             p.op = CacheOp::mget;
         else
@@ -716,8 +722,9 @@ void AsyncConnection::on_reply(const Reply& r, const Pending& p, Clock::time_poi
         s.bytes_in += r.value_bytes;
     } else {
         ++s.misses;
-        if (worker_.cache().workload == CacheWorkload::cache_aside && mode_ == Mode::phase &&
-            !replay_)
+        // A miss of a phase before, with a workload of its own, is no key of this one's.
+        if (mixes_[size_t(load_)].workload() == CacheWorkload::cache_aside &&
+            mode_ == Mode::phase && !replay_ && worker_.load_of(p.phase) == load_)
             follow_ups_.push_back(p.key);
     }
 }

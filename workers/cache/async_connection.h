@@ -15,6 +15,7 @@
 #include "model/replay_file.h"
 #include "op_mix.h"
 #include "phase_board.h"
+#include "phase_loads.h"
 #include "prefill_keys.h"
 #include "resp_codec.h"
 
@@ -34,6 +35,8 @@ class AsyncConnection {
     ~AsyncConnection();
 
     void open();  // connects every link
+    // Before open(): an op mix for each load beside the cache section's.
+    void prepare_loads(const PhaseLoads& loads);
     // Ends the phase before (its ops due by now go while the pipeline has room, the rest
     // are dropped; its ops in flight still count for it), then starts this one.
     void begin_phase(const PhasePlan& plan);
@@ -112,7 +115,9 @@ class AsyncConnection {
     bool reported_ = false;
     bool closed_ = false;
     int inflight_ = 0;
-    OpMix mix_;
+    // Per load (PhaseLoads): the first the cache section's; load_ the current phase's.
+    std::vector<OpMix> mixes_;
+    int load_ = 0;
     const ReplayFile* replay_;  // null: keys and ops from the key space and the workload
     const uint32_t multiget_;
     // Slots for batches in flight: at most one per pipeline place, allotted up front.

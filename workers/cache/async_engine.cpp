@@ -28,7 +28,10 @@ int usable_cores() {
 }  // namespace
 
 AsyncEngine::AsyncEngine(const RunSpec& spec)
-    : spec_(with_seed(spec)), board_(spec.phases.size()) {}
+    : spec_(with_seed(spec)),
+      board_(spec.phases.size()),
+      loads_(spec_),
+      slot_loads_(spec.phases.size(), 0) {}
 
 AsyncEngine::~AsyncEngine() {
     stop();
@@ -65,6 +68,8 @@ void AsyncEngine::start() {
         workers_.push_back(std::make_unique<AsyncWorker>(
             *spec_.cache, servers_, board_, cancel_, *spec_.seed, t, mine, unreached_, refused_));
     }
+    for (int t = 0; t < threads; ++t)
+        workers_[size_t(t)]->prepare_loads(loads_, slot_loads_, *spec_.seed, t);
     connecting_.store(connections * int(servers_.size()));
     const auto connected = [this] { connecting_.fetch_sub(1); };
     if (!spec_.cache->prefill) {
@@ -112,6 +117,8 @@ void AsyncEngine::cancel() {
 }
 
 void AsyncEngine::begin_phase(const PhasePlan& plan) {
+    // Written before the plan is published: a worker that sees the plan sees its load.
+    slot_loads_[size_t(plan.index)] = loads_.index_of(plan.phase);
     board_.publish(plan);
     for (auto& w : workers_)
         w->notify();

@@ -10,6 +10,7 @@
 #include "engine.h"
 #include "first_error.h"
 #include "phase_board.h"
+#include "phase_loads.h"
 
 namespace perflab {
 
@@ -41,6 +42,8 @@ class AsyncEngine final : public LoadEngine {
 
     RunSpec spec_;
     PhaseBoard board_;
+    PhaseLoads loads_;
+    std::vector<int> slot_loads_;  // per slot: the load its phase uses
     std::vector<boost::asio::ip::tcp::endpoint> servers_;
     FirstError unreached_;
     FirstError refused_;

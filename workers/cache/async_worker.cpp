@@ -37,6 +37,23 @@ AsyncWorker::~AsyncWorker() {
     join();
 }
 
+void AsyncWorker::prepare_loads(const PhaseLoads& loads, const std::vector<int>& slot_loads,
+                                uint64_t seed, int thread_index) {
+    slot_loads_ = &slot_loads;
+    const auto& all = loads.loads();
+    more_keys_.reserve(all.size());
+    more_values_.reserve(all.size());
+    for (size_t l = 1; l < all.size(); ++l) {
+        const uint64_t s = PhaseLoads::seed(seed, int(l));
+        more_keys_.emplace_back(all[l].keys, stream_seed(s, uint64_t(thread_index), Stream::keys));
+        more_values_.emplace_back(all[l].value_size,
+                                  stream_seed(s, uint64_t(thread_index), Stream::values),
+                                  replay_value_bytes(cache_));
+    }
+    for (auto& c : connections_)
+        c->prepare_loads(loads);
+}
+
 void AsyncWorker::launch(const PrefillKeys& prefill_keys,
                          std::function<void(uint64_t)> prefill_done,
                          std::function<void()> connected) {
@@ -77,6 +94,9 @@ void AsyncWorker::on_board_change() {
     const int ended = seen_;
     seen_ = current;
     if (current >= 0) {
+        load_ = load_of(current);
+        keys_now_ = load_ == 0 ? &keys_ : &more_keys_[size_t(load_) - 1];
+        values_now_ = load_ == 0 ? &values_ : &more_values_[size_t(load_) - 1];
         for (auto& c : connections_)
             c->begin_phase(board_.plan(current));
         if (ended >= 0) {

@@ -17,6 +17,7 @@
 #include "key_chooser.h"
 #include "model/double_buffer.h"
 #include "phase_board.h"
+#include "phase_loads.h"
 #include "server_picker.h"
 #include "value_source.h"
 
@@ -55,8 +56,15 @@ class AsyncWorker {
     const std::vector<boost::asio::ip::tcp::endpoint>& servers() const noexcept { return servers_; }
     boost::asio::io_context& io() noexcept { return io_; }
     PhaseBoard& board() noexcept { return board_; }
-    KeyChooser& keys() noexcept { return keys_; }
-    ValueSource& values() noexcept { return values_; }
+    // The current phase's keys and values: its load's (PhaseLoads).
+    KeyChooser& keys() noexcept { return *keys_now_; }
+    ValueSource& values() noexcept { return *values_now_; }
+    // Before launch(): the choosers of every load beside the cache section's, and where the
+    // board's slots say which load each uses (written before each slot is published).
+    void prepare_loads(const PhaseLoads& loads, const std::vector<int>& slot_loads, uint64_t seed,
+                       int thread_index);
+    int load() const noexcept { return load_; }
+    int load_of(int slot) const noexcept { return (*slot_loads_)[size_t(slot)]; }
     const ServerPicker& picker() const noexcept { return picker_; }
     // A phase's figures, by phase parity: the phase before may still be draining.
     DoubleBuffer<CacheStats>& stats(int phase) noexcept { return stats_[size_t(phase) & 1]; }
@@ -91,6 +99,13 @@ class AsyncWorker {
     boost::asio::steady_timer watchdog_;
     KeyChooser keys_;
     ValueSource values_;
+    // Loads 1.. of PhaseLoads; load 0 is keys_ and values_.
+    std::vector<KeyChooser> more_keys_;
+    std::vector<ValueSource> more_values_;
+    KeyChooser* keys_now_ = &keys_;
+    ValueSource* values_now_ = &values_;
+    const std::vector<int>* slot_loads_ = nullptr;
+    int load_ = 0;
     ServerPicker picker_;
     DoubleBuffer<CacheStats> stats_[2];
     int inflight_[2] = {0, 0};

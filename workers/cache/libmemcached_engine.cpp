@@ -78,22 +78,32 @@ McHandle connect(const CacheSpec& cache) {
 
 class LibmemcachedEngine::Worker {
   public:
-    Worker(const RunSpec& spec, PhaseBoard& board, int index, FirstError& unreached)
+    Worker(const RunSpec& spec, PhaseBoard& board, const PhaseLoads& loads,
+           const std::vector<int>& slot_loads, int index, FirstError& unreached)
         : cache_(*spec.cache),
           board_(board),
+          slot_loads_(slot_loads),
           index_(index),
           unreached_(unreached),
           mc_(connect(cache_)),
-          keys_(cache_.keys, stream_seed(*spec.seed, uint64_t(index), Stream::keys)),
-          values_(cache_.value_size, stream_seed(*spec.seed, uint64_t(index), Stream::values),
-                  replay_value_bytes(cache_)),
-          mix_(cache_),
           replay_(cache_.replay ? cache_.replay->ops.get() : nullptr),
           batch_keys_(cache_.multiget > 1 ? size_t(cache_.multiget) * kKeyRoom : 0),
           batch_key_at_(cache_.multiget > 1 ? cache_.multiget : 0),
           batch_key_len_(batch_key_at_.size()) {
         if (!memcached_result_create(mc_.get(), &result_))
             throw std::runtime_error("libmemcached: cannot create a result");
+        const auto& all = loads.loads();
+        keys_.reserve(all.size());
+        values_.reserve(all.size());
+        mixes_.reserve(all.size());
+        for (size_t l = 0; l < all.size(); ++l) {
+            const uint64_t seed = PhaseLoads::seed(*spec.seed, int(l));
+            keys_.emplace_back(all[l].keys, stream_seed(seed, uint64_t(index), Stream::keys));
+            values_.emplace_back(all[l].value_size,
+                                 stream_seed(seed, uint64_t(index), Stream::values),
+                                 replay_value_bytes(cache_));
+            mixes_.emplace_back(all[l]);
+        }
         if (replay_) pacer_.replay(replay_, cache_.replay->speed);
     }
 
@@ -114,7 +124,7 @@ class LibmemcachedEngine::Worker {
         uint64_t stored = 0;
         for (uint64_t k = keys.first(index_); k < cache_.keys.count && !cancel.load();
              k += keys.stride())
-            stored += set(keys_.format(k), values_.next()) == MEMCACHED_SUCCESS;
+            stored += set(keys_[0].format(k), values_[0].next()) == MEMCACHED_SUCCESS;
         return stored;
     }
 
@@ -137,7 +147,10 @@ class LibmemcachedEngine::Worker {
             if (cur == PhaseBoard::kClosed) return;
             if (cur != seen) {
                 seen = cur;
-                if (cur >= 0) pacer_.reset(board_.plan(cur), index_);
+                if (cur >= 0) {
+                    pacer_.reset(board_.plan(cur), index_);
+                    load_ = size_t(slot_loads_[size_t(cur)]);
+                }
                 reported_ = false;
             }
             if (cur < 0 || !pacer_.active() || pacer_.exhausted()) {
@@ -172,14 +185,15 @@ class LibmemcachedEngine::Worker {
     bool operate(Clock::time_point due, int phase) {
         const uint64_t at = pacer_.index();
         const CacheOp op =
-            replay_ ? (replay_->is_set(at) ? CacheOp::set : CacheOp::get) : mix_.next();
+            replay_ ? (replay_->is_set(at) ? CacheOp::set : CacheOp::get) : mixes_[load_].next();
         if (op == CacheOp::get && cache_.multiget > 1) return timed_mget(due, phase);
-        const auto key = replay_ ? replay_->key(at) : keys_.next();
+        const auto key = replay_ ? replay_->key(at) : keys_[load_].next();
         const auto started = Clock::now();
         const auto from = pacer_.open() ? due : started;
         const bool late = pacer_.open() && started - due > kLate;
         if (op == CacheOp::set) {
-            const auto value = replay_ ? values_.sized(replay_->value_bytes(at)) : values_.next();
+            const auto value =
+                replay_ ? values_[load_].sized(replay_->value_bytes(at)) : values_[load_].next();
             return timed_set(key, value, from, late, phase, pacer_.open());
         }
         const auto rc = get(key);
@@ -202,8 +216,8 @@ class LibmemcachedEngine::Worker {
                 s.fail(CacheOp::get, classify(rc), micros(done - from), service);
             }
         });
-        if (miss && cache_.workload == CacheWorkload::cache_aside && !replay_)
-            return timed_set(key, values_.next(), done, false, phase, false);
+        if (miss && mixes_[load_].workload() == CacheWorkload::cache_aside && !replay_)
+            return timed_set(key, values_[load_].next(), done, false, phase, false);
         return hit || miss || classify(rc) != CacheError::connection;
     }
 
@@ -243,7 +257,7 @@ class LibmemcachedEngine::Worker {
     bool timed_mget(Clock::time_point due, int phase) {
         const uint32_t n = cache_.multiget;
         for (uint32_t i = 0; i < n; ++i) {
-            const auto key = keys_.next();
+            const auto key = keys_[load_].next();
             char* at = batch_keys_.data() + size_t(i) * kKeyRoom;
             std::memcpy(at, key.data(), key.size());
             batch_key_at_[i] = at;
@@ -308,15 +322,18 @@ class LibmemcachedEngine::Worker {
 
     const CacheSpec& cache_;
     PhaseBoard& board_;
+    const std::vector<int>& slot_loads_;  // per slot of the board: its index into the loads
     const int index_;
     FirstError& unreached_;
     McHandle mc_;
     memcached_result_st result_{};
-    KeyChooser keys_;
-    ValueSource values_;
+    // Per load (PhaseLoads), built up front; load_ is the current phase's.
+    std::vector<KeyChooser> keys_;
+    std::vector<ValueSource> values_;
+    std::vector<OpMix> mixes_;
+    size_t load_ = 0;
     OpPacer pacer_;
     DoubleBuffer<CacheStats> stats_[2];
-    OpMix mix_;
     const ReplayFile* replay_;  // null: keys and ops from the key space and the workload
     // A multi-get's keys, each in a slot of its own, allotted once.
     std::vector<char> batch_keys_;
@@ -330,7 +347,10 @@ class LibmemcachedEngine::Worker {
 };
 
 LibmemcachedEngine::LibmemcachedEngine(const RunSpec& spec)
-    : spec_(with_seed(spec)), board_(spec.phases.size()) {}
+    : spec_(with_seed(spec)),
+      board_(spec.phases.size()),
+      loads_(spec_),
+      slot_loads_(spec.phases.size(), 0) {}
 
 LibmemcachedEngine::~LibmemcachedEngine() {
     stop();
@@ -341,7 +361,8 @@ void LibmemcachedEngine::start() {
     for (const auto& p : spec_.phases)
         connections = std::max(connections, phase_connections(spec_, p));
     for (int i = 0; i < connections; ++i)
-        workers_.push_back(std::make_unique<Worker>(spec_, board_, i, unreached_));
+        workers_.push_back(
+            std::make_unique<Worker>(spec_, board_, loads_, slot_loads_, i, unreached_));
     if (spec_.cache->prefill) prefill();
     for (auto& w : workers_)
         w->launch();
@@ -360,6 +381,8 @@ void LibmemcachedEngine::prefill() {
 }
 
 void LibmemcachedEngine::begin_phase(const PhasePlan& plan) {
+    // Written before the plan is published: a worker that sees the plan sees its load.
+    slot_loads_[size_t(plan.index)] = loads_.index_of(plan.phase);
     board_.publish(plan);
 }
 

@@ -8,6 +8,7 @@
 #include "engine.h"
 #include "first_error.h"
 #include "phase_board.h"
+#include "phase_loads.h"
 
 namespace perflab {
 
@@ -36,6 +37,8 @@ class LibmemcachedEngine final : public LoadEngine {
 
     RunSpec spec_;
     PhaseBoard board_;
+    PhaseLoads loads_;
+    std::vector<int> slot_loads_;  // per slot: the load its phase uses
     FirstError unreached_;
     std::vector<std::unique_ptr<Worker>> workers_;
     uint64_t prefill_sets_ = 0;

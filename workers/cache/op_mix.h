@@ -8,15 +8,17 @@
 
 namespace perflab {
 
-// The operation a connection sends next under the spec's workload. "ratio" interleaves gets
-// and sets get_ratio:set_ratio on each connection, so the mix is exact at every count;
-// cache-aside starts every cycle with a get (its set follows only a miss).
+// The operation a connection sends next under a workload (the run's, or a phase's). "ratio"
+// interleaves gets and sets get_ratio:set_ratio on each connection, so the mix is exact at every
+// count; cache-aside starts every cycle with a get (its set follows only a miss).
 class OpMix {
   public:
-    explicit OpMix(const CacheSpec& cache)
-        : workload_(cache.workload),
-          gets_(cache.get_ratio),
-          cycle_(uint64_t(cache.get_ratio) + cache.set_ratio) {}
+    explicit OpMix(const CacheLoad& load)
+        : workload_(load.workload),
+          gets_(load.get_ratio),
+          cycle_(uint64_t(load.get_ratio) + load.set_ratio) {}
+
+    CacheWorkload workload() const noexcept { return workload_; }
 
     CacheOp next() noexcept {
         switch (workload_) {

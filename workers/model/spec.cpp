@@ -43,6 +43,14 @@ CacheDriver effective_driver(const CacheSpec& cache) {
     return cache.protocol == CacheProtocol::binary ? CacheDriver::libmemcached : CacheDriver::async;
 }
 
+CacheLoad cache_load(const CacheSpec& c) {
+    return {c.workload, c.get_ratio, c.set_ratio, c.keys, c.value_size};
+}
+
+CacheLoad phase_load(const CacheSpec& c, const Phase& p) {
+    return p.cache ? *p.cache : cache_load(c);
+}
+
 bool CacheReplay::timed() const {
     return speed > 0 && ops && ops->timed();
 }
@@ -98,13 +106,49 @@ int RunSpec::max_concurrency() const {
 
 namespace {
 
-nlohmann::json phase_json(const Phase& p) {
+// A phase's keys as what differs from the section's. Inherited mean and stddev are dropped
+// where the phase gives the count or distribution alone (spec_parse_phase_load.cpp): the count
+// says so when only they differ.
+nlohmann::json keys_override_json(const KeySpace& k, const KeySpace& base) {
+    nlohmann::json j = nlohmann::json::object();
+    const bool dropped = (base.mean && !k.mean) || (base.stddev && !k.stddev);
+    if (k.count != base.count || dropped) j["count"] = k.count;
+    if (k.prefix != base.prefix) j["prefix"] = k.prefix;
+    if (k.distribution != base.distribution) j["distribution"] = to_string(k.distribution);
+    if (k.zipf_s != base.zipf_s) j["zipf_s"] = k.zipf_s;
+    if (k.mean && k.mean != base.mean) j["mean"] = *k.mean;
+    if (k.stddev && k.stddev != base.stddev) j["stddev"] = *k.stddev;
+    return j;
+}
+
+nlohmann::json sizes_override_json(const ValueSize& v, const ValueSize& base) {
+    nlohmann::json j = nlohmann::json::object();
+    if (!v.weighted.empty() && v.weighted != base.weighted)
+        j["weights"] = v.weighted;
+    else if (v.weighted.empty() &&
+             (v.min != base.min || v.max != base.max || !base.weighted.empty()))
+        j = {{"min", v.min}, {"max", v.max}};
+    if (v.random_bytes != base.random_bytes)
+        j["bytes"] = v.random_bytes ? "random" : "compressible";
+    return j;
+}
+
+nlohmann::json phase_json(const Phase& p, const CacheSpec* cache) {
     nlohmann::json j = nlohmann::json::object();
     if (p.duration_s > 0) j["duration_s"] = p.duration_s;
     if (p.ops > 0) j["ops"] = p.ops;
     if (p.rate > 0) j["rate"] = p.rate;
     if (p.rate_to) j["rate_to"] = *p.rate_to;
     if (p.concurrency > 0) j["concurrency"] = p.concurrency;
+    if (!p.cache || !cache) return j;
+    const CacheLoad& own = *p.cache;
+    const CacheLoad base = cache_load(*cache);
+    if (own.workload != base.workload) j["workload"] = to_string(own.workload);
+    if (own.get_ratio != base.get_ratio) j["get_ratio"] = own.get_ratio;
+    if (own.set_ratio != base.set_ratio) j["set_ratio"] = own.set_ratio;
+    if (auto k = keys_override_json(own.keys, base.keys); !k.empty()) j["keys"] = k;
+    if (auto v = sizes_override_json(own.value_size, base.value_size); !v.empty())
+        j["value_size"] = v;
     return j;
 }
 
@@ -286,7 +330,7 @@ nlohmann::json search_json(const SearchSpec& s) {
 nlohmann::json to_json(const RunSpec& s) {
     nlohmann::json phases = nlohmann::json::array();
     for (const auto& p : s.phases)
-        phases.push_back(phase_json(p));
+        phases.push_back(phase_json(p, s.cache ? &*s.cache : nullptr));
     nlohmann::json j = {{"name", s.name}, {"kind", to_string(s.kind)}, {"tick_ms", s.tick_ms},
                         {"tags", s.tags}, {"notes", s.notes},          {"phases", phases}};
     if (s.seed) j["seed"] = *s.seed;

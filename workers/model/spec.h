@@ -14,6 +14,8 @@ namespace perflab {
 
 enum class RunKind { cache, http };
 
+struct CacheLoad;
+
 // One step of the schedule. Open model when rate > 0 (ops or requests per second, a linear
 // ramp to rate_to when set); closed model otherwise (concurrency connections that each send,
 // wait, repeat). A phase ends after duration_s, or after ops operations, whichever is first.
@@ -23,6 +25,9 @@ struct Phase {
     double rate = 0;
     std::optional<double> rate_to;
     int concurrency = 0;  // closed model: connections; open model: connections to send on
+    // A cache run's phase with a workload of its own (its "workload", "keys", "value_size"...
+    // over the cache section's); null: the section's. Shared, never changed once parsed.
+    std::shared_ptr<const CacheLoad> cache;
 
     bool open() const { return rate > 0; }
     double rate_at(double t_s) const;  // planned rate t_s seconds into the phase
@@ -43,6 +48,8 @@ struct KeySpace {
     // (default a sixth of it), drawn again when outside [0, count).
     std::optional<double> mean;
     std::optional<double> stddev;
+
+    bool operator==(const KeySpace&) const = default;
 };
 
 // Uniform in [min, max], or drawn from weighted sizes ({bytes, weight}: min and max are then
@@ -52,6 +59,20 @@ struct ValueSize {
     uint32_t max = 10240;
     std::vector<std::pair<uint32_t, uint32_t>> weighted;
     bool random_bytes = false;  // random bytes rather than a repeating, compressible text
+
+    bool operator==(const ValueSize&) const = default;
+};
+
+// What a cache run's operations are: the workload over a key space and value sizes. The cache
+// section gives the run's (cache_load); a phase may have its own (Phase::cache).
+struct CacheLoad {
+    CacheWorkload workload = CacheWorkload::cache_aside;
+    uint32_t get_ratio = 10;
+    uint32_t set_ratio = 1;
+    KeySpace keys;
+    ValueSize value_size;
+
+    bool operator==(const CacheLoad&) const = default;
 };
 
 class ReplayFile;
@@ -299,5 +320,9 @@ std::optional<Endpoint> parse_endpoint(const std::string& text);
 // measured (tests/bench/cache_vs_memcaslap.py): async, unless the protocol is binary, which
 // only the libmemcached driver speaks.
 CacheDriver effective_driver(const CacheSpec& cache);
+
+// The cache section's workload, and a phase's: its own, else the section's.
+CacheLoad cache_load(const CacheSpec& cache);
+CacheLoad phase_load(const CacheSpec& cache, const Phase& phase);
 
 }  // namespace perflab

@@ -37,6 +37,7 @@ namespace {
 using spec_detail::index_path;
 using spec_detail::parse_cache;
 using spec_detail::parse_http;
+using spec_detail::parse_phase_loads;
 using spec_detail::parse_server;
 
 constexpr int64_t kMaxConcurrency = 100'000;
@@ -46,7 +47,9 @@ Phase parse_phase(const nlohmann::json& json, const std::string& path,
     JsonReader r(json, path, errors);
     Phase p;
     if (!r.is_object()) return p;
-    r.allow_only({"duration_s", "ops", "rate", "rate_to", "concurrency"});
+    // A cache run's phase may have a workload of its own: parse_phase_loads reads those keys.
+    r.allow_only({"duration_s", "ops", "rate", "rate_to", "concurrency", "workload", "get_ratio",
+                  "set_ratio", "keys", "value_size"});
     if (auto d = r.number("duration_s")) {
         if (*d <= 0)
             r.error(r.path("duration_s"), "must be > 0");
@@ -458,6 +461,7 @@ SpecResult parse_spec_as(const nlohmann::json& json, bool read_files) {
             s.phases.push_back(parse_phase((*phases)[i], index_path("phases", i), errors));
 
     if (const auto* c = r.child("cache")) s.cache = parse_cache(*c, errors, read_files);
+    if (phases && !s.search) parse_phase_loads(*phases, s, errors);
     check_replay_phases(s, errors);
     if (const auto* h = r.child("http")) s.http = parse_http(*h, errors);
     check_session(s, errors);

@@ -12,7 +12,9 @@ namespace perflab {
 namespace {
 
 using spec_detail::index_path;
+using spec_detail::parse_keys;
 using spec_detail::parse_server;
+using spec_detail::parse_value_size;
 
 constexpr uint32_t kMaxValueBytes = 1 << 20;  // memcached's default item size limit
 constexpr size_t kMaxKeyBytes = 250;          // memcached's key length limit
@@ -29,6 +31,7 @@ void parse_weighted_sizes(const nlohmann::json& w, JsonReader& r, ValueSize& siz
     ValueSize parsed = size;
     parsed.min = kMaxValueBytes;
     parsed.max = 0;
+    parsed.weighted.clear();
     for (size_t i = 0; i < w.size(); ++i) {
         const auto& pair = w[i];
         const std::string at = path + "[" + std::to_string(i + 1) + "]";
@@ -122,6 +125,62 @@ void check_cache_combinations(const CacheSpec& c, JsonReader& r) {
 
 }  // namespace
 
+void spec_detail::parse_keys(const nlohmann::json& json, const std::string& path, KeySpace& keys,
+                             std::vector<SpecError>& errors) {
+    JsonReader kr(json, path, errors);
+    if (!kr.is_object()) return kr.error(path, "expected an object such as {\"count\": 1000000}");
+    kr.allow_only({"count", "prefix", "distribution", "zipf_s", "mean", "stddev"});
+    if (auto v = kr.count("count", 1, UINT64_MAX)) keys.count = *v;
+    if (auto v = kr.string("prefix")) {
+        if (v->size() > kMaxPrefixBytes)
+            kr.error(kr.path("prefix"), "longer than " + std::to_string(kMaxPrefixBytes) +
+                                            " bytes (memcached keys are at most 250)");
+        else if (v->find_first_of(" \t\r\n") != std::string::npos)
+            kr.error(kr.path("prefix"), "memcached keys cannot contain whitespace");
+        else
+            keys.prefix = *v;
+    }
+    if (auto v = kr.choice("distribution", {"uniform", "zipf", "sequential", "gaussian"}))
+        keys.distribution = KeyDistribution(*v);
+    if (auto v = kr.number("mean")) {
+        if (*v < 0 || *v >= double(keys.count))
+            kr.error(kr.path("mean"), "must be a key number in [0, count)");
+        else
+            keys.mean = *v;
+    }
+    if (auto v = kr.number("stddev")) {
+        // Wider than the space, most draws would fall outside it and be drawn again.
+        if (*v <= 0 || *v > double(keys.count))
+            kr.error(kr.path("stddev"), "must be in (0, count]");
+        else
+            keys.stddev = *v;
+    }
+    if ((keys.mean || keys.stddev) && keys.distribution != KeyDistribution::gaussian)
+        kr.error(kr.path("distribution"), "mean and stddev are for the \"gaussian\" distribution");
+    if (auto v = kr.number("zipf_s")) {
+        if (*v <= 0 || *v > 10)
+            kr.error(kr.path("zipf_s"), "must be in (0, 10]");
+        else
+            keys.zipf_s = *v;
+    }
+}
+
+void spec_detail::parse_value_size(const nlohmann::json& json, const std::string& path,
+                                   ValueSize& size, std::vector<SpecError>& errors) {
+    JsonReader vr(json, path, errors);
+    if (!vr.is_object())
+        return vr.error(path, "expected an object such as {\"min\": 128, \"max\": 4096}");
+    vr.allow_only({"min", "max", "weights", "bytes"});
+    // Sizes given here replace weighted ones given before (a phase's over its section's).
+    if (vr.has("min") || vr.has("max")) size.weighted.clear();
+    if (auto v = vr.integer("min", 0, kMaxValueBytes)) size.min = uint32_t(*v);
+    if (auto v = vr.integer("max", 0, kMaxValueBytes)) size.max = uint32_t(*v);
+    if (auto v = vr.choice("bytes", {"compressible", "random"})) size.random_bytes = *v == 1;
+    if (const auto* w = vr.child("weights")) parse_weighted_sizes(*w, vr, size);
+    if (size.min > size.max)
+        vr.error(path, "min " + std::to_string(size.min) + " > max " + std::to_string(size.max));
+}
+
 CacheSpec spec_detail::parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors,
                                    bool read_files) {
     JsonReader r(json, "cache", errors);
@@ -149,56 +208,9 @@ CacheSpec spec_detail::parse_cache(const nlohmann::json& json, std::vector<SpecE
     if (auto v = r.integer("set_ratio", 0, 1'000'000)) c.set_ratio = uint32_t(*v);
     if (c.workload == CacheWorkload::ratio && c.get_ratio + c.set_ratio == 0)
         r.error("cache.set_ratio", "get_ratio and set_ratio cannot both be 0");
-    if (const auto* k = r.child("keys")) {
-        JsonReader kr(*k, "cache.keys", errors);
-        kr.allow_only({"count", "prefix", "distribution", "zipf_s", "mean", "stddev"});
-        if (auto v = kr.count("count", 1, UINT64_MAX)) c.keys.count = *v;
-        if (auto v = kr.string("prefix")) {
-            if (v->size() > kMaxPrefixBytes)
-                kr.error("cache.keys.prefix", "longer than " + std::to_string(kMaxPrefixBytes) +
-                                                  " bytes (memcached keys are at most 250)");
-            else if (v->find_first_of(" \t\r\n") != std::string::npos)
-                kr.error("cache.keys.prefix", "memcached keys cannot contain whitespace");
-            else
-                c.keys.prefix = *v;
-        }
-        if (auto v = kr.choice("distribution", {"uniform", "zipf", "sequential", "gaussian"}))
-            c.keys.distribution = KeyDistribution(*v);
-        if (auto v = kr.number("mean")) {
-            if (*v < 0 || *v >= double(c.keys.count))
-                kr.error("cache.keys.mean", "must be a key number in [0, count)");
-            else
-                c.keys.mean = *v;
-        }
-        if (auto v = kr.number("stddev")) {
-            // Wider than the space, most draws would fall outside it and be drawn again.
-            if (*v <= 0 || *v > double(c.keys.count))
-                kr.error("cache.keys.stddev", "must be in (0, count]");
-            else
-                c.keys.stddev = *v;
-        }
-        if ((c.keys.mean || c.keys.stddev) && c.keys.distribution != KeyDistribution::gaussian)
-            kr.error("cache.keys.distribution",
-                     "mean and stddev are for the \"gaussian\" distribution");
-        if (auto v = kr.number("zipf_s")) {
-            if (*v <= 0 || *v > 10)
-                kr.error("cache.keys.zipf_s", "must be in (0, 10]");
-            else
-                c.keys.zipf_s = *v;
-        }
-    }
-    if (const auto* vs = r.child("value_size")) {
-        JsonReader vr(*vs, "cache.value_size", errors);
-        vr.allow_only({"min", "max", "weights", "bytes"});
-        if (auto v = vr.integer("min", 0, kMaxValueBytes)) c.value_size.min = uint32_t(*v);
-        if (auto v = vr.integer("max", 0, kMaxValueBytes)) c.value_size.max = uint32_t(*v);
-        if (auto v = vr.choice("bytes", {"compressible", "random"}))
-            c.value_size.random_bytes = *v == 1;
-        if (const auto* w = vr.child("weights")) parse_weighted_sizes(*w, vr, c.value_size);
-        if (c.value_size.min > c.value_size.max)
-            vr.error("cache.value_size", "min " + std::to_string(c.value_size.min) + " > max " +
-                                             std::to_string(c.value_size.max));
-    }
+    if (const auto* k = r.child("keys")) parse_keys(*k, "cache.keys", c.keys, errors);
+    if (const auto* v = r.child("value_size"))
+        parse_value_size(*v, "cache.value_size", c.value_size, errors);
     if (auto v = r.integer("ttl_s", 0, INT32_MAX)) c.ttl_s = uint32_t(*v);
     if (auto v = r.boolean("prefill")) c.prefill = *v;
     if (auto v = r.choice("driver", {"libmemcached", "async"})) c.driver = CacheDriver(*v);

@@ -19,6 +19,15 @@ std::optional<Endpoint> parse_server(const nlohmann::json& json, const std::stri
 
 // read_files false: a stored spec, whose replay file is not read again.
 CacheSpec parse_cache(const nlohmann::json& json, std::vector<SpecError>& errors, bool read_files);
+// A "keys" or "value_size" object applied over `keys` or `size`: the cache section's over the
+// defaults, a phase's over the section's.
+void parse_keys(const nlohmann::json& json, const std::string& path, KeySpace& keys,
+                std::vector<SpecError>& errors);
+void parse_value_size(const nlohmann::json& json, const std::string& path, ValueSize& size,
+                      std::vector<SpecError>& errors);
+// The phases' own workloads ("workload", "get_ratio", "set_ratio", "keys", "value_size"),
+// checked against the cache section once it is parsed (spec_parse_phase_load.cpp).
+void parse_phase_loads(const nlohmann::json& phases, RunSpec& spec, std::vector<SpecError>& errors);
 HttpSpec parse_http(const nlohmann::json& json, std::vector<SpecError>& errors);
 
 }  // namespace perflab::spec_detail
