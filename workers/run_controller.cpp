@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "model/format.h"
+#include "model/phase_load_report.h"
 #include "model/run_plan.h"
 
 namespace perflab {
@@ -26,6 +27,7 @@ std::string describe(const Phase& p, int connections) {
     }
     if (p.duration_s > 0) s += " for " + format_fixed(p.duration_s, 0) + " s";
     if (p.ops > 0) s += (p.duration_s > 0 ? " or " : " for ") + std::to_string(p.ops) + " ops";
+    if (p.cache) s += "; " + cache_load_text(*p.cache);
     return s;
 }
 
@@ -617,6 +619,7 @@ RunSummary RunController::run() {
     summary.prefill_sets = engine_->prefill_sets();
     summary.seed = spec_.seed;
     summary.agents = engine_->agent_totals();
+    summary.phase_loads = phase_loads(spec_);
     if (search_) {
         if (!follow_) summary.search = search_result(summary);
     } else if (slo_ && summary.status != RunStatus::failed) {

@@ -76,6 +76,10 @@ void expect_phases_match_server(const PhasedRun& run) {
         EXPECT_EQ(t.ops.at("set").count, to.sets - from.sets);
         EXPECT_EQ(t.hits + t.misses, 3000u);
     }
+    // What the reports say of each phase's workload.
+    ASSERT_EQ(run.summary.phase_loads.size(), 2u);
+    EXPECT_EQ(run.summary.phase_loads[0].keys.count, 50u);
+    EXPECT_EQ(run.summary.phase_loads[1].keys.count, 10'000'000'000u);
     const auto& hot = run.summary.phases[0].totals;
     const auto& cold = run.summary.phases[1].totals;
     // 50 hot keys: each missed about once per run, then hit; the cold space is never hit twice.

@@ -7,6 +7,7 @@
 
 #include "figures.h"
 #include "format.h"
+#include "phase_load_report.h"
 
 namespace perflab {
 
@@ -33,6 +34,8 @@ nlohmann::json cache_report_json(const RunSummary& s) {
     for (const auto& p : s.phases) {
         nlohmann::json phase = cache_phase_json(p);
         phase["start_ms"] = p.start_ms;
+        if (p.phase >= 0 && size_t(p.phase) < s.phase_loads.size())
+            phase["workload"] = cache_load_json(s.phase_loads[size_t(p.phase)]);
         j["phases"].push_back(std::move(phase));
     }
     return j;
@@ -98,7 +101,10 @@ void write_totals(std::ostream& out, const PhaseTotals& p) {
 std::string cache_report_text(const RunSummary& s) {
     std::ostringstream out;
     for (const auto& p : s.phases) {
-        out << "Phase " << p.phase + 1 << " (" << format_fixed(p.duration_s, 2) << " s)\n";
+        out << "Phase " << p.phase + 1 << " (" << format_fixed(p.duration_s, 2) << " s)";
+        if (p.phase >= 0 && size_t(p.phase) < s.phase_loads.size())
+            out << ": " << cache_load_text(s.phase_loads[size_t(p.phase)]);
+        out << "\n";
         write_totals(out, p);
     }
     out << "Overall (" << format_fixed(s.overall.duration_s, 2) << " s, " << to_string(s.status)

@@ -36,6 +36,9 @@ struct RunSummary {
     std::optional<SearchResult> search;  // when the spec has a search
     std::optional<uint64_t> seed;        // the spec's, so a report names what reproduces the run
     std::vector<AgentTotals> agents;     // each agent's share, when agents sent the load
+    // A cache run whose phases have workloads of their own: each phase's (phase_loads), which
+    // the reports say beside its figures; empty otherwise.
+    std::vector<CacheLoad> phase_loads;
 };
 
 // Builds the summary from the samples of a run, in order.
