@@ -13,6 +13,7 @@
 #include "hot_threads.h"
 #include "model/figures.h"
 #include "model/format.h"
+#include "model/phase_load_report.h"
 #include "model/summary_report.h"
 #include "prometheus_figures.h"
 #include "server_figures.h"
@@ -267,6 +268,13 @@ std::string phase_title(const Figures& f, int phase) {
            format_fixed(f.duration_s, 2) + " s)";
 }
 
+// ": cache-aside, 10000000000 keys ..." after a phase's title, when the run's phases have
+// workloads of their own (summary_text's phase lines say the same).
+std::string phase_workload(const RunSummary& s, int phase) {
+    if (phase < 0 || size_t(phase) >= s.phase_loads.size()) return {};
+    return ": " + cache_load_text(s.phase_loads[size_t(phase)]);
+}
+
 // The key figures, as `run` prints them for the run's kind.
 std::string figures_line(RunKind kind, const Figures& f) {
     std::string s = (kind == RunKind::http ? "requests " : "ops ") + std::to_string(f.requests) +
@@ -470,8 +478,8 @@ std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& 
     const RunKind kind = r.summary.kind;
     for (const auto* p : all_totals(r.summary)) {
         const Figures f = figures(kind, *p);
-        out += "\n## " + phase_title(f, p->phase) + "\n\n" + figures_line(kind, f) + "\n\n" +
-               markdown_table(ops_table(*p, f));
+        out += "\n## " + (phase_title(f, p->phase) + phase_workload(r.summary, p->phase)) + "\n\n" +
+               figures_line(kind, f) + "\n\n" + markdown_table(ops_table(*p, f));
         out += "\n" + totals_line(kind, *p) + "\n";
     }
     if (const Table agents = agents_table(r.summary); !agents.rows.empty())
@@ -541,10 +549,10 @@ ReportHtmlParts report_html_parts(const RunReport& r) {
     }
     for (const auto* p : all_totals(r.summary)) {
         const Figures f = figures(kind, *p);
-        parts.phases.push_back("<h2>" + html_escape(phase_title(f, p->phase)) + "</h2>\n<p>" +
-                               html_escape(figures_line(kind, f)) + "</p>\n" +
-                               html_table(ops_table(*p, f)) + "<p>" +
-                               html_escape(totals_line(kind, *p)) + "</p>\n");
+        parts.phases.push_back(
+            "<h2>" + html_escape((phase_title(f, p->phase) + phase_workload(r.summary, p->phase))) +
+            "</h2>\n<p>" + html_escape(figures_line(kind, f)) + "</p>\n" +
+            html_table(ops_table(*p, f)) + "<p>" + html_escape(totals_line(kind, *p)) + "</p>\n");
     }
     if (const Table agents = agents_table(r.summary); !agents.rows.empty())
         parts.agents = "<h2>Agents</h2>\n" + html_table(agents);

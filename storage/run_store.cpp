@@ -2,6 +2,7 @@
 #include "run_store.h"
 
 #include "agent_figures.h"
+#include "model/phase_load_report.h"
 #include "model/secrets.h"
 #include "process_stamp.h"
 
@@ -205,6 +206,8 @@ RunSummary RunStore::summary(int64_t id, const Window& window) {
     if (const auto seed = stored_spec.find("seed");
         seed != stored_spec.end() && seed->is_number_unsigned())
         summary.seed = seed->get<uint64_t>();
+    if (const auto parsed = parse_stored_spec(stored_spec))
+        summary.phase_loads = phase_loads(*parsed.spec);
     return summary;
 }
 
