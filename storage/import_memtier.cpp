@@ -192,15 +192,15 @@ void add_seconds(const json& series, const std::string& op, const std::string& p
 // The run's hits and misses from memtier's rates, spread over the ticks in proportion to
 // their gets (memtier counts none per second). A get of one key is a hit or a miss, so the
 // count's share is exact to far below one get; multi-key gets, whose hits and misses are keys,
-// are the rates times the duration.
-void add_hits(const json& gets, const std::string& path, int64_t span_ms,
+// are the rates times the duration. False when the file has no hits to give.
+bool add_hits(const json& gets, const std::string& path, int64_t span_ms,
               std::vector<IntervalSample>& ticks) {
-    if (!gets.contains("Hits/sec")) return;
+    if (!gets.contains("Hits/sec")) return false;
     const double hit_rate = number_of(gets, "Hits/sec", path);
     const double miss_rate = number_of(gets, "Misses/sec", path);
     const double op_rate = number_of(gets, "Ops/sec", path);
     const uint64_t count = count_of(gets, "Count", path);
-    if (count == 0 || hit_rate + miss_rate <= 0) return;
+    if (count == 0 || hit_rate + miss_rate <= 0) return true;
     uint64_t hits = 0, misses = 0;
     // Three rates printed to 0.01: a hit or miss per get leaves them 0.015 apart at most.
     if (std::abs(hit_rate + miss_rate - op_rate) <= 0.015) {
@@ -222,6 +222,7 @@ void add_hits(const json& gets, const std::string& path, int64_t span_ms,
         hits_before = hits_to;
         misses_before = misses_to;
     }
+    return true;
 }
 
 // The one size every value had ("data_size" with no range, list or import), or nullopt.
@@ -332,7 +333,8 @@ MemtierRun read_memtier(std::istream& in, int64_t max_span_s) {
         into.bytes_in += s.bytes_in;
         into.bytes_out += s.bytes_out;
     }
-    add_hits(member(stats, "Gets", kSection), std::string(kSection) + ".Gets", span_ms, out);
+    run.hits_recorded =
+        add_hits(member(stats, "Gets", kSection), std::string(kSection) + ".Gets", span_ms, out);
     if (const auto size = fixed_value_size(doc)) {
         for (auto& s : out) {
             const auto set = s.ops.find("set");

@@ -37,6 +37,9 @@ struct MemtierRun {
     uint64_t connection_errors = 0;  // "Totals", memtier 2.3 and later
     bool interrupted = false;        // stopped by Ctrl+C before its time or request count
     bool wire_bytes = false;
+    // False for a file whose Gets have no "Hits/sec" and "Misses/sec" (memtier before 1.4):
+    // its ticks count no hit or miss, which every output then shows as unknown (hits_known).
+    bool hits_recorded = true;
     // The run's memtier configuration, its "run information" and what PerfLab made of the
     // file: kept whole in the stored spec's "imported_from".
     nlohmann::json imported_from;

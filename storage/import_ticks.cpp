@@ -18,32 +18,48 @@ int64_t floor_div(int64_t a, int64_t b) {
 
 }  // namespace
 
-ImportTicks::Frozen ImportTicks::freeze(IntervalSample&& s) {
-    Frozen f;
-    for (auto& [name, op] : s.ops)
-        f.ops[name] = {op.count, op.errors, op.latency.encode()};
-    s.ops.clear();
-    f.counters = std::move(s);
-    return f;
+ImportTicks::FrozenOps ImportTicks::freeze(std::map<std::string, OpSample>&& ops) {
+    FrozenOps out;
+    for (auto& [name, op] : ops)
+        out[name] = {op.count, op.errors, op.latency.encode()};
+    ops.clear();
+    return out;
 }
 
-IntervalSample ImportTicks::thaw(Frozen&& f) {
-    IntervalSample s = std::move(f.counters);
-    for (auto& [name, op] : f.ops) {
-        OpSample& o = s.ops[name];
+std::map<std::string, OpSample> ImportTicks::thaw(FrozenOps&& frozen) {
+    std::map<std::string, OpSample> out;
+    for (auto& [name, op] : frozen) {
+        OpSample& o = out[name];
         o.count = op.count;
         o.errors = op.errors;
         auto h = Histogram::decode(op.latency);
         if (!h) throw std::logic_error("an import's own histogram does not decode");
         o.latency = std::move(*h);
     }
+    return out;
+}
+
+ImportTicks::Frozen ImportTicks::freeze(IntervalSample&& s) {
+    Frozen f;
+    f.ops = freeze(std::move(s.ops));
+    f.transactions = freeze(std::move(s.transactions));
+    f.counters = std::move(s);
+    return f;
+}
+
+IntervalSample ImportTicks::thaw(Frozen&& f) {
+    IntervalSample s = std::move(f.counters);
+    s.ops = thaw(std::move(f.ops));
+    s.transactions = thaw(std::move(f.transactions));
     return s;
 }
 
 // The second's tick, thawed when the file has moved past it; the seconds now too far behind
 // the newest are frozen.
 IntervalSample& ImportTicks::tick(int64_t second) {
-    newest_s_ = requests_ ? std::max(newest_s_, second) : second;
+    newest_s_ = any_ ? std::max(newest_s_, second) : second;
+    first_s_ = any_ ? std::min(first_s_, second) : second;
+    any_ = true;
     while (!hot_.empty() && hot_.begin()->first < newest_s_ - kHotSeconds &&
            hot_.begin()->first != second) {
         auto node = hot_.extract(hot_.begin());
@@ -56,17 +72,20 @@ IntervalSample& ImportTicks::tick(int64_t second) {
 
 void ImportTicks::add(const ImportRecord& r) {
     span_.check(floor_div(r.sent_us, 1000), r.line, r.time_field);
+    const int64_t second = floor_div(r.sent_us, 1'000'000);
+    IntervalSample& s = tick(second);
     if (r.transaction) {
         Transactions& t = transactions_[r.op];
         ++t.count;
         t.failed += !r.ok;
         t.total_us += r.latency_us;
         t.max_us = std::max(t.max_us, r.latency_us);
+        OpSample& tick_t = s.transactions[r.op];
+        ++tick_t.count;
+        tick_t.errors += !r.ok;
+        tick_t.latency.record(r.latency_us);
         return;
     }
-    const int64_t second = floor_div(r.sent_us, 1'000'000);
-    IntervalSample& s = tick(second);
-    first_s_ = requests_ ? std::min(first_s_, second) : second;
     ++requests_;
     ops_.insert(r.op);
     OpSample& op = s.ops[r.op];

@@ -20,8 +20,8 @@ namespace perflab {
 // (a few hundred bytes) rather than as a live histogram (an address-space mapping each).
 class ImportTicks {
   public:
-    // A tool's transactions of one label (JMeter's Transaction Controller): kept out of the
-    // requests, whose own rows the file has too.
+    // A tool's transactions of one label (JMeter's Transaction Controller) over the whole
+    // file: kept out of the requests, whose own rows the file has too.
     struct Transactions {
         uint64_t count = 0;
         uint64_t failed = 0;
@@ -31,7 +31,7 @@ class ImportTicks {
 
     explicit ImportTicks(int64_t max_span_s = kImportMaxSpanS) : span_(max_span_s) {}
     // Throws ImportError for a record sent at no plausible time or past the span allowed.
-    // A transaction is counted apart, in no tick.
+    // A transaction counts in its tick's transactions, never among its requests.
     void add(const ImportRecord& r);
 
     uint64_t requests() const { return requests_; }
@@ -42,7 +42,8 @@ class ImportTicks {
     int64_t start_ms() const { return first_s_ * 1000; }  // wall clock, ms since the epoch
     const std::set<std::string>& ops() const { return ops_; }
     // Hands f every second from the first to the last, in order, a second without requests
-    // as an empty tick, each with the ops sent in it; one tick's histograms alive at a time.
+    // as an empty tick, each with the ops and transactions sent in it; one tick's histograms
+    // alive at a time.
     void drain(const std::function<void(IntervalSample&&)>& f);
 
   private:
@@ -51,10 +52,14 @@ class ImportTicks {
         uint64_t errors = 0;
         std::string latency;  // Histogram::encode()
     };
+    using FrozenOps = std::map<std::string, FrozenOp>;
     struct Frozen {
-        IntervalSample counters;  // without ops
-        std::map<std::string, FrozenOp> ops;
+        IntervalSample counters;  // without ops and transactions
+        FrozenOps ops;
+        FrozenOps transactions;
     };
+    static FrozenOps freeze(std::map<std::string, OpSample>&& ops);
+    static std::map<std::string, OpSample> thaw(FrozenOps&& ops);
     static Frozen freeze(IntervalSample&& s);
     static IntervalSample thaw(Frozen&& f);
     IntervalSample& tick(int64_t second);
@@ -65,6 +70,7 @@ class ImportTicks {
     std::set<std::string> ops_;
     std::map<std::string, Transactions> transactions_;
     uint64_t requests_ = 0;
+    bool any_ = false;  // a request or transaction was added
     uint64_t passed_off_status_ = 0;
     int64_t first_s_ = 0;
     int64_t newest_s_ = 0;

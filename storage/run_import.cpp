@@ -146,7 +146,10 @@ ReadRun read_memtier_run(std::istream& in, int64_t max_span_s) {
         run.note += "; " + std::to_string(memtier.connection_errors) + " connection errors";
     if (memtier.interrupted)
         run.note += "; interrupted (memtier's \"Interrupted\": \"true\"): stopped by Ctrl+C";
-    run.note += "; hits and misses are the run's, spread over its seconds as its gets";
+    run.note += memtier.hits_recorded
+                    ? "; hits and misses are the run's, spread over its seconds as its gets"
+                    : "; hits and misses unknown: the file has no Hits/sec or Misses/sec "
+                      "(memtier before 1.4)";
     run.note +=
         memtier.wire_bytes
             ? "; bytes are memtier's wire bytes (values of differing sizes), not value bytes"

@@ -195,6 +195,19 @@ Table agents_table(const RunSummary& s) {
     return t;
 }
 
+// Another tool's transactions per label (JMeter's Transaction Controller): no rows otherwise.
+Table transactions_table(const std::map<std::string, OpSample>& transactions) {
+    Table t{{"transaction", "count", "errors", "mean", "p50", "p90", "p99", "max"}, {}};
+    for (const auto& [label, x] : transactions) {
+        const Histogram& h = x.latency;
+        t.rows.push_back({label, std::to_string(x.count), std::to_string(x.errors),
+                          format_latency_us(int64_t(h.mean())), format_latency_us(h.percentile(50)),
+                          format_latency_us(h.percentile(90)), format_latency_us(h.percentile(99)),
+                          format_latency_us(h.max())});
+    }
+    return t;
+}
+
 Table slo_table(const SloVerdict& v) {
     Table t{{"check", "scope", "measured", "verdict"}, {}};
     for (const auto& c : v.checks)
@@ -291,13 +304,18 @@ std::string figures_line(RunKind kind, const Figures& f) {
 std::string totals_line(RunKind kind, const PhaseTotals& p) {
     const auto& t = p.totals;
     std::string s;
-    if (kind == RunKind::cache && t.hits + t.misses > 0)
+    if (kind == RunKind::cache && !hits_known(t))
+        s += "hit rate - (hits and misses unknown), ";
+    else if (kind == RunKind::cache && t.hits + t.misses > 0)
         s += "hit rate " + format_fixed(t.hit_rate() * 100, 2) + "%, ";
     s += "bytes in " + format_bytes(t.bytes_in) + ", out " + format_bytes(t.bytes_out);
     for (const auto& [code, n] : t.status_codes)
         s += ", status " + std::to_string(code) + ": " + std::to_string(n);
     for (const auto& [kind, n] : t.errors)
         s += ", error " + kind + ": " + std::to_string(n);
+    if (t.moved + t.asked)
+        s += ", redirections MOVED " + std::to_string(t.moved) + ", ASK " +
+             std::to_string(t.asked);
     return s;
 }
 
@@ -391,6 +409,7 @@ RunReport load_report(RunStore& store, int64_t id, const Window& window) {
     r.hosts = store.hosts(id);
     r.events = store.events(id);
     r.probes = store.probe_samples(id);
+    r.transactions = read_transaction_totals(store.connection(), id, window.from_ms, window.to_ms);
     if (!r.summary.agents.empty())
         for (const auto& s : store.samples(id, window))
             r.agent_ticks.push_back({{"t_ms", s.t_ms},
@@ -414,6 +433,9 @@ std::string report_text(const RunReport& r) {
     for (const auto& h : r.hosts)
         out += "Machine (" + h.role + ")\n" + profile_text(h.profile);
     out += summary_text(r.summary);
+    if (const Table tx = transactions_table(r.transactions); !tx.rows.empty())
+        out +=
+            "Transactions (not requests: their requests are counted above)\n" + markdown_table(tx);
     if (const Table agents = agents_table(r.summary); !agents.rows.empty())
         out += "Agents\n" + markdown_table(agents);
     if (const Table servers = server_table(r); !servers.rows.empty())
@@ -460,9 +482,18 @@ nlohmann::json report_json(const RunReport& r) {
         out["agents"] = agent_totals_json(r.summary.agents);
         out["agent_ticks"] = r.agent_ticks;
     }
+    out["transactions"] = transactions_json(r.transactions);
     out["servers"] = servers_json(r.summary, r.probes);
     out["prometheus"] = prometheus_json(r.summary, r.probes);
     out["hot_threads"] = hot_threads_json(r.summary, r.probes);
+    return out;
+}
+
+nlohmann::json transactions_json(const std::map<std::string, OpSample>& transactions) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [label, t] : transactions)
+        out[label] = {
+            {"count", t.count}, {"errors", t.errors}, {"latency_us", latency_json(t.latency)}};
     return out;
 }
 
@@ -482,6 +513,9 @@ std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& 
                figures_line(kind, f) + "\n\n" + markdown_table(ops_table(*p, f));
         out += "\n" + totals_line(kind, *p) + "\n";
     }
+    if (const Table tx = transactions_table(r.transactions); !tx.rows.empty())
+        out += "\n## Transactions\n\nNot requests: their requests are counted above.\n\n" +
+               markdown_table(tx);
     if (const Table agents = agents_table(r.summary); !agents.rows.empty())
         out += "\n## Agents\n\n" + markdown_table(agents);
     if (const Table servers = server_table(r); !servers.rows.empty())
@@ -554,6 +588,10 @@ ReportHtmlParts report_html_parts(const RunReport& r) {
             "</h2>\n<p>" + html_escape(figures_line(kind, f)) + "</p>\n" +
             html_table(ops_table(*p, f)) + "<p>" + html_escape(totals_line(kind, *p)) + "</p>\n");
     }
+    if (const Table tx = transactions_table(r.transactions); !tx.rows.empty())
+        parts.transactions =
+            "<h2>Transactions</h2>\n<p>Not requests: their requests are counted above.</p>\n" +
+            html_table(tx);
     if (const Table agents = agents_table(r.summary); !agents.rows.empty())
         parts.agents = "<h2>Agents</h2>\n" + html_table(agents);
     if (const Table servers = server_table(r); !servers.rows.empty())
@@ -591,7 +629,7 @@ std::string report_html(const RunReport& r, const std::vector<ReportChart>& imag
         out += machine;
     for (const auto& phase : parts.phases)
         out += phase;
-    out += parts.agents + parts.servers + parts.slo + parts.search;
+    out += parts.transactions + parts.agents + parts.servers + parts.slo + parts.search;
     if (!images.empty()) out += "<h2>Charts</h2>\n";
     for (const auto& image : images)
         out += "<p><img src=\"" + html_escape(image.path) + "\" alt=\"" + html_escape(image.title) +
@@ -610,6 +648,20 @@ std::string csv_field(const std::string& text) {
     return out + "\"";
 }
 
+// Hits and misses of the run's ticks are unknown where the run's are (hits_known).
+bool run_hits_known(const std::vector<IntervalSample>& samples) {
+    IntervalSample all;
+    for (const auto& s : samples) {
+        all.hits += s.hits;
+        all.misses += s.misses;
+        for (const auto& [name, op] : s.ops) {
+            all.ops[name].count += op.count;
+            all.ops[name].errors += op.errors;
+        }
+    }
+    return hits_known(all);
+}
+
 // A latency is written only where the tick recorded one: a summary-only run's ticks have counts
 // without latencies, and a tick without requests has none. Empty, never 0, when unknown.
 std::string csv_latency(const Histogram& h, double percentile) {
@@ -620,6 +672,7 @@ std::string csv_latency(const Histogram& h, double percentile) {
 
 std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) {
     const bool cache = kind == RunKind::cache;
+    const bool hits = cache && run_hits_known(samples);
     std::set<std::string> op_names;
     for (const auto& s : samples)
         for (const auto& [name, op] : s.ops)
@@ -633,6 +686,13 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) 
     for (const auto& name : op_names)
         for (const char* figure : {"_count", "_errors", "_p50_us", "_p99_us"})
             out += "," + csv_field(name + figure);
+    std::set<std::string> labels;
+    for (const auto& s : samples)
+        for (const auto& [label, t] : s.transactions)
+            labels.insert(label);
+    for (const auto& label : labels)
+        for (const char* figure : {"_count", "_errors", "_p50_us", "_p99_us"})
+            out += "," + csv_field("transaction " + label + figure);
     // A run that agents sent: each agent's part, in the order of its first tick. CPU is empty
     // where unknown; behind and lost are 0 or 1.
     std::vector<std::string> hosts;
@@ -652,7 +712,10 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) 
             << format_fixed(s.planned_rate, 1) << ',' << s.connections << ',' << s.total_ops()
             << ',' << format_fixed(double(s.total_ops()) / secs, 1) << ',' << s.total_errors()
             << ',';
-        if (cache) row << s.hits << ',' << s.misses << ',' << format_fixed(s.hit_rate(), 4) << ',';
+        if (hits)
+            row << s.hits << ',' << s.misses << ',' << format_fixed(s.hit_rate(), 4) << ',';
+        else if (cache)
+            row << ",,,";
         row << s.bytes_in << ',' << s.bytes_out << ',' << s.sent << ',' << s.late << ','
             << csv_latency(all, 50) << ',' << csv_latency(all, 99) << ','
             << (all.empty() ? std::string() : std::to_string(all.max()));
@@ -669,6 +732,16 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) 
             const auto& op = it->second;
             row << ',' << op.count << ',' << op.errors << ',' << csv_latency(op.latency, 50) << ','
                 << csv_latency(op.latency, 99);
+        }
+        for (const auto& label : labels) {
+            const auto it = s.transactions.find(label);
+            if (it == s.transactions.end()) {
+                row << ",0,0,,";
+                continue;
+            }
+            const auto& t = it->second;
+            row << ',' << t.count << ',' << t.errors << ',' << csv_latency(t.latency, 50) << ','
+                << csv_latency(t.latency, 99);
         }
         for (const auto& host : hosts) {
             const auto a = std::find_if(s.agents.begin(), s.agents.end(),
@@ -690,6 +763,7 @@ nlohmann::json export_json(RunStore& store, int64_t id) {
     const RunReport report = load_report(store, id);
     nlohmann::json j = report_json(report);
     const bool cache = report.summary.kind == RunKind::cache;
+    const bool hits = hits_known(report.summary.overall.totals);
     nlohmann::json ticks = nlohmann::json::array();
     for (const auto& s : store.samples(id)) {
         nlohmann::json ops = nlohmann::json::object();
@@ -723,12 +797,17 @@ nlohmann::json export_json(RunStore& store, int64_t id) {
                                {"dropped", s.dropped},
                                {"errors", s.errors}};
         if (cache) {
-            tick["hits"] = s.hits;
-            tick["misses"] = s.misses;
+            tick["hits"] = hits ? nlohmann::json(s.hits) : nlohmann::json();
+            tick["misses"] = hits ? nlohmann::json(s.misses) : nlohmann::json();
         } else {
             tick["status_codes"] = codes;
         }
         if (!s.agents.empty()) tick["agents"] = agent_ticks_json(s.agents);
+        if (!s.transactions.empty()) {
+            tick["transactions"] = transactions_json(s.transactions);
+            for (const auto& [label, t] : s.transactions)
+                tick["transactions"][label]["histogram"] = base64(t.latency.encode());
+        }
         ticks.push_back(std::move(tick));
     }
     j["ticks"] = ticks;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ struct RunReport {
     // A run that agents sent: each tick's {t_ms, interval_ms, phase, drain, agents} with each
     // agent's part (agent_ticks.h); an empty array otherwise.
     nlohmann::json agent_ticks = nlohmann::json::array();
+    // Per label, another tool's transactions in the window (JMeter's Transaction Controller,
+    // imported): never requests; empty for every other run.
+    std::map<std::string, OpSample> transactions;
 };
 
 RunReport load_report(RunStore& store, int64_t id, const Window& window = {});
@@ -32,8 +36,11 @@ std::string report_text(const RunReport& report);
 std::string verdict_text(const RunInfo& run);
 // `perflab show --json`: {"run", "window", "spec", "summary", "hosts", "events"}; "summary" is
 // the run's summary_json, what `run --json` printed. A run that agents sent adds "agents" and
-// "agent_ticks" (RunReport::agent_ticks).
+// "agent_ticks" (RunReport::agent_ticks). "transactions": per label {"count", "errors",
+// "latency_us"} (an empty object for a run without transactions).
 nlohmann::json report_json(const RunReport& report);
+// Per label {"count", "errors", "latency_us": latency_json}: a run's or a tick's transactions.
+nlohmann::json transactions_json(const std::map<std::string, OpSample>& transactions);
 // A chart the report shows: an image file at `path`, relative to the report.
 struct ReportChart {
     std::string title;
@@ -52,13 +59,15 @@ struct ReportHtmlParts {
     std::string facts;
     std::vector<std::string> machines;
     std::vector<std::string> phases;           // each phase's figures, then the run's
+    std::string transactions;                  // empty when the run has none
     std::string agents, servers, slo, search;  // empty when the run has none
     std::string spec, events;                  // empty when the run has none
 };
 ReportHtmlParts report_html_parts(const RunReport& report);
 
-// The per-tick table, one row per tick: totals, then count/errors/p50/p99 per op. Hits,
-// misses and hit rate only for cache runs.
+// The per-tick table, one row per tick: totals, then count/errors/p50/p99 per op, then per
+// transaction label ("transaction LABEL_count", ...). Hits, misses and hit rate only for cache
+// runs.
 std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind);
 
 // Everything stored about a run: the report, every tick with its encoded histograms

@@ -79,6 +79,9 @@ RunRows::RunRows(Connection& db)
       op_(db,
           "INSERT INTO sample_ops (run_id, seq, op, count, errors, histogram, service, "
           "check_failures, checks_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
+      transaction_(db,
+                   "INSERT INTO sample_transactions (run_id, seq, label, count, errors, "
+                   "histogram) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"),
       event_(db, "INSERT INTO events (run_id, t_ms, kind, text) VALUES (?1, ?2, ?3, ?4)"),
       phase_(db,
              "INSERT OR REPLACE INTO phases (run_id, phase, duration_s, summary_json) "
@@ -119,6 +122,11 @@ void RunRows::sample(int64_t run, int64_t seq, const IntervalSample& s) {
         op_.bind(8, i64(op.check_failures));
         bind_checks(op_, 9, op);
         op_.run();
+    }
+    for (const auto& [label, t] : s.transactions) {
+        transaction_.bind(1, run).bind(2, seq).bind(3, label).bind(4, i64(t.count));
+        transaction_.bind(5, i64(t.errors)).bind_blob(6, t.latency.encode());
+        transaction_.run();
     }
 }
 
@@ -191,6 +199,30 @@ void hand_over(IntervalSample& slot, const std::function<void(IntervalSample&&)>
     f(std::move(tick));
 }
 
+// The transactions of the ticks from first to last seq (few: only imported runs have them).
+void read_transactions(Connection& db, int64_t run, const std::vector<int64_t>& seqs,
+                       std::vector<IntervalSample>& ticks) {
+    Statement q(db,
+                "SELECT seq, label, count, errors, histogram FROM sample_transactions "
+                "WHERE run_id = ?1 AND seq >= ?2 AND seq <= ?3 ORDER BY seq");
+    q.bind(1, run).bind(2, seqs.front()).bind(3, seqs.back());
+    size_t at = 0;
+    while (q.step()) {
+        const int64_t seq = q.integer(0);
+        while (at < seqs.size() && seqs[at] < seq)
+            ++at;
+        if (at == seqs.size() || seqs[at] != seq) continue;
+        auto latency = Histogram::decode(q.blob(4));
+        if (!latency)
+            throw StoreError("database " + db.path() + ": run " + std::to_string(run) + ", tick " +
+                             std::to_string(seq) + ": damaged transaction histogram");
+        OpSample& t = ticks[at].transactions[q.text(1)];
+        t.count = uint64_t(q.integer(2));
+        t.errors = uint64_t(q.integer(3));
+        t.latency = std::move(*latency);
+    }
+}
+
 }  // namespace
 
 void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms,
@@ -239,6 +271,7 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
         ticks.push_back(std::move(s));
     }
     if (ticks.empty()) return;
+    read_transactions(db, run, seqs, ticks);
     Statement ops(db,
                   "SELECT seq, op, count, errors, histogram, service, check_failures, "
                   "checks_json FROM sample_ops "
@@ -265,6 +298,27 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
     }
     for (; at < seqs.size(); ++at)
         hand_over(ticks[at], f);
+}
+
+std::map<std::string, OpSample> read_transaction_totals(Connection& db, int64_t run,
+                                                        int64_t from_ms, int64_t to_ms) {
+    Statement q(db,
+                "SELECT t.label, t.count, t.errors, t.histogram FROM sample_transactions t JOIN "
+                "samples s ON s.run_id = t.run_id AND s.seq = t.seq WHERE t.run_id = ?1 AND "
+                "(?2 < 0 OR s.t_ms - s.interval_ms / 2 > ?2) AND s.t_ms - s.interval_ms / 2 <= ?3");
+    q.bind(1, run).bind(2, from_ms).bind(3, to_ms);
+    std::map<std::string, OpSample> out;
+    while (q.step()) {
+        auto latency = Histogram::decode(q.blob(3));
+        if (!latency)
+            throw StoreError("database " + db.path() + ": run " + std::to_string(run) +
+                             ": damaged transaction histogram");
+        OpSample& t = out[q.text(0)];
+        t.count += uint64_t(q.integer(1));
+        t.errors += uint64_t(q.integer(2));
+        t.latency.merge(*latency);
+    }
+    return out;
 }
 
 std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t from_ms,

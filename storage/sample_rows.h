@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "model/sample.h"
@@ -27,6 +29,7 @@ class RunRows {
     Connection& db_;
     Statement sample_;
     Statement op_;
+    Statement transaction_;
     Statement event_;
     Statement phase_;
     Statement histogram_;
@@ -40,6 +43,11 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
                      const std::function<void(IntervalSample&&)>& f);
 std::vector<IntervalSample> read_samples(Connection& db, int64_t run, int64_t from_ms = -1,
                                          int64_t to_ms = std::numeric_limits<int64_t>::max());
+
+// The transactions (IntervalSample::transactions) of a run's ticks whose middle lies in
+// (from_ms, to_ms], as for_each_sample takes them, summed per label.
+std::map<std::string, OpSample> read_transaction_totals(Connection& db, int64_t run,
+                                                        int64_t from_ms, int64_t to_ms);
 
 // A run's ticks summed per phase in SQL (one IntervalSample per phase, without histograms):
 // the counters of a whole run without building one sample per tick.

@@ -242,9 +242,23 @@ constexpr const char* kVersion15 = R"sql(
 ALTER TABLE samples ADD COLUMN agents_json TEXT;
 )sql";
 
-constexpr const char* kSteps[] = {kVersion1,  kVersion2,  kVersion3,  kVersion4,  kVersion5,
-                                  kVersion6,  kVersion7,  kVersion8,  kVersion9,  kVersion10,
-                                  kVersion11, kVersion12, kVersion13, kVersion14, kVersion15};
+// Version 16: another tool's transactions per tick and label (JMeter's Transaction
+// Controller), shaped as sample_ops but never counted as requests; none for runs stored before.
+constexpr const char* kVersion16 = R"sql(
+CREATE TABLE sample_transactions (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    label TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    errors INTEGER NOT NULL,
+    histogram BLOB NOT NULL,
+    PRIMARY KEY (run_id, seq, label)
+) WITHOUT ROWID;
+)sql";
+
+constexpr const char* kSteps[] = {
+    kVersion1, kVersion2,  kVersion3,  kVersion4,  kVersion5,  kVersion6,  kVersion7,  kVersion8,
+    kVersion9, kVersion10, kVersion11, kVersion12, kVersion13, kVersion14, kVersion15, kVersion16};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

@@ -119,7 +119,8 @@ bool write_pdf(const StoredRun& run, const QFileInfo& info, QString* error) {
     pdf.addText(html(parts.title + parts.summary));
     for (const auto& phase : parts.phases)
         pdf.addText(html(phase));
-    for (const std::string* table : {&parts.agents, &parts.servers, &parts.search})
+    for (const std::string* table :
+         {&parts.transactions, &parts.agents, &parts.servers, &parts.search})
         if (!table->empty()) pdf.addText(html(*table));
     TimeChart chart;
     LiveCharts charts(&chart);

@@ -148,7 +148,7 @@ TEST(HostBook, VersionOneDatabaseMigratesAndKeepsItsRuns) {
             "ALTER TABLE final_histograms DROP COLUMN service; DROP TABLE run_agents; "
             "ALTER TABLE sample_ops DROP COLUMN check_failures; "
             "ALTER TABLE sample_ops DROP COLUMN checks_json; "
-            "ALTER TABLE samples DROP COLUMN agents_json; "
+            "ALTER TABLE samples DROP COLUMN agents_json; DROP TABLE sample_transactions; "
             "PRAGMA user_version = 1");
     }
     HostBook book(db, Access::write);

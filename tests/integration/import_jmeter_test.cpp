@@ -107,7 +107,9 @@ TEST(ImportJmeter, JmetersOwnJtlOfARunAgainstNginx) {
 // The JTL's figures as Python's csv module reads them (RFC 4180, the delimiter the header
 // has): per label of a request, its latencies, failures, statuses and failure messages; the
 // Transaction Controller's rows (no responseCode, "Number of samples in transaction" in
-// responseMessage) apart; bytes and the first and last request sent (ms).
+// responseMessage) apart, with their elapsed times and their count per second of the run (the
+// second each was sent in, from the first second any row was sent in); bytes and the first and
+// last request sent (ms).
 json jtl_figures(const std::string& jtl) {
     static const char* kScript = R"py(
 import csv, json, sys
@@ -116,11 +118,15 @@ with open(sys.argv[1], newline="") as f:
     f.seek(0)
     rows = list(csv.DictReader(f, delimiter="\t" if "\t" in header else ","))
 out = {"labels": {}, "transactions": {}, "bytes": 0, "codes": {}, "failures": {}, "sent": []}
+first_s = min(int(r["timeStamp"]) // 1000 for r in rows)
 for r in rows:
     if r["responseCode"] == "" and r["responseMessage"].startswith("Number of samples in transaction"):
-        t = out["transactions"].setdefault(r["label"], {"count": 0, "failed": 0})
+        t = out["transactions"].setdefault(r["label"], {"count": 0, "failed": 0, "elapsed_ms": [], "per_second": {}})
         t["count"] += 1
         t["failed"] += r["success"] != "true"
+        t["elapsed_ms"].append(int(r["elapsed"]))
+        second = str(int(r["timeStamp"]) // 1000 - first_s)
+        t["per_second"][second] = t["per_second"].get(second, 0) + 1
         continue
     l = out["labels"].setdefault(r["label"], {"elapsed_ms": [], "errors": 0, "passed_404": 0})
     l["elapsed_ms"].append(int(r["elapsed"]))
@@ -161,8 +167,9 @@ print(json.dumps({"header": header, "widths": widths, "sums": sums}))
 
 // A Transaction Controller around three requests: a 200, a 200 that a Response Assertion
 // "Equals" fails (its message spans lines, so the JTL's field does), and a 404 that "Ignore
-// status" passes. The transactions are no requests; JMeter's verdict is the success; rates of
-// the labels sum to the run's, over its attack; the CSV export quotes the label with a comma.
+// status" passes. The transactions are no requests but a stored series of their own; JMeter's
+// verdict is the success; rates of the labels sum to the run's, over its attack; the CSV export
+// quotes the label with a comma.
 TEST(ImportJmeter, TransactionsAssertionsAndIgnoredStatusAsJmeterCountsThem) {
     NginxServer nginx;
     TempDir dir;
@@ -247,6 +254,39 @@ TEST(ImportJmeter, TransactionsAssertionsAndIgnoredStatusAsJmeterCountsThem) {
         EXPECT_EQ(sums["sums"][label + "_count"], op["count"]) << label;
         EXPECT_EQ(sums["sums"][label + "_errors"], op["errors"]) << label;
     }
+    EXPECT_EQ(sums["sums"]["transaction page_count"], jmeter["transactions"]["page"]["count"]);
+    EXPECT_EQ(sums["sums"]["transaction page_errors"], jmeter["transactions"]["page"]["failed"]);
+
+    // The Transaction Controller's rows as a series of their own: show gives each label's
+    // count, failures and latencies as the JTL's rows have them, and the stored ticks (the JSON
+    // export's) hold them in the seconds they were sent in, their counts summing to the JTL's
+    // rows.
+    const json& page = jmeter["transactions"]["page"];
+    ASSERT_EQ(report["transactions"].size(), 1u) << report["transactions"].dump();
+    Expected e;
+    for (const auto& ms : page["elapsed_ms"])
+        e.latencies_us.push_back(ms.get<int64_t>() * 1000);
+    e.errors = page["failed"].get<uint64_t>();
+    expect_op(report["transactions"], "page", e);
+    const Output text = perflab({"show", "1", "--db", db});
+    ASSERT_EQ(text.code, 0) << text.err;
+    EXPECT_NE(text.out.find("Transactions (not requests"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("| page | 50 | 50 |"), std::string::npos) << text.out;
+    const std::string run_json = dir.file("run.json");
+    const Output wrote = perflab({"export", "1", "--db", db, "--format", "json", "-o", run_json});
+    ASSERT_EQ(wrote.code, 0) << wrote.err;
+    json stored = json::object();
+    uint64_t count = 0;
+    const json whole = json::parse(read_file(run_json));
+    for (const auto& tick : whole["ticks"]) {
+        EXPECT_FALSE(tick["ops"].contains("page")) << tick.dump();
+        if (!tick.contains("transactions")) continue;
+        const json& t = tick["transactions"]["page"];
+        stored[std::to_string(tick["t_ms"].get<int64_t>() / 1000 - 1)] = t["count"];
+        count += t["count"].get<uint64_t>();
+    }
+    EXPECT_EQ(count, page["count"].get<uint64_t>());
+    EXPECT_EQ(stored, page["per_second"]);
 }
 
 // JMeter's default_delimiter set to a tab: the delimiter is the header's. XML results are

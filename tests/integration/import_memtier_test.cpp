@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -245,6 +246,68 @@ TEST_F(ImportMemtier, InterruptedRunEndsWhereMemtierStopped) {
     // memtier divides by its duration in µs, the file has whole ms: one ms apart at most.
     EXPECT_NEAR(shown["summary"]["rate"].get<double>(), printed.ops_per_s,
                 printed.ops_per_s / runtime["Total duration"].get<double>() + 0.005);
+}
+
+// A memtier file without "Hits/sec" and "Misses/sec" in its sections: the shape of files
+// written before memtier 1.4, whose JSON did not have them (the shape the importer's check for
+// the keys serves). No such memtier is on this machine: real-3s-no-hits.json is the real run
+// real-3s.json with those lines taken out (grep -v -e '"Hits/sec"' -e '"Misses/sec"'), so its
+// gets are memcached's cmd_get while its hits and misses are unknown: null in show --json (the
+// run and its phase), runs --json, the JSON and CSV exports, "-" in show's text, compare and
+// the Markdown report; never 0.
+TEST_F(ImportMemtier, FileWithoutHitsHasThemUnknownNeverZero) {
+    const auto server = memcached_stats("real-3s");
+    ASSERT_EQ(perflab({"import", memtier_fixture("real-3s-no-hits.json"), "--db", db}).code, 0);
+    ASSERT_EQ(perflab({"import", memtier_fixture("real-3s.json"), "--db", db}).code, 0);
+    const json shown = show(1);
+    EXPECT_EQ(shown["summary"]["ops"]["get"]["count"], server.at("cmd_get"));
+    for (const json* summary : {&shown["summary"], &shown["summary"]["phases"][0]})
+        for (const char* figure : {"hits", "misses", "hit_rate"})
+            EXPECT_TRUE((*summary)[figure].is_null()) << figure << ": " << summary->dump();
+    EXPECT_EQ(show(2)["summary"]["hits"], server.at("get_hits"));
+    const Output text = perflab({"show", "1", "--db", db});
+    EXPECT_NE(text.out.find("hit rate - (hits and misses unknown"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("hit rate 0"), std::string::npos) << text.out;
+    for (const auto& r : json::parse(perflab({"runs", "--db", db, "--json"}).out))
+        if (r["id"] == 1) {
+            EXPECT_TRUE(r["hit_rate"].is_null()) << r.dump();
+        }
+    const json compared = json::parse(perflab({"compare", "1", "2", "--db", db, "--json"}).out);
+    EXPECT_TRUE(compared["figures"]["hit_rate"]["values"][0].is_null()) << compared.dump();
+    const Output compared_text = perflab({"compare", "1", "2", "--db", db});
+    ASSERT_EQ(compared_text.code, 0) << compared_text.err;
+    std::istringstream lines(compared_text.out);
+    bool row = false;
+    for (std::string line; std::getline(lines, line);)
+        if (line.find("hit_rate") != std::string::npos ||
+            line.find("hit rate") != std::string::npos) {
+            row = true;
+            EXPECT_NE(line.find(" - "), std::string::npos) << line;
+        }
+    EXPECT_TRUE(row) << compared_text.out;
+
+    const std::string exported = dir.file("run.json");
+    ASSERT_EQ(perflab({"export", "1", "--db", db, "--format", "json", "-o", exported}).code, 0);
+    const json whole = json::parse(read_file(exported));
+    EXPECT_TRUE(whole["summary"]["hits"].is_null());
+    ASSERT_FALSE(whole["ticks"].empty());
+    for (const auto& tick : whole["ticks"]) {
+        EXPECT_TRUE(tick["hits"].is_null()) << tick.dump();
+        EXPECT_TRUE(tick["misses"].is_null()) << tick.dump();
+    }
+    const std::string csv = dir.file("run.csv");
+    ASSERT_EQ(perflab({"export", "1", "--db", db, "--format", "csv", "-o", csv}).code, 0);
+    const Output cells = test::run(
+        {"python3", "-c",
+         "import csv, sys\n"
+         "rows = list(csv.DictReader(open(sys.argv[1], newline='')))\n"
+         "print(len(rows), sorted({r[k] for r in rows for k in ('hits', 'misses', 'hit_rate')}))",
+         csv});
+    ASSERT_EQ(cells.code, 0) << cells.err;
+    EXPECT_EQ(cells.out, std::to_string(whole["ticks"].size()) + " ['']\n");
+    const std::string markdown = dir.file("run.md");
+    ASSERT_EQ(perflab({"export", "1", "--db", db, "--format", "md", "-o", markdown}).code, 0);
+    EXPECT_NE(read_file(markdown).find("hit rate - (hits and misses unknown)"), std::string::npos);
 }
 
 // memtier's --hdr-file-prefix log: HdrHistogram_c's layout, an absolute end time where the

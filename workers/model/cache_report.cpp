@@ -13,11 +13,18 @@ namespace perflab {
 
 nlohmann::json cache_phase_json(const PhaseTotals& p) {
     const auto& t = p.totals;
-    nlohmann::json j = {{"ops", ops_json(p)},     {"hits", t.hits},
-                        {"misses", t.misses},     {"hit_rate", t.hit_rate()},
-                        {"bytes_in", t.bytes_in}, {"bytes_out", t.bytes_out},
-                        {"late", t.late},         {"sent", t.sent},
-                        {"dropped", t.dropped},   {"errors", t.errors}};
+    const bool known = hits_known(t);
+    const auto or_null = [known](auto v) { return known ? nlohmann::json(v) : nlohmann::json(); };
+    nlohmann::json j = {{"ops", ops_json(p)},
+                        {"hits", or_null(t.hits)},
+                        {"misses", or_null(t.misses)},
+                        {"hit_rate", or_null(t.hit_rate())},
+                        {"bytes_in", t.bytes_in},
+                        {"bytes_out", t.bytes_out},
+                        {"late", t.late},
+                        {"sent", t.sent},
+                        {"dropped", t.dropped},
+                        {"errors", t.errors}};
     add_figures_json(j, figures(RunKind::cache, p));
     if (p.phase >= 0) j["phase"] = p.phase;
     return j;
@@ -85,7 +92,9 @@ void write_totals(std::ostream& out, const PhaseTotals& p) {
     out << "  rate " << format_fixed(f.rate, 1) << "/s, throughput "
         << format_fixed(f.throughput, 1) << "/s, success " << format_fixed(f.success * 100, 2)
         << "%\n";
-    if (t.hits + t.misses > 0)
+    if (!hits_known(t))
+        out << "  hit rate - (hits and misses unknown: the source did not record them)\n";
+    else if (t.hits + t.misses > 0)
         out << "  hit rate " << format_fixed(t.hit_rate() * 100, 2) << "% (" << t.hits << " hits, "
             << t.misses << " misses)\n";
     out << "  bytes in " << format_bytes(t.bytes_in) << ", out " << format_bytes(t.bytes_out)

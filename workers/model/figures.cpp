@@ -46,6 +46,15 @@ Figures figures(RunKind kind, const PhaseTotals& p) {
     return f;
 }
 
+bool hits_known(const IntervalSample& t) {
+    if (t.hits + t.misses > 0) return true;
+    uint64_t answered = 0;
+    for (const char* get : {"get", "mget"})
+        if (const auto op = t.ops.find(get); op != t.ops.end())
+            answered += op->second.count - op->second.errors;
+    return answered == 0;
+}
+
 nlohmann::json latency_json(const Histogram& h) {
     return {{"min", h.min()},
             {"mean", std::round(h.mean() * 100) / 100},

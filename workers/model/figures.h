@@ -40,6 +40,11 @@ struct Figures {
 
 Figures figures(RunKind kind, const PhaseTotals& totals);
 
+// Whether a cache run's hits and misses were counted. Each answered get is one or the other,
+// so answered gets with neither come from a file that does not record them (memtier before
+// 1.4, an HdrHistogram log): their hits, misses and hit rate are unknown (null, "-"), not 0.
+bool hits_known(const IntervalSample& totals);
+
 // {"min", "mean", "p50", "p90", "p95", "p99", "p999", "max"}, in µs.
 nlohmann::json latency_json(const Histogram& h);
 // Sets j["service_us"] to latency_json(service) when the service time was measured.

@@ -68,6 +68,9 @@ struct IntervalSample {
     std::map<int, uint64_t> status_codes;    // http
     // With agents: each one's part of this tick, set where they were merged (merge() leaves it).
     std::vector<AgentTick> agents;
+    // Per label, another tool's transactions whose requests the ops count already (JMeter's
+    // Transaction Controller, imported): never requests. merge() leaves it; reports sum it.
+    std::map<std::string, OpSample> transactions;
 
     // Adds other's counts; t_ms becomes the later end, interval_ms the sum.
     void merge(const IntervalSample& other);
