@@ -4,7 +4,7 @@
 
 #include "commands.h"
 #include "host_book.h"
-#include "ssh_session.h"
+#include "remote/ssh_session.h"
 #include "store_access.h"
 
 namespace perflab {

@@ -11,8 +11,8 @@
 #include "model/format.h"
 #include "probe_line.h"
 #include "probe_runner.h"
+#include "remote/ssh_session.h"
 #include "signal_watch.h"
-#include "ssh_session.h"
 
 namespace perflab {
 

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "ssh_session.h"
+#include "probe.h"
+#include "remote/ssh_session.h"
 
 namespace perflab {
 

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "tcp_connect.h"
+#include "remote/tcp_connect.h"
 
 namespace perflab {
 

@@ -1,22 +1,19 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "hardware_profile.h"
 #include "model/probe_sample.h"
 #include "model/sample.h"
+#include "remote/hardware_profile.h"
+#include "remote/host_error.h"
 
 namespace perflab {
 
-// A probe that cannot start: a bad target, an unreachable server, a refused key. The message
-// names what failed; the CLI exits 2 on it.
-class ProbeError : public std::runtime_error {
-  public:
-    using std::runtime_error::runtime_error;
-};
+// A probe that cannot start: a bad target, an unreachable server, a refused key. A probe's
+// failure is its host's, so the SSH session's errors are caught as ProbeErrors too.
+using ProbeError = HostError;
 
 // What one poll produced. t_ms is left to the runner, which owns the run's clock.
 struct ProbeReading {

@@ -9,10 +9,10 @@
 #include <thread>
 #include <vector>
 
-#include "hardware_profile.h"
 #include "model/observer.h"
 #include "probe.h"
-#include "ssh_session.h"
+#include "remote/hardware_profile.h"
+#include "remote/ssh_session.h"
 
 namespace perflab {
 

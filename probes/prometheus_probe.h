@@ -8,7 +8,7 @@
 #include "http_get.h"
 #include "probe.h"
 #include "prom_series.h"
-#include "ssh_session.h"
+#include "remote/ssh_session.h"
 
 namespace perflab {
 

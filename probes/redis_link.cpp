@@ -9,7 +9,7 @@
 #include <chrono>
 #include <cstring>
 
-#include "tcp_connect.h"
+#include "remote/tcp_connect.h"
 
 namespace perflab {
 

@@ -5,7 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "ssh_session.h"
+#include "probe.h"
+#include "remote/ssh_session.h"
 
 namespace perflab {
 

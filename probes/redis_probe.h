@@ -10,7 +10,7 @@
 #include "probe.h"
 #include "redis_info.h"
 #include "redis_link.h"
-#include "ssh_session.h"
+#include "remote/ssh_session.h"
 
 namespace perflab {
 

@@ -4,10 +4,10 @@
 #include <chrono>
 #include <memory>
 
-#include "hardware_profile.h"
 #include "host_values.h"
 #include "probe.h"
-#include "ssh_session.h"
+#include "remote/hardware_profile.h"
+#include "remote/ssh_session.h"
 
 namespace perflab {
 

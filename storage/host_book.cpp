@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "host_book.h"
 
-#include "ssh_session.h"
+#include "remote/ssh_session.h"
 
 namespace perflab {
 

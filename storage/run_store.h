@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "database.h"
-#include "hardware_profile.h"
 #include "model/probe_sample.h"
 #include "model/summary.h"
+#include "remote/hardware_profile.h"
 #include "sample_rows.h"
 
 namespace perflab {

@@ -10,8 +10,8 @@
 #include <variant>
 #include <vector>
 
-#include "hardware_profile.h"
 #include "model/observer.h"
+#include "remote/hardware_profile.h"
 #include "sqlite.h"
 
 namespace perflab {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "host_check.h"
 
+#include "remote/ssh_session.h"
 #include "ssh_probe.h"
-#include "ssh_session.h"
 
 namespace perflab {
 

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "hardware_profile.h"
 #include "host_book.h"
+#include "remote/hardware_profile.h"
 
 namespace perflab {
 

@@ -3,8 +3,8 @@
 
 #include <QWidget>
 
-#include "hardware_profile.h"
 #include "host_book.h"
+#include "remote/hardware_profile.h"
 
 class QFormLayout;
 class QLabel;

@@ -13,7 +13,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "ssh_session.h"
+#include "remote/ssh_session.h"
 
 namespace perflab {
 

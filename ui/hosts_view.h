@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include "hardware_profile.h"
 #include "host_book.h"
 #include "host_check.h"
 #include "host_details.h"
-#include "ssh_session.h"
+#include "remote/hardware_profile.h"
+#include "remote/ssh_session.h"
 
 class QPushButton;
 class QTableWidget;

@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "hardware_profile.h"
 #include "model/spec.h"
+#include "remote/hardware_profile.h"
 #include "run_compare.h"
 #include "run_report.h"
 #include "run_store.h"

@@ -9,7 +9,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "hardware_profile.h"
 #include "hgrm_export.h"
 #include "hlog_export.h"
 #include "import_hlog.h"
@@ -20,6 +19,7 @@
 #include "model/summary_report.h"
 #include "model/template_syntax.h"
 #include "process.h"
+#include "remote/hardware_profile.h"
 #include "run_import.h"
 #include "run_report.h"
 #include "stored_runs.h"

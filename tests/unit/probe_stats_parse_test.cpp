@@ -7,7 +7,7 @@
 #include "jvm_probe.h"
 #include "memcached_probe.h"
 #include "probe_line.h"
-#include "ssh_session.h"
+#include "remote/ssh_session.h"
 
 namespace perflab {
 namespace {

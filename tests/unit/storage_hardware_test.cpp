@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "hardware_profile.h"
 #include "process.h"
+#include "remote/hardware_profile.h"
 
 namespace perflab {
 namespace {

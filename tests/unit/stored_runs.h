@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "hardware_profile.h"
 #include "model/spec.h"
 #include "model/summary.h"
+#include "remote/hardware_profile.h"
 #include "storage_samples.h"
 #include "store_writer.h"
 

@@ -15,10 +15,10 @@
 
 #include "agent_volume.h"
 #include "engine.h"
-#include "hardware_profile.h"
 #include "line_buffer.h"
-#include "ssh_cancel.h"
-#include "ssh_session.h"
+#include "remote/hardware_profile.h"
+#include "remote/ssh_cancel.h"
+#include "remote/ssh_session.h"
 
 namespace perflab {
 

@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "agent_protocol.h"
-#include "hardware_profile.h"
 #include "line_reader.h"
+#include "remote/hardware_profile.h"
 #include "run_controller.h"
 #include "start_at_engine.h"
 

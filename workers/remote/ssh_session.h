@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "probe.h"
+#include "host_error.h"
 #include "ssh_cancel.h"
 
 struct ssh_session_struct;
@@ -45,13 +45,13 @@ std::string default_known_hosts_path();
 
 // Each failure its own kind, so callers can act: offer to trust an unknown key, refuse a
 // changed one, ask for another key.
-class SshError : public ProbeError {
+class SshError : public HostError {
   public:
     // key: the key file cannot be read (missing, or needs a passphrase); auth: refused;
     // cancelled: SshOptions::cancel ended it.
     enum class Kind { connect, unknown_host, changed_host, key, auth, channel, cancelled };
     SshError(Kind kind, const std::string& message, std::string fingerprint = {})
-        : ProbeError(message), kind_(kind), fingerprint_(std::move(fingerprint)) {}
+        : HostError(message), kind_(kind), fingerprint_(std::move(fingerprint)) {}
     Kind kind() const { return kind_; }
     const std::string& fingerprint() const { return fingerprint_; }  // "SHA256:..."
 
