@@ -73,8 +73,7 @@ void AgentsEngine::open_agents() {
     loss_told_.assign(links_.size(), false);
     late_told_.assign(links_.size(), false);
     behind_.assign(links_.size(), false);
-    lost_from_ms_.assign(links_.size(), -1);
-    dropped_upto_.assign(links_.size(), {});
+    books_.assign(links_.size(), {});
 }
 
 void AgentsEngine::start() {
@@ -239,21 +238,23 @@ uint64_t share_due(const Phase& p, double t_s, int k, int n) {
 
 }  // namespace
 
-// From a lost agent's last tick on, its share of the phase's schedule went unsent, or sent
-// and never told: dropped, so that throughput, error rate and a search step see the loss.
+// A lost agent's share of the phase's schedule that it never told of (unsent, sent and never
+// told, or still due when it went) is dropped, so that throughput, error rate and a search step
+// see the loss. Counted against what it told rather than from its last tick's time: an agent
+// behind its schedule when it went had ops due before that tick that it never sent.
 uint64_t AgentsEngine::lost_share(size_t i, int phase, int64_t upto_ms) {
     const auto plan = plans_.find(phase);
     if (plan == plans_.end()) return 0;
     const auto& [p, begun] = plan->second;
     const int64_t begun_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(begun - start_).count();
-    const auto counted = dropped_upto_[i].try_emplace(phase, begun_ms).first;
-    const int64_t from = std::max(counted->second, lost_from_ms_[i]);
-    if (upto_ms <= from) return 0;
-    counted->second = upto_ms;
-    const int k = share_of_[i], n = int(spec_.agents.size());
-    return share_due(p, double(upto_ms - begun_ms) / 1000, k, n) -
-           share_due(p, double(from - begun_ms) / 1000, k, n);
+    auto& book = books_[i][phase];
+    const uint64_t due =
+        share_due(p, double(upto_ms - begun_ms) / 1000, share_of_[i], int(spec_.agents.size()));
+    const uint64_t accounted = book.told + book.lost;
+    if (due <= accounted) return 0;
+    book.lost += due - accounted;
+    return due - accounted;
 }
 
 void AgentsEngine::collect(IntervalSample& out, int phase, Clock::time_point origin) {
@@ -275,12 +276,10 @@ void AgentsEngine::collect(IntervalSample& out, int phase, Clock::time_point ori
     for (size_t i = 0; i < links_.size(); ++i) {
         IntervalSample part;
         links_[i]->take(part, phase, upto_ms);
+        books_[i][phase].told += part.sent + part.dropped;
         const auto s = links_[i]->state();
         if (!s.lost && !s.ended) part.connections = s.connections;
-        if (s.lost) {
-            if (lost_from_ms_[i] < 0) lost_from_ms_[i] = std::max<int64_t>(s.last_t_ms, 0);
-            part.dropped += lost_share(i, phase, now_ms);
-        }
+        if (s.lost) part.dropped += lost_share(i, phase, now_ms);
         AgentTick tick;
         tick.cpu_pct = s.cpu_last;
         tick.behind = behind_[i];

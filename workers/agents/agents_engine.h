@@ -48,7 +48,8 @@ class AgentsEngine : public LoadEngine {
     void open_agents();
     // Returns the end on the run's clock, in ms, up to which agents' ticks belong to it.
     int64_t await_ticks(int phase, Clock::time_point origin);
-    // Agent i's share of `phase`'s schedule due since it was lost and last counted, to `upto_ms`.
+    // What a lost agent i's share of `phase` had due by `upto_ms` and neither told nor was
+    // counted before: the ops to count as dropped now.
     uint64_t lost_share(size_t i, int phase, int64_t upto_ms);
     // Every agent's order for `phase`, unless it was ordered to the same start already.
     void order(int phase, const Phase& plan, Clock::time_point start);
@@ -62,10 +63,14 @@ class AgentsEngine : public LoadEngine {
     std::vector<std::unique_ptr<AgentLink>> links_;
     std::vector<bool> loss_told_;
     std::vector<bool> late_told_;
-    std::vector<bool> behind_;                          // in the tick being collected
-    std::vector<int> share_of_;                         // each remote agent's k of n
-    std::vector<int64_t> lost_from_ms_;                 // its last tick's end once lost, else -1
-    std::vector<std::map<int, int64_t>> dropped_upto_;  // per phase: its loss counted to
+    std::vector<bool> behind_;   // in the tick being collected
+    std::vector<int> share_of_;  // each remote agent's k of n
+    // Per agent and phase: the ops it told as sent or dropped, and those its loss dropped.
+    struct ShareBook {
+        uint64_t told = 0;
+        uint64_t lost = 0;
+    };
+    std::vector<std::map<int, ShareBook>> books_;
     std::map<int, std::pair<Phase, Clock::time_point>> plans_;  // each phase begun, as run
     std::map<int, Clock::time_point> ordered_;                  // each phase's start told
     std::vector<AgentTotals> totals_;  // the remote agents', then the local one's
