@@ -74,10 +74,14 @@ TEST(AgentsConductor, HeldBackAgentStartsWithTheOthers) {
     const auto before = test::cache_counters(server);
     const auto r = controller.run(spec, {"--db", db, "--json"});
     ASSERT_EQ(r.code, 0) << r.err;
-    // The merged first phase is the plan: 1000/s for 2 s, every op sent once.
+    // The merged first phase is the plan: 1000/s for 2 s, every op sent once, or dropped where
+    // a loaded machine's generator fell behind at the phase's end.
     const json j = json::parse(r.out);
-    EXPECT_EQ(j["phases"][0]["requests"].get<uint64_t>(), 2000u) << r.out;
-    EXPECT_EQ(served(before, test::cache_counters(server)), 2000u);
+    const auto requests = j["phases"][0]["requests"].get<uint64_t>();
+    const auto dropped = j["phases"][0]["dropped"].get<uint64_t>();
+    EXPECT_EQ(requests + dropped, 2000u) << r.out;
+    EXPECT_LT(dropped, 200u) << r.out;
+    EXPECT_EQ(served(before, test::cache_counters(server)), requests);
     EXPECT_LT(latest_start_ms(r.err), 500) << r.err;
 
     // Each agent's ticks as stored: its first tick with load within one tick of the other's.

@@ -169,8 +169,12 @@ TEST(OpenModel, HoldsThePlannedRate) {
     // Every op due is sent or, when the generator fell behind at the end, counted as dropped.
     EXPECT_EQ(op_count(s, "get") + s.overall.totals.dropped, 4000u);
     EXPECT_LT(s.overall.totals.dropped, 200u);
-    for (const auto& sample : collector.samples)
-        EXPECT_DOUBLE_EQ(sample.planned_rate, 2000);
+    // A drain (replies after the phase's end, which a loaded machine may leave) plans nothing.
+    for (const auto& sample : collector.samples) {
+        if (!sample.drain) {
+            EXPECT_DOUBLE_EQ(sample.planned_rate, 2000);
+        }
+    }
 }
 
 // A server that stops answering for 300 ms: the ops due meanwhile go out late, and since

@@ -54,7 +54,7 @@ TEST(HttpEdges, PhaseChangeAgainstASlowServerInventsNoStall) {
     for (int p = 0; p < 2; ++p) {
         std::vector<IntervalSample> ticks, drains;
         for (const auto& s : run.samples)
-            if (s.phase == p) (s.sent > 0 ? ticks : drains).push_back(s);
+            if (s.phase == p) (s.drain ? drains : ticks).push_back(s);
         SCOPED_TRACE("phase " + std::to_string(p + 1));
         uint64_t sent = 0, answered = 0;
         for (const auto& tick : ticks) {
@@ -63,12 +63,17 @@ TEST(HttpEdges, PhaseChangeAgainstASlowServerInventsNoStall) {
         }
         EXPECT_EQ(sent, planned[p]);
         // The replies of the phase's last 300 ms arrive after its end: in one drain sample,
-        // which lasts at least as long as the server held the last of them.
-        ASSERT_EQ(drains.size(), 1u);
-        const auto& drain = drains.front();
-        EXPECT_GT(drain.total_ops(), 0u);
-        EXPECT_EQ(answered + drain.total_ops(), planned[p]);
-        EXPECT_GE(drain.interval_ms, 280);
+        // which lasts at least as long as the server held the last of them. (A controller
+        // whose phase-end tick came over 300 ms late, on a loaded machine, found them all in.)
+        ASSERT_LE(drains.size(), 1u);
+        uint64_t drained = 0;
+        for (const auto& drain : drains) {
+            EXPECT_EQ(drain.sent, 0u);
+            EXPECT_GT(drain.total_ops(), 0u);
+            EXPECT_GE(drain.interval_ms, 280);
+            drained += drain.total_ops();
+        }
+        EXPECT_EQ(answered + drained, planned[p]);
     }
     // The server read the second phase's first request before it wrote the first phase's
     // last reply: the phase change did not wait for the replies still due (that wait held

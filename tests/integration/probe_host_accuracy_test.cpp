@@ -132,9 +132,10 @@ TEST(LocalProbe, WatchesItsOwnProcess) {
     const double expected =
         100.0 * (process_cpu_s() - cpu0) /
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    // The spinner had one core for as long as the machine gave it one.
+    // The spinner had one core for as long as the machine gave it one: most of a second on a
+    // quiet machine, a tenth of it on a loaded one.
     EXPECT_NEAR(v["self_cpu_pct"].get<double>(), expected, 15.0);
-    EXPECT_GT(v["self_cpu_pct"].get<double>(), 10.0);
+    EXPECT_GT(v["self_cpu_pct"].get<double>(), expected / 2);
     EXPECT_GE(v["self_threads"].get<int>(), 1);
     std::istringstream status(test::read_file("/proc/self/status"));
     uint64_t rss_kb = 0;
