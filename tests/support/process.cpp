@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -35,6 +37,22 @@ int decode_status(int status) {
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
     return -1;
+}
+
+// The lowest port the kernel hands to client sockets (bind to port 0, connect).
+unsigned ephemeral_low() {
+    std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range");
+    unsigned low = 32768;
+    range >> low;
+    return low;
+}
+
+bool bindable(uint16_t port) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    const auto a = loopback(port);
+    const bool ok = bind(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0;
+    close(fd);
+    return ok;
 }
 
 }  // namespace
@@ -116,14 +134,20 @@ Output run(const std::vector<std::string>& argv, int timeout_s) {
     return o;
 }
 
+// Test programs run side by side (ctest -j), so a port picked here must stay free until the
+// test's server binds it. Below the ephemeral range no client socket of another test's load can
+// take it meanwhile, and each program walks the range from a place of its own (by pid), so two
+// programs do not pick the same port.
 uint16_t free_port() {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    auto a = loopback(0);
-    socklen_t len = sizeof a;
-    bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    close(fd);
-    return ntohs(a.sin_port);
+    constexpr unsigned kLowest = 10000;
+    static std::atomic<unsigned> next{0};
+    const unsigned span = std::max(ephemeral_low(), kLowest + 1024) - kLowest;
+    const unsigned start = unsigned(getpid()) * 64u;
+    for (unsigned tried = 0; tried < span; ++tried) {
+        const auto port = uint16_t(kLowest + (start + next++) % span);
+        if (bindable(port)) return port;
+    }
+    throw std::runtime_error("no free port below the ephemeral range");
 }
 
 bool wait_for_port(uint16_t port, int timeout_ms) {
