@@ -54,9 +54,12 @@ std::string RedisServer::cli(const std::vector<std::string>& args) const {
     return out.out;
 }
 
-std::map<std::string, std::string> RedisServer::info(const std::string& section) const {
+namespace {
+
+// "name:value" lines, as INFO and CLUSTER INFO print them; '#' lines are headings.
+std::map<std::string, std::string> fields(const std::string& text) {
     std::map<std::string, std::string> out;
-    std::istringstream lines(cli({"INFO", section}));
+    std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         const auto colon = line.find(':');
@@ -64,6 +67,12 @@ std::map<std::string, std::string> RedisServer::info(const std::string& section)
         out[line.substr(0, colon)] = line.substr(colon + 1);
     }
     return out;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> RedisServer::info(const std::string& section) const {
+    return fields(cli({"INFO", section}));
 }
 
 uint64_t RedisServer::info_number(const std::string& section, const std::string& name) const {
@@ -74,12 +83,77 @@ uint64_t RedisServer::info_number(const std::string& section, const std::string&
 }
 
 uint64_t RedisServer::calls(const std::string& command) const {
-    const auto all = info("commandstats");
+    return command_stat(*this, command, "calls");
+}
+
+uint64_t command_stat(const RedisServer& server, const std::string& command,
+                      const std::string& field) {
+    const auto all = server.info("commandstats");
     const auto it = all.find("cmdstat_" + command);
     if (it == all.end()) return 0;
     // "calls=3,usec=12,usec_per_call=4.00,rejected_calls=0,failed_calls=0"
-    const auto at = it->second.find("calls=");
-    return at == std::string::npos ? 0 : std::stoull(it->second.substr(at + 6));
+    const std::string line = "," + it->second;
+    const auto at = line.find("," + field + "=");
+    return at == std::string::npos ? 0 : std::stoull(line.substr(at + field.size() + 2));
+}
+
+RedisCluster::RedisCluster(int masters) {
+    std::vector<std::string> create = {"redis-cli", "--cluster", "create"};
+    for (int i = 0; i < masters; ++i) {
+        nodes_.push_back(std::make_unique<RedisServer>(
+            std::vector<std::string>{"--cluster-enabled", "yes", "--cluster-config-file",
+                                     "nodes.conf", "--cluster-port", std::to_string(free_port())}));
+        create.push_back(nodes_.back()->endpoint());
+    }
+    create.insert(create.end(), {"--cluster-replicas", "0", "--cluster-yes"});
+    const auto out = run(create, 60);
+    if (out.code != 0)
+        throw std::runtime_error("redis-cli --cluster create failed: " + out.err + out.out);
+    if (!wait_until([&] { return ok(); }, std::chrono::seconds(30)))
+        throw std::runtime_error("the Redis Cluster's state did not become ok");
+}
+
+std::string RedisCluster::node_id(size_t i) const {
+    auto id = node(i).cli({"CLUSTER", "MYID"});
+    while (!id.empty() && (id.back() == '\n' || id.back() == '\r'))
+        id.pop_back();
+    return id;
+}
+
+bool RedisCluster::ok() const {
+    for (const auto& n : nodes_) {
+        auto info = fields(n->cli({"CLUSTER", "INFO"}));
+        if (info["cluster_state"] != "ok" ||
+            info["cluster_known_nodes"] != std::to_string(nodes_.size()) ||
+            info["cluster_slots_ok"] != "16384")
+            return false;
+    }
+    return true;
+}
+
+void RedisCluster::reshard(size_t from, size_t to, int slots) const {
+    const auto out = run({"redis-cli", "--cluster", "reshard", node(from).endpoint(),
+                          "--cluster-from", node_id(from), "--cluster-to", node_id(to),
+                          "--cluster-slots", std::to_string(slots), "--cluster-yes"},
+                         120);
+    if (out.code != 0)
+        throw std::runtime_error("redis-cli --cluster reshard failed: " + out.err + out.out);
+    if (!wait_until([&] { return ok(); }, std::chrono::seconds(30)))
+        throw std::runtime_error("the Redis Cluster's state did not become ok after a reshard");
+}
+
+uint64_t RedisCluster::command_stat(const std::string& command, const std::string& field) const {
+    uint64_t sum = 0;
+    for (const auto& n : nodes_)
+        sum += perflab::test::command_stat(*n, command, field);
+    return sum;
+}
+
+uint64_t RedisCluster::info_sum(const std::string& section, const std::string& name) const {
+    uint64_t sum = 0;
+    for (const auto& n : nodes_)
+        sum += n->info_number(section, name);
+    return sum;
 }
 
 }  // namespace perflab::test

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,5 +41,33 @@ class RedisServer {
     uint16_t port_;
     Process process_;
 };
+
+// A Redis Cluster of `masters` redis-server nodes on free loopback ports (each with its bus on
+// another free port), made by redis-cli --cluster create without replicas; ready once every
+// node's CLUSTER INFO says cluster_state:ok.
+class RedisCluster {
+  public:
+    explicit RedisCluster(int masters = 3);
+
+    size_t size() const { return nodes_.size(); }
+    const RedisServer& node(size_t i) const { return *nodes_.at(i); }
+    std::string node_id(size_t i) const;  // CLUSTER MYID
+    // Moves `slots` slots and their keys from node `from` to node `to` (redis-cli --cluster
+    // reshard), then waits until the cluster is ok again.
+    void reshard(size_t from, size_t to, int slots) const;
+    // Whether every node says cluster_state:ok and knows every node.
+    bool ok() const;
+    // A field of a command's INFO commandstats line ("calls", "rejected_calls"), summed over
+    // the nodes.
+    uint64_t command_stat(const std::string& command, const std::string& field) const;
+    uint64_t info_sum(const std::string& section, const std::string& name) const;
+
+  private:
+    std::vector<std::unique_ptr<RedisServer>> nodes_;
+};
+
+// A field of a command's INFO commandstats line on one server; 0 if the command never ran.
+uint64_t command_stat(const RedisServer& server, const std::string& command,
+                      const std::string& field);
 
 }  // namespace perflab::test

@@ -83,6 +83,22 @@ TEST(RedisSpec, NamesTheOffendingKey) {
     EXPECT_TRUE(has_error(j, R"(cache.redis: is for "protocol": "redis")"));
 }
 
+TEST(RedisSpec, ClusterIsReadAndRoundTrips) {
+    const auto r = parse_spec(redis_cache({{"cluster", true}, {"db", 0}}));
+    ASSERT_TRUE(r) << r.error_text();
+    EXPECT_TRUE(r.spec->cache->redis.cluster);
+    const auto again = parse_spec(to_json(*r.spec));
+    ASSERT_TRUE(again) << again.error_text();
+    EXPECT_EQ(again.spec->cache->redis, r.spec->cache->redis);
+    EXPECT_FALSE(parse_spec(redis_cache()).spec->cache->redis.cluster);
+
+    EXPECT_TRUE(has_error(redis_cache({{"cluster", true}, {"db", 2}}),
+                          "cache.redis.db: a Redis Cluster has database 0 only (SELECT is "
+                          "refused)"));
+    EXPECT_TRUE(has_error(redis_cache({{"cluster", "yes"}}),
+                          "cache.redis.cluster: expected true or false, got string"));
+}
+
 Environment env_with(const std::string& name, const std::string& value) {
     return [=](const std::string& asked) -> std::optional<std::string> {
         if (asked == name) return value;

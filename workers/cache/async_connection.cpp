@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "async_connection.h"
 
+#include <algorithm>
 #include <boost/asio/write.hpp>
 #include <cstring>
 #include <utility>
@@ -21,6 +22,13 @@ constexpr auto kMaxBackoff = std::chrono::milliseconds(100);
 constexpr size_t kRequestOverhead = 300;
 // The out-buffers start at most this large and grow when a burst of large values needs it.
 constexpr size_t kMaxInitialOut = 256 * 1024;
+// Redirections one op follows before it counts as the server's error: nodes that send it
+// back and forth.
+constexpr uint8_t kMaxHops = 16;
+
+size_t initial_out(const CacheSpec& cache, int pipeline) {
+    return std::min(kMaxInitialOut, size_t(pipeline) * (cache.value_size.max + kRequestOverhead));
+}
 
 }  // namespace
 
@@ -29,8 +37,9 @@ class AsyncConnection::Link {
   public:
     enum class State { down, connecting, up };
 
-    Link(AsyncConnection& owner, const tcp::endpoint& server, size_t out_capacity)
+    Link(AsyncConnection& owner, size_t node, const tcp::endpoint& server, size_t out_capacity)
         : owner_(owner),
+          node_(node),
           server_(server),
           socket_(owner.worker_.io()),
           retry_timer_(owner.worker_.io()),
@@ -86,6 +95,7 @@ class AsyncConnection::Link {
     // Queues a request already encoded into out().
     void enqueue(const Pending& p, Clock::time_point now) {
         if (count_ == 0 && state_ == State::up) since_ = now;
+        if (count_ == ring_.size()) grow();
         ring_[(head_ + count_) % ring_.size()] = p;
         ++count_;
     }
@@ -238,6 +248,16 @@ class AsyncConnection::Link {
         });
     }
 
+    // Only a cluster's link outgrows the pipeline: the parts of a multi-get split by slot, an
+    // ASK's ASKING, and ops redirected to it. It doubles, rarely and never again once large.
+    void grow() {
+        std::vector<Pending> bigger(ring_.size() * 2);
+        for (size_t i = 0; i < count_; ++i)
+            bigger[i] = ring_[(head_ + i) % ring_.size()];
+        ring_.swap(bigger);
+        head_ = 0;
+    }
+
     void settle() {
         if (settled_) return;
         settled_ = true;
@@ -257,6 +277,7 @@ class AsyncConnection::Link {
     }
 
     AsyncConnection& owner_;
+    const size_t node_;  // its index in the connection's links
     tcp::endpoint server_;
     tcp::socket socket_;
     asio::steady_timer retry_timer_;
@@ -292,18 +313,23 @@ AsyncConnection::AsyncConnection(AsyncWorker& worker, int index)
       replay_(worker.cache().replay ? worker.cache().replay->ops.get() : nullptr),
       multiget_(worker.cache().multiget),
       batches_(multiget_ > 1 ? size_t(pipeline_) : 0),
-      redis_batches_(multiget_ > 1 && worker.cache().protocol == CacheProtocol::redis) {
+      redis_batches_(multiget_ > 1 && worker.cache().protocol == CacheProtocol::redis),
+      cluster_(worker.cluster()) {
     for (int i = 0; i < int(batches_.size()); ++i)
         free_batches_.push_back(i);
     if (replay_) pacer_.replay(replay_, worker.cache().replay->speed);
-    const size_t out = std::min(
-        kMaxInitialOut, size_t(pipeline_) * (worker.cache().value_size.max + kRequestOverhead));
+    const size_t out = initial_out(worker.cache(), pipeline_);
     for (const auto& server : worker.servers())
-        links_.push_back(std::make_unique<Link>(*this, server, out));
+        links_.push_back(std::make_unique<Link>(*this, links_.size(), server, out));
     follow_ups_.reserve(size_t(pipeline_));
     if (redis_batches()) {
         batch_draws_.resize(multiget_);
         batch_links_.resize(multiget_);
+    }
+    if (cluster_ && multiget_ > 1) {
+        cluster_keys_.resize(batches_.size() * multiget_);
+        slot_order_.resize(multiget_);
+        key_slots_.resize(multiget_);
     }
 }
 
@@ -366,26 +392,27 @@ void AsyncConnection::abandon(CacheError kind) {
 void AsyncConnection::fail_pending(Link& link, CacheError kind, Clock::time_point now) {
     link.for_each_pending([&](const Pending& p) {
         if (p.prefill()) return;
-        if (p.op == CacheOp::mget) {
-            Batch& b = batches_[size_t(p.batch)];
-            b.failed = true;
-            b.kind = kind;
-            if (--b.parts > 0) return;
-            free_batches_.push_back(p.batch);
-        }
-        worker_.stats(p.phase).write([&](CacheStats& s) {
-            s.fail(p.op, kind, micros(now - p.from), p.service_us(now));
-            s.times.replied(now);
-        });
-    });
-    // A batch ends with its last part: a link holds one part of a batch at most, so a slot
-    // with no parts left is one this link's failure ended.
-    link.for_each_pending([&](const Pending& p) {
-        if (!p.prefill() && (p.op != CacheOp::mget || batches_[size_t(p.batch)].parts == 0))
-            worker_.op_ended(p.phase);
+        bool ended = false;
+        worker_.stats(p.phase).write([&](CacheStats& s) { ended = fail_one(p, kind, now, s); });
+        if (ended) worker_.op_ended(p.phase);
     });
     inflight_ -= int(link.in_flight());
     link.head_ = link.count_ = 0;
+}
+
+// Counts an op as failed; a batch fails once, with its last part. True when the op ended.
+bool AsyncConnection::fail_one(const Pending& p, CacheError kind, Clock::time_point now,
+                               CacheStats& s) {
+    if (p.op == CacheOp::mget) {
+        Batch& b = batches_[size_t(p.batch)];
+        b.failed = true;
+        b.kind = kind;
+        if (--b.parts > 0) return false;
+        free_batches_.push_back(p.batch);
+    }
+    s.fail(p.op, kind, micros(now - p.from), p.service_us(now));
+    s.times.replied(now);
+    return true;
 }
 
 void AsyncConnection::close_now() {
@@ -463,7 +490,7 @@ void AsyncConnection::pump() {
             continue;
         }
         const auto key = replay_ ? replay_->key(p.key) : worker_.keys().format(p.key);
-        Link& link = *links_[worker_.picker().pick(key)];
+        Link& link = link_for(key);
         if (link.state() == Link::State::down) {
             fail_unsent(p, now);
             // Closed model: wait for the link's next attempt.
@@ -498,6 +525,7 @@ void AsyncConnection::pump() {
 // Spreads a batch's keys over the links of their servers, one request on each. False, the
 // batch unsent, when a link is down: a batch waits for no server.
 bool AsyncConnection::send_batch(Pending p, Clock::time_point now) {
+    if (cluster_) return send_cluster_batch(p, now);
     for (const auto& link : links_)
         if (link->state() == Link::State::down) return false;
     const auto protocol = worker_.cache().protocol;
@@ -609,6 +637,11 @@ ReplyParser::Result AsyncConnection::on_resp_replies(Link& link, std::string_vie
                     return;
                 }
                 --inflight_;
+                // ASKING's +OK: the op is the command after it.
+                if (p.asking) return;
+                if (cluster_ && reply.type == RespType::error &&
+                    follow(link, reply, p, done, (p.phase & 1) ? odd : even))
+                    return;
                 if (p.prefill()) {
                     prefill_stored_ += reply.type == RespType::simple;
                     return;
@@ -767,6 +800,120 @@ void AsyncConnection::check_finished() {
     } else if (mode_ == Mode::closing) {
         close_now();
     }
+}
+
+AsyncConnection::Link& AsyncConnection::link_for(std::string_view key) {
+    if (!cluster_) return *links_[worker_.picker().pick(key)];
+    return link_to(cluster_->node_of(cluster_key_slot(key)));
+}
+
+// A cluster node's link; one the connection has none to yet (a redirection named a node
+// the cluster gained) is opened on first use.
+AsyncConnection::Link& AsyncConnection::link_to(size_t node) {
+    while (links_.size() <= node) {
+        auto link = std::make_unique<Link>(*this, links_.size(), cluster_->nodes[links_.size()],
+                                           initial_out(worker_.cache(), pipeline_));
+        // The run's start waits for the links it began with, not for this one.
+        link->settled_ = true;
+        link->connect();
+        links_.push_back(std::move(link));
+    }
+    return *links_[node];
+}
+
+// A cluster refuses a multi-get whose keys lie in several slots (CROSSSLOT): the batch goes
+// as one MGET per slot, each on its master's link, each redirected on its own if need be.
+// The batch's keys stay in its slot until its last part is answered.
+bool AsyncConnection::send_cluster_batch(Pending p, Clock::time_point now) {
+    const int b = free_batches_.back();
+    uint64_t* keys = cluster_keys_.data() + size_t(b) * multiget_;
+    for (uint32_t i = 0; i < multiget_; ++i) {
+        keys[i] = worker_.keys().draw();
+        key_slots_[i] = cluster_key_slot(worker_.keys().format(keys[i]));
+        slot_order_[i] = i;
+        if (link_to(cluster_->node_of(key_slots_[i])).state() == Link::State::down) return false;
+    }
+    std::sort(slot_order_.begin(), slot_order_.end(),
+              [&](uint32_t x, uint32_t y) { return key_slots_[x] < key_slots_[y]; });
+    free_batches_.pop_back();
+    p.batch = b;
+    Batch& batch = batches_[size_t(b)] = Batch{};
+    p.sent = now;
+    for (uint32_t i = 0; i < multiget_;) {
+        const uint16_t slot = key_slots_[slot_order_[i]];
+        uint32_t end = i + 1;
+        while (end < multiget_ && key_slots_[slot_order_[end]] == slot)
+            ++end;
+        Link& link = link_to(cluster_->node_of(slot));
+        resp_encode_mget_begin(link.out(), end - i);
+        for (uint32_t k = i; k < end; ++k)
+            resp_encode_mget_key(link.out(), worker_.keys().format(keys[slot_order_[k]]));
+        Pending part = p;
+        part.slot = slot;
+        part.keys = uint16_t(end - i);
+        link.enqueue(part, now);
+        ++batch.parts;
+        ++inflight_;
+        i = end;
+    }
+    return true;
+}
+
+// A Redis Cluster's answer that the op belongs elsewhere: MOVED (the slot has another master,
+// which this thread's map learns), ASK (the slot is migrating: ASKING, then the op, on the
+// node named; the map stays) or TRYAGAIN (a multi-key op met a slot half migrated: again, on
+// the same node). The op goes on with its first send's time and counts once, when its answer
+// comes. False when the error is none of these.
+bool AsyncConnection::follow(const Link& from, const RespReply& r, const Pending& p,
+                             Clock::time_point now, CacheStats& s) {
+    size_t node = from.node_;
+    bool ask = false;
+    if (!r.text.starts_with("TRYAGAIN")) {
+        const auto redirect = parse_cluster_redirect(r.text, from.server_);
+        if (!redirect) return false;
+        node = cluster_->node_index(redirect->node);
+        ask = redirect->kind == ClusterRedirect::Kind::ask;
+        if (!ask) cluster_->slot_node[redirect->slot] = uint16_t(node);
+        if (!p.prefill()) ++(ask ? s.asked : s.moved);
+    }
+    Pending next = p;
+    Link& link = link_to(node);
+    const bool lost = link.state() == Link::State::down;
+    if (lost || ++next.hops > kMaxHops) {
+        if (!p.prefill() && fail_one(p, lost ? CacheError::connection : CacheError::server, now, s))
+            worker_.op_ended(p.phase);
+        return true;
+    }
+    if (ask) {
+        Pending asking;
+        asking.asking = true;
+        resp_encode_command(link.out(), {"ASKING"});
+        link.enqueue(asking, now);
+        ++inflight_;
+    }
+    resend(link, next, now);
+    return true;
+}
+
+// Writes an op again on `link`, as it was first written.
+void AsyncConnection::resend(Link& link, const Pending& p, Clock::time_point now) {
+    if (p.op == CacheOp::mget) {
+        const uint64_t* keys = cluster_keys_.data() + size_t(p.batch) * multiget_;
+        resp_encode_mget_begin(link.out(), p.keys);
+        for (uint32_t i = 0; i < multiget_; ++i) {
+            const auto key = worker_.keys().format(keys[i]);
+            if (cluster_key_slot(key) == p.slot) resp_encode_mget_key(link.out(), key);
+        }
+    } else {
+        const auto key = replay_ ? replay_->key(p.key) : worker_.keys().format(p.key);
+        if (p.op == CacheOp::get)
+            resp_encode_get(link.out(), key);
+        else
+            resp_encode_set(link.out(), key, worker_.values().sized(p.value_bytes),
+                            worker_.cache().ttl_s);
+    }
+    link.enqueue(p, now);
+    ++inflight_;
 }
 
 }  // namespace perflab

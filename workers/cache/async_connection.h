@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cache_stats.h"
+#include "cluster_map.h"
 #include "engine.h"
 #include "memcache_codec.h"
 #include "model/replay_file.h"
@@ -24,9 +25,10 @@ namespace perflab {
 class AsyncWorker;
 
 // One connection of the async driver: a socket to each server (the key's server is chosen
-// by libmemcached's hashing), up to cache.pipeline requests in flight, the next request
-// sent as soon as a reply is in (closed model) or at its due time (open model). Lives on
-// its worker's io_context and is touched by that thread only.
+// by libmemcached's hashing, or in a Redis Cluster by its slot's master), up to
+// cache.pipeline requests in flight, the next request sent as soon as a reply is in (closed
+// model) or at its due time (open model). Lives on its worker's io_context and is touched by
+// that thread only.
 class AsyncConnection {
   public:
     AsyncConnection(AsyncWorker& worker, int index);
@@ -63,6 +65,9 @@ class AsyncConnection {
         uint16_t keys = 0;
         uint16_t values = 0;
         int batch = -1;
+        uint16_t slot = 0;    // Redis Cluster mget: the slot of this part's keys
+        bool asking = false;  // no op: the ASKING before an op an ASK redirection sends on
+        uint8_t hops = 0;     // redirections followed
         bool prefill() const noexcept { return phase < 0; }
         int64_t service_us(Clock::time_point done) const noexcept {
             return paced ? micros(done - sent) : -1;
@@ -89,6 +94,14 @@ class AsyncConnection {
     void on_resp_reply(const RespReply& r, const Pending& p, Clock::time_point done, CacheStats& s);
     bool on_resp_batch(const RespReply& r, Pending p, Clock::time_point done, CacheStats& s);
     void encode_resp_batch();
+    // Redis Cluster.
+    Link& link_to(size_t node);
+    Link& link_for(std::string_view key);
+    bool send_cluster_batch(Pending p, Clock::time_point now);
+    bool follow(const Link& from, const RespReply& r, const Pending& p, Clock::time_point now,
+                CacheStats& s);
+    void resend(Link& link, const Pending& p, Clock::time_point now);
+    bool fail_one(const Pending& p, CacheError kind, Clock::time_point now, CacheStats& s);
     bool redis_batches() const noexcept { return redis_batches_; }
     void on_reply(const Reply& r, const Pending& p, Clock::time_point done, CacheStats& s);
     bool send_batch(Pending p, Clock::time_point now);
@@ -127,6 +140,12 @@ class AsyncConnection {
     const bool redis_batches_;
     std::vector<uint64_t> batch_draws_;
     std::vector<uint32_t> batch_links_;
+    // Redis Cluster batches: every batch slot's keys, kept until its last part is answered
+    // (a redirected part is sent again), and one batch's keys in slot order, to split it.
+    ClusterMap* const cluster_;
+    std::vector<uint64_t> cluster_keys_;
+    std::vector<uint32_t> slot_order_;
+    std::vector<uint16_t> key_slots_;
     std::vector<uint64_t> follow_ups_;  // cache-aside: keys to set after their miss
     uint64_t prefill_next_ = 0;
     uint64_t prefill_stride_ = 1;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "async_worker.h"
+#include "cluster_discovery.h"
 #include "model/run_seed.h"
 
 namespace perflab {
@@ -52,6 +53,11 @@ void AsyncEngine::resolve() {
 
 void AsyncEngine::start() {
     resolve();
+    // A cluster's servers are seeds: the connections go to the masters its slot map names.
+    if (spec_.cache->redis.cluster) {
+        cluster_ = discover_cluster(servers_, spec_.cache->redis, spec_.cache->timeout_ms);
+        servers_ = cluster_->nodes;
+    }
     int connections = 1;
     for (const auto& p : spec_.phases)
         connections = std::max(connections, phase_connections(spec_, p));
@@ -65,8 +71,9 @@ void AsyncEngine::start() {
         std::vector<int> mine;
         for (int i = t; i < connections; i += threads)
             mine.push_back(i);
-        workers_.push_back(std::make_unique<AsyncWorker>(
-            *spec_.cache, servers_, board_, cancel_, *spec_.seed, t, mine, unreached_, refused_));
+        workers_.push_back(std::make_unique<AsyncWorker>(*spec_.cache, servers_, board_, cancel_,
+                                                         *spec_.seed, t, mine, unreached_, refused_,
+                                                         cluster_ ? &*cluster_ : nullptr));
     }
     for (int t = 0; t < threads; ++t)
         workers_[size_t(t)]->prepare_loads(loads_, slot_loads_, *spec_.seed, t);

@@ -5,8 +5,10 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
+#include "cluster_map.h"
 #include "engine.h"
 #include "first_error.h"
 #include "phase_board.h"
@@ -45,6 +47,7 @@ class AsyncEngine final : public LoadEngine {
     PhaseLoads loads_;
     std::vector<int> slot_loads_;  // per slot: the load its phase uses
     std::vector<boost::asio::ip::tcp::endpoint> servers_;
+    std::optional<ClusterMap> cluster_;  // Redis Cluster: the slot map read at the start
     FirstError unreached_;
     FirstError refused_;
     // cancel() comes from another thread and may meet start() still adding workers.

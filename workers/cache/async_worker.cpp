@@ -12,7 +12,7 @@ AsyncWorker::AsyncWorker(const CacheSpec& cache,
                          const std::vector<boost::asio::ip::tcp::endpoint>& servers,
                          PhaseBoard& board, const std::atomic<bool>& cancel, uint64_t seed,
                          int thread_index, const std::vector<int>& connections,
-                         FirstError& unreached, FirstError& refused)
+                         FirstError& unreached, FirstError& refused, const ClusterMap* cluster)
     : cache_(cache),
       servers_(servers),
       board_(board),
@@ -29,6 +29,7 @@ AsyncWorker::AsyncWorker(const CacheSpec& cache,
       values_(cache.value_size, stream_seed(seed, uint64_t(thread_index), Stream::values),
               replay_value_bytes(cache)),
       picker_(cache) {
+    if (cluster) cluster_ = *cluster;
     for (const int index : connections)
         connections_.push_back(std::make_unique<AsyncConnection>(*this, index));
 }

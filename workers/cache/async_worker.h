@@ -8,11 +8,13 @@
 #include <boost/asio/steady_timer.hpp>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "async_connection.h"
 #include "cache_stats.h"
+#include "cluster_map.h"
 #include "first_error.h"
 #include "key_chooser.h"
 #include "model/double_buffer.h"
@@ -27,10 +29,12 @@ namespace perflab {
 // they share without locks (keys, values, server choice, the thread's recorder).
 class AsyncWorker {
   public:
-    // `seed`: the run's; this thread's streams derive from it and `thread_index`.
+    // `seed`: the run's; this thread's streams derive from it and `thread_index`. `cluster`:
+    // a Redis Cluster's slot map at the start (`servers` are its masters), copied.
     AsyncWorker(const CacheSpec& cache, const std::vector<boost::asio::ip::tcp::endpoint>& servers,
                 PhaseBoard& board, const std::atomic<bool>& cancel, uint64_t seed, int thread_index,
-                const std::vector<int>& connections, FirstError& unreached, FirstError& refused);
+                const std::vector<int>& connections, FirstError& unreached, FirstError& refused,
+                const ClusterMap* cluster);
     ~AsyncWorker();
     AsyncWorker(const AsyncWorker&) = delete;
     AsyncWorker& operator=(const AsyncWorker&) = delete;
@@ -66,6 +70,9 @@ class AsyncWorker {
     int load() const noexcept { return load_; }
     int load_of(int slot) const noexcept { return (*slot_loads_)[size_t(slot)]; }
     const ServerPicker& picker() const noexcept { return picker_; }
+    // This thread's slot map, which the MOVED replies its connections see keep current; null
+    // unless the servers are a Redis Cluster.
+    ClusterMap* cluster() noexcept { return cluster_ ? &*cluster_ : nullptr; }
     // A phase's figures, by phase parity: the phase before may still be draining.
     DoubleBuffer<CacheStats>& stats(int phase) noexcept { return stats_[size_t(phase) & 1]; }
     void op_started(int phase) noexcept { ++inflight_[size_t(phase) & 1]; }
@@ -107,6 +114,7 @@ class AsyncWorker {
     const std::vector<int>* slot_loads_ = nullptr;
     int load_ = 0;
     ServerPicker picker_;
+    std::optional<ClusterMap> cluster_;
     DoubleBuffer<CacheStats> stats_[2];
     int inflight_[2] = {0, 0};
     int draining_ = -1;  // the ended phase whose requests are still in flight

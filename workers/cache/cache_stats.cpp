@@ -17,7 +17,7 @@ void CacheStats::reset() noexcept {
         h.reset();
     for (auto& h : service)
         h.reset();
-    hits = misses = bytes_in = bytes_out = sent = late = dropped = 0;
+    hits = misses = bytes_in = bytes_out = sent = late = dropped = moved = asked = 0;
     times.reset();
 }
 
@@ -43,6 +43,8 @@ void CacheStats::add_to(IntervalSample& sample, Clock::time_point origin) const 
     times.add_to(sample, sent, origin);
     sample.late += late;
     sample.dropped += dropped;
+    sample.moved += moved;
+    sample.asked += asked;
 }
 
 }  // namespace perflab

@@ -32,6 +32,8 @@ struct CacheStats {
     uint64_t sent = 0;
     uint64_t late = 0;
     uint64_t dropped = 0;
+    uint64_t moved = 0;  // Redis Cluster redirections followed
+    uint64_t asked = 0;
     OpTimes times;
 
     // service_us < 0: the closed model, where service time is the latency.

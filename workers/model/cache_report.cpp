@@ -26,6 +26,7 @@ nlohmann::json cache_phase_json(const PhaseTotals& p) {
                         {"dropped", t.dropped},
                         {"errors", t.errors}};
     add_figures_json(j, figures(RunKind::cache, p));
+    j["redirections"] = {{"moved", t.moved}, {"ask", t.asked}};
     if (p.phase >= 0) j["phase"] = p.phase;
     return j;
 }
@@ -101,6 +102,9 @@ void write_totals(std::ostream& out, const PhaseTotals& p) {
         << "\n";
     if (t.late) out << "  late sends " << t.late << "\n";
     if (t.dropped) out << "  dropped " << t.dropped << " (due, never sent)\n";
+    if (t.moved + t.asked)
+        out << "  redirections: MOVED " << t.moved << ", ASK " << t.asked
+            << " (Redis Cluster; each op counted once)\n";
     for (const auto& [kind, n] : t.errors)
         out << "  error " << kind << ": " << n << "\n";
 }

@@ -31,6 +31,8 @@ void IntervalSample::merge(const IntervalSample& other) {
     add_reply_time(other.last_reply_us);
     late += other.late;
     dropped += other.dropped;
+    moved += other.moved;
+    asked += other.asked;
     for (const auto& [kind, n] : other.errors)
         errors[kind] += n;
     for (const auto& [code, n] : other.status_codes)

@@ -59,6 +59,10 @@ struct IntervalSample {
     // Open model: operations due in the phase that its end (or a stop) found unsent. With
     // them, ok + errors + dropped over a phase equals the ops it planned.
     uint64_t dropped = 0;
+    // Redis Cluster: replies that sent an op on to another node, MOVED (the slot had moved)
+    // and ASK (it was moving). The op itself counts once, timed from its first send.
+    uint64_t moved = 0;
+    uint64_t asked = 0;
     // When the operations counted here were first and last sent, and the last one ended, in
     // µs since the run started (vegeta's attack and wait); valid when sent, resp. any op, > 0.
     int64_t first_send_us = 0;

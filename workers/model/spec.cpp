@@ -199,6 +199,7 @@ nlohmann::json cache_json(const CacheSpec& c) {
         if (!c.redis.user.empty()) redis["user"] = c.redis.user;
         if (!c.redis.password.empty()) redis["password"] = c.redis.password;
         if (c.redis.db) redis["db"] = *c.redis.db;
+        if (c.redis.cluster) redis["cluster"] = true;
     }
     return j;
 }

@@ -102,6 +102,8 @@ struct RedisHandshake {
     std::string user;
     std::string password;   // may name an environment variable as ${NAME}, resolved at start
     std::optional<int> db;  // SELECT
+    // Redis Cluster: the servers are seeds; keys go to their slot's master (CLUSTER SLOTS).
+    bool cluster = false;
 
     bool operator==(const RedisHandshake&) const = default;
 };

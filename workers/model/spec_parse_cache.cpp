@@ -82,12 +82,13 @@ CacheReplay parse_replay(const nlohmann::json& json, std::vector<SpecError>& err
     return replay;
 }
 
-// "redis": {"hello": 3, "user": "app", "password": "${REDIS_PASSWORD}", "db": 3}.
+// "redis": {"hello": 3, "user": "app", "password": "${REDIS_PASSWORD}", "db": 3,
+// "cluster": true}.
 RedisHandshake parse_redis(const nlohmann::json& json, std::vector<SpecError>& errors) {
     JsonReader r(json, "cache.redis", errors);
     RedisHandshake h;
     if (!r.is_object()) return h;
-    r.allow_only({"hello", "user", "password", "db"});
+    r.allow_only({"hello", "user", "password", "db", "cluster"});
     if (auto v = r.integer("hello", 2, 3)) h.hello = int(*v);
     if (auto v = r.string("user")) {
         if (v->empty() || v->find_first_of(" \t\r\n") != std::string::npos)
@@ -107,6 +108,9 @@ RedisHandshake parse_redis(const nlohmann::json& json, std::vector<SpecError>& e
         r.error("cache.redis.password", "required with \"user\" (AUTH sends both)");
     // Redis' default "databases" is 16; a server configured with more takes a higher one.
     if (auto v = r.integer("db", 0, INT32_MAX)) h.db = int(*v);
+    if (auto v = r.boolean("cluster")) h.cluster = *v;
+    if (h.cluster && h.db.value_or(0) != 0)
+        r.error("cache.redis.db", "a Redis Cluster has database 0 only (SELECT is refused)");
     return h;
 }
 

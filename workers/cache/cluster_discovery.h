@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+#include <vector>
+
+#include "cluster_map.h"
+#include "model/spec.h"
+
+namespace perflab {
+
+// The slot map of a Redis Cluster, from CLUSTER SLOTS of the first seed that answers (after
+// AUTH when the spec has a password), before any op. Throws std::runtime_error, naming the
+// seed and what it said, when a seed refuses (a server not in cluster mode, a wrong
+// password), when its map leaves a slot without a master, or when no seed answers within
+// `timeout_ms`.
+ClusterMap discover_cluster(const std::vector<boost::asio::ip::tcp::endpoint>& seeds,
+                            const RedisHandshake& login, int timeout_ms);
+
+}  // namespace perflab
