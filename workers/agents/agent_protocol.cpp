@@ -69,24 +69,27 @@ nlohmann::json sample_json(const IntervalSample& s) {
     nlohmann::json codes = nlohmann::json::object();
     for (const auto& [code, n] : s.status_codes)
         codes[std::to_string(code)] = n;
-    return {{"t_ms", s.t_ms},
-            {"interval_ms", s.interval_ms},
-            {"phase", s.phase},
-            {"planned_rate", s.planned_rate},
-            {"connections", s.connections},
-            {"ops", ops},
-            {"hits", s.hits},
-            {"misses", s.misses},
-            {"bytes_in", s.bytes_in},
-            {"bytes_out", s.bytes_out},
-            {"sent", s.sent},
-            {"late", s.late},
-            {"dropped", s.dropped},
-            {"first_send_us", s.first_send_us},
-            {"last_send_us", s.last_send_us},
-            {"last_reply_us", s.last_reply_us},
-            {"errors", errors},
-            {"status_codes", codes}};
+    nlohmann::json j = {{"t_ms", s.t_ms},
+                        {"interval_ms", s.interval_ms},
+                        {"phase", s.phase},
+                        {"planned_rate", s.planned_rate},
+                        {"connections", s.connections},
+                        {"ops", ops},
+                        {"hits", s.hits},
+                        {"misses", s.misses},
+                        {"bytes_in", s.bytes_in},
+                        {"bytes_out", s.bytes_out},
+                        {"sent", s.sent},
+                        {"late", s.late},
+                        {"dropped", s.dropped},
+                        {"first_send_us", s.first_send_us},
+                        {"last_send_us", s.last_send_us},
+                        {"last_reply_us", s.last_reply_us},
+                        {"errors", errors},
+                        {"status_codes", codes}};
+    // Redis Cluster's redirections; an agent of a version before them sends none.
+    if (s.moved + s.asked) j["redirections"] = {{"moved", s.moved}, {"ask", s.asked}};
+    return j;
 }
 
 IntervalSample sample_from_json(const nlohmann::json& j) {
@@ -116,6 +119,10 @@ IntervalSample sample_from_json(const nlohmann::json& j) {
         s.sent = whole<uint64_t>(j.at("sent"));
         s.late = whole<uint64_t>(j.at("late"));
         s.dropped = whole<uint64_t>(j.at("dropped"));
+        if (const auto r = j.find("redirections"); r != j.end()) {
+            s.moved = whole<uint64_t>(r->at("moved"));
+            s.asked = whole<uint64_t>(r->at("ask"));
+        }
         s.first_send_us = whole<int64_t>(j.at("first_send_us"));
         s.last_send_us = whole<int64_t>(j.at("last_send_us"));
         s.last_reply_us = whole<int64_t>(j.at("last_reply_us"));
