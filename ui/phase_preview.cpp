@@ -44,9 +44,25 @@ void PhasePreview::setupPlot() {
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 }
 
+namespace {
+
+// What a cache phase changes of the cache section's workload, shown over its span: the
+// phase's own "workload", "keys", "value_size"... as written.
+QString own_workload(const nlohmann::json& p) {
+    nlohmann::json own = nlohmann::json::object();
+    for (const char* key : {"workload", "get_ratio", "set_ratio", "keys", "value_size"})
+        if (p.contains(key)) own[key] = p[key];
+    if (own.empty()) return {};
+    QString text = QString::fromStdString(own.dump());
+    return text.size() > 48 ? text.left(47) + QChar(0x2026) : text;
+}
+
+}  // namespace
+
 void PhasePreview::show(const nlohmann::json& phases) {
     QVector<double> t, rate, tc, conns;
     double start = 0;
+    plot_->clearItems();
     if (phases.is_array())
         for (const auto& p : phases) {
             if (!p.is_object()) continue;
@@ -59,6 +75,14 @@ void PhasePreview::show(const nlohmann::json& phases) {
             tc << start << start + d;
             const double c = number(p, "concurrency");
             conns << (open ? qQNaN() : c) << (open ? qQNaN() : c);
+            if (const QString own = own_workload(p); !own.isEmpty()) {
+                auto* label = new QCPItemText(plot_);
+                label->setObjectName(QStringLiteral("workload"));
+                label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+                label->position->setCoords(start + d / 2, 0.92);
+                label->setText(own);
+                label->setFont(QFont(font().family(), 7));
+            }
             start += d;
         }
     plot_->graph(0)->setData(t, rate, true);

@@ -155,10 +155,20 @@ RowTable* make_phase_table(QWidget* parent) {
         {QObject::tr("ops"), "ops", QObject::tr("operations; empty: until duration")},
         {QObject::tr("rate/s"), "rate", QObject::tr("open model; empty: closed model")},
         {QObject::tr("ramp to/s"), "rate_to", QObject::tr("linear ramp from rate")},
-        {QObject::tr("connections"), "concurrency", QObject::tr("connections")}};
+        {QObject::tr("connections"), "concurrency", QObject::tr("connections")},
+        {QObject::tr("own workload (JSON)"), "workload",
+         QObject::tr(R"(cache: {"keys": {"count": 10000000000}}; empty: the cache section's)")}};
+    // The last column keeps what else the phase holds (a cache phase's own "workload",
+    // "keys", "value_size"...) as JSON, so a spec opened in the form is saved with it.
     auto to_json = [](const QStringList& c) {
         nlohmann::json j = nlohmann::json::object();
-        for (int i = 0; i < c.size(); ++i)
+        const QString& rest = c[kPhaseWorkloadColumn];
+        if (!rest.isEmpty()) {
+            j = nlohmann::json::parse(rest.toStdString(), nullptr, false);
+            // Not a JSON object: handed on under the column's key, which the spec's check names.
+            if (!j.is_object()) j = {{"workload", rest.toStdString()}};
+        }
+        for (int i = 0; i < kPhaseWorkloadColumn; ++i)
             if (!c[i].isEmpty()) j[keys[i]] = JsonFields::scalar(c[i]);
         return j;
     };
@@ -166,6 +176,10 @@ RowTable* make_phase_table(QWidget* parent) {
         QStringList c;
         for (const char* k : keys)
             c << field(o, k);
+        nlohmann::json rest = o.is_object() ? o : nlohmann::json::object();
+        for (const char* k : keys)
+            rest.erase(k);
+        c << (rest.empty() ? QString() : QString::fromStdString(rest.dump()));
         return c;
     };
     return new RowTable(std::move(columns), to_json, from_json, parent);

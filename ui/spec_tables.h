@@ -9,6 +9,8 @@ class RowTable;
 
 // The spec's lists as editable tables, each with its JSON mapping.
 RowTable* make_phase_table(QWidget* parent);  // "phases"
+// The phases table's last column: what a phase holds beside its schedule, as JSON.
+constexpr int kPhaseWorkloadColumn = 5;
 // "http.targets"; its hidden column holds the JSON of the keys TargetDetails edits.
 RowTable* make_target_table(QWidget* parent);
 constexpr int kTargetDetailsColumn = 6;

@@ -5,6 +5,8 @@
 // summary of errors keeps its height so that no field moves as errors come and go.
 #include "spec_form.h"
 
+#include <qcustomplot.h>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
@@ -21,7 +23,9 @@
 
 #include "host_book.h"
 #include "main_window.h"
+#include "phase_preview.h"
 #include "row_table.h"
+#include "spec_tables.h"
 #include "ui_tests.h"
 
 using namespace perflab;
@@ -51,6 +55,7 @@ class SpecFormTest : public QObject {
     void badSessionStepIsMarked();
     void minAboveMaxMarksBothFields();
     void summaryKeepsItsHeight();
+    void phaseWorkloadsRoundTrip();
 
   private:
     // Two targets using every key the targets table and the target details edit.
@@ -676,6 +681,43 @@ void SpecFormTest::http2AndMaxStreamsRoundTrip() {
     reopened.setJson(form.json());
     QVERIFY(reopened.findChild<QCheckBox*>(QStringLiteral("http.http2"))->isChecked());
     QCOMPARE(reopened.spec()->http->max_streams, 8);
+}
+
+// A cache phase's own workload (#33): kept whole when a spec is opened and saved, labelled in
+// the schedule's preview, and a bad key in it marked, naming it.
+void SpecFormTest::phaseWorkloadsRoundTrip() {
+    SpecForm form;
+    loadHot(form);
+    nlohmann::json j = form.json();
+    j["phases"] = {{{"duration_s", 10}, {"concurrency", 4}},
+                   {{"duration_s", 10},
+                    {"concurrency", 4},
+                    {"workload", "get-only"},
+                    {"keys", {{"count", 10000000000ull}, {"prefix", "cold:"}}},
+                    {"value_size", {{"min", 100}, {"max", 200}}}}};
+    form.setJson(j);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(QString::fromStdString(form.json()["phases"].dump()),
+             QString::fromStdString(j["phases"].dump()));
+    QVERIFY(!form.spec()->phases[0].cache);
+    QVERIFY(form.spec()->phases[1].cache);
+    QCOMPARE(form.spec()->phases[1].cache->keys.count, 10000000000ull);
+    QCOMPARE(form.spec()->phases[1].cache->workload, CacheWorkload::get_only);
+
+    auto* preview = form.findChild<PhasePreview*>();
+    QVERIFY(preview);
+    int labels = 0;
+    for (int i = 0; i < preview->plot()->itemCount(); ++i)
+        labels += preview->plot()->item(i)->objectName() == QLatin1String("workload");
+    QCOMPARE(labels, 1);
+
+    auto* table = form.findChild<RowTable*>(QStringLiteral("phases"));
+    QVERIFY(table);
+    table->table()
+        ->item(1, kPhaseWorkloadColumn)
+        ->setText(QStringLiteral(R"({"keys": {"cnt": 5}})"));
+    QVERIFY(!form.isValid());
+    QVERIFY2(form.errorText().contains(QStringLiteral("cnt")), qPrintable(form.errorText()));
 }
 
 #include "spec_form_test.moc"
