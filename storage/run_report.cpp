@@ -314,8 +314,7 @@ std::string totals_line(RunKind kind, const PhaseTotals& p) {
     for (const auto& [kind, n] : t.errors)
         s += ", error " + kind + ": " + std::to_string(n);
     if (t.moved + t.asked)
-        s += ", redirections MOVED " + std::to_string(t.moved) + ", ASK " +
-             std::to_string(t.asked);
+        s += ", redirections MOVED " + std::to_string(t.moved) + ", ASK " + std::to_string(t.asked);
     return s;
 }
 

@@ -46,9 +46,9 @@ QString run_answer_html(const RunSummary& summary) {
         figures_line +=
             QObject::tr(", hit rate %1%").arg(locale.toString(100.0 * *f.hit_rate, 'f', 2));
     if (const auto& t = summary.overall.totals; t.moved + t.asked > 0)
-        figures_line += QObject::tr(", Redis Cluster redirections: MOVED %1, ASK %2")
-                            .arg(locale.toString(qulonglong(t.moved)),
-                                 locale.toString(qulonglong(t.asked)));
+        figures_line +=
+            QObject::tr(", Redis Cluster redirections: MOVED %1, ASK %2")
+                .arg(locale.toString(qulonglong(t.moved)), locale.toString(qulonglong(t.asked)));
     lines << figures_line;
     if (summary.status == RunStatus::failed && !summary.error.empty())
         lines << QObject::tr("failed: %1").arg(qs(summary.error));
