@@ -247,8 +247,8 @@ int export_command(const ExportOptions& o) {
         if (o.format == "md") {
             text = report_markdown(load_report(store, o.id));
         } else if (o.format == "csv") {
-            const RunKind kind = store.info(o.id).kind == "http" ? RunKind::http : RunKind::cache;
-            text = ticks_csv(store.samples(o.id), kind);
+            const RunSummary summary = store.summary(o.id);
+            text = ticks_csv(store.samples(o.id), summary.kind, summary.redis_cluster);
         } else if (o.format == "probes-csv") {
             text = probes_csv(store.probe_samples(o.id));
         } else if (o.format == "json") {

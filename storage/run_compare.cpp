@@ -19,11 +19,13 @@ namespace {
 
 constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 
-// The figures a reader compares first: the run's figures.h, as `run` reports them.
+// The figures a reader compares first: the run's figures.h, as `run` reports them. A Redis
+// Cluster run's redirections are shown, never judged: they follow a resharding, not speed.
 std::vector<std::pair<std::string, double>> figures_of(const RunSummary& s) {
     const IntervalSample& t = s.overall.totals;
     const Figures f = figures(s.kind, s.overall);
     const Histogram& h = f.latency;
+    const bool redirections = tells_redirections(s);
     return {
         {"duration_s", f.duration_s},
         {"ops", double(f.requests)},
@@ -44,6 +46,8 @@ std::vector<std::pair<std::string, double>> figures_of(const RunSummary& s) {
         {"hit_rate", f.hit_rate.value_or(kNone)},
         {"bytes_in", double(t.bytes_in)},
         {"bytes_out", double(t.bytes_out)},
+        {"redis_moved", redirections ? double(t.moved) : kNone},
+        {"redis_ask", redirections ? double(t.asked) : kNone},
     };
 }
 

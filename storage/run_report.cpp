@@ -301,7 +301,8 @@ std::string figures_line(RunKind kind, const Figures& f) {
     return s;
 }
 
-std::string totals_line(RunKind kind, const PhaseTotals& p) {
+// `cluster`: a Redis Cluster run, whose redirections are told even when there were none.
+std::string totals_line(RunKind kind, const PhaseTotals& p, bool cluster) {
     const auto& t = p.totals;
     std::string s;
     if (kind == RunKind::cache && !hits_known(t))
@@ -313,7 +314,7 @@ std::string totals_line(RunKind kind, const PhaseTotals& p) {
         s += ", status " + std::to_string(code) + ": " + std::to_string(n);
     for (const auto& [kind, n] : t.errors)
         s += ", error " + kind + ": " + std::to_string(n);
-    if (t.moved + t.asked)
+    if (cluster || t.moved + t.asked)
         s += ", redirections MOVED " + std::to_string(t.moved) + ", ASK " + std::to_string(t.asked);
     return s;
 }
@@ -510,7 +511,7 @@ std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& 
         const Figures f = figures(kind, *p);
         out += "\n## " + (phase_title(f, p->phase) + phase_workload(r.summary, p->phase)) + "\n\n" +
                figures_line(kind, f) + "\n\n" + markdown_table(ops_table(*p, f));
-        out += "\n" + totals_line(kind, *p) + "\n";
+        out += "\n" + totals_line(kind, *p, r.summary.redis_cluster) + "\n";
     }
     if (const Table tx = transactions_table(r.transactions); !tx.rows.empty())
         out += "\n## Transactions\n\nNot requests: their requests are counted above.\n\n" +
@@ -563,7 +564,9 @@ ReportHtmlParts report_html_parts(const RunReport& r) {
                         format_latency_us(overall.latency.percentile(99)) + ", max " +
                         format_latency_us(overall.latency.max())) +
             "</p>\n";
-    parts.summary += "<p>" + html_escape(totals_line(kind, r.summary.overall)) + "</p>\n";
+    parts.summary += "<p>" +
+                     html_escape(totals_line(kind, r.summary.overall, r.summary.redis_cluster)) +
+                     "</p>\n";
     if (const auto& slo = r.summary.slo) parts.summary += html_table(slo_table(*slo));
     if (const auto& search = r.summary.search)
         parts.summary +=
@@ -585,7 +588,8 @@ ReportHtmlParts report_html_parts(const RunReport& r) {
         parts.phases.push_back(
             "<h2>" + html_escape((phase_title(f, p->phase) + phase_workload(r.summary, p->phase))) +
             "</h2>\n<p>" + html_escape(figures_line(kind, f)) + "</p>\n" +
-            html_table(ops_table(*p, f)) + "<p>" + html_escape(totals_line(kind, *p)) + "</p>\n");
+            html_table(ops_table(*p, f)) + "<p>" +
+            html_escape(totals_line(kind, *p, r.summary.redis_cluster)) + "</p>\n");
     }
     if (const Table tx = transactions_table(r.transactions); !tx.rows.empty())
         parts.transactions =
@@ -669,16 +673,22 @@ std::string csv_latency(const Histogram& h, double percentile) {
 
 }  // namespace
 
-std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) {
+std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind,
+                      bool redis_cluster) {
     const bool cache = kind == RunKind::cache;
     const bool hits = cache && run_hits_known(samples);
+    const bool redirections =
+        redis_cluster || std::any_of(samples.begin(), samples.end(),
+                                     [](const IntervalSample& s) { return s.moved + s.asked > 0; });
     std::set<std::string> op_names;
     for (const auto& s : samples)
         for (const auto& [name, op] : s.ops)
             op_names.insert(name);
     std::string out = "t_ms,interval_ms,phase,planned_rate,connections,ops,ops_per_s,errors,";
     if (cache) out += "hits,misses,hit_rate,";
-    out += "bytes_in,bytes_out,sent,late,p50_us,p99_us,max_us";
+    out += "bytes_in,bytes_out,sent,late,";
+    if (redirections) out += "moved,ask,";
+    out += "p50_us,p99_us,max_us";
     const bool service = std::any_of(samples.begin(), samples.end(),
                                      [](const IntervalSample& s) { return !s.service().empty(); });
     if (service) out += ",service_p50_us,service_p99_us";
@@ -715,8 +725,9 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind) 
             row << s.hits << ',' << s.misses << ',' << format_fixed(s.hit_rate(), 4) << ',';
         else if (cache)
             row << ",,,";
-        row << s.bytes_in << ',' << s.bytes_out << ',' << s.sent << ',' << s.late << ','
-            << csv_latency(all, 50) << ',' << csv_latency(all, 99) << ','
+        row << s.bytes_in << ',' << s.bytes_out << ',' << s.sent << ',' << s.late << ',';
+        if (redirections) row << s.moved << ',' << s.asked << ',';
+        row << csv_latency(all, 50) << ',' << csv_latency(all, 99) << ','
             << (all.empty() ? std::string() : std::to_string(all.max()));
         if (service) {
             const Histogram served = s.service();
@@ -801,6 +812,8 @@ nlohmann::json export_json(RunStore& store, int64_t id) {
         } else {
             tick["status_codes"] = codes;
         }
+        if (tells_redirections(report.summary))
+            tick["redirections"] = {{"moved", s.moved}, {"ask", s.asked}};
         if (!s.agents.empty()) tick["agents"] = agent_ticks_json(s.agents);
         if (!s.transactions.empty()) {
             tick["transactions"] = transactions_json(s.transactions);

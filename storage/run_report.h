@@ -67,11 +67,12 @@ ReportHtmlParts report_html_parts(const RunReport& report);
 
 // The per-tick table, one row per tick: totals, then count/errors/p50/p99 per op, then per
 // transaction label ("transaction LABEL_count", ...). Hits, misses and hit rate only for cache
-// runs.
-std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind);
+// runs; the redirections (moved, ask) for a Redis Cluster run and a run that had any.
+std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind,
+                      bool redis_cluster = false);
 
 // Everything stored about a run: the report, every tick with its encoded histograms
-// (base64), every probe sample.
+// (base64) and, where the report tells them, its redirections, every probe sample.
 nlohmann::json export_json(RunStore& store, int64_t id);
 
 // "2026-11-30 13:31:59" (UTC).

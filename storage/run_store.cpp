@@ -206,8 +206,10 @@ RunSummary RunStore::summary(int64_t id, const Window& window) {
     if (const auto seed = stored_spec.find("seed");
         seed != stored_spec.end() && seed->is_number_unsigned())
         summary.seed = seed->get<uint64_t>();
-    if (const auto parsed = parse_stored_spec(stored_spec))
+    if (const auto parsed = parse_stored_spec(stored_spec)) {
         summary.phase_loads = phase_loads(*parsed.spec);
+        summary.redis_cluster = is_redis_cluster(*parsed.spec);
+    }
     return summary;
 }
 

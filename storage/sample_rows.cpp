@@ -73,9 +73,9 @@ RunRows::RunRows(Connection& db)
               "INSERT INTO samples (run_id, seq, t_ms, interval_ms, phase, planned_rate, "
               "connections, hits, misses, bytes_in, bytes_out, sent, late, errors_json, "
               "status_json, dropped, first_send_us, last_send_us, last_reply_us, drain, "
-              "agents_json) VALUES "
+              "agents_json, moved, asked) VALUES "
               "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-              "?19, ?20, ?21)"),
+              "?19, ?20, ?21, ?22, ?23)"),
       op_(db,
           "INSERT INTO sample_ops (run_id, seq, op, count, errors, histogram, service, "
           "check_failures, checks_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
@@ -115,6 +115,7 @@ void RunRows::sample(int64_t run, int64_t seq, const IntervalSample& s) {
     else
         sample_.bind(21, agent_ticks_json(s.agents).dump());
     sample_.run();
+    sample_.bind(22, i64(s.moved)).bind(23, i64(s.asked));
     for (const auto& [name, op] : s.ops) {
         op_.bind(1, run).bind(2, seq).bind(3, name).bind(4, i64(op.count));
         op_.bind(5, i64(op.errors)).bind_blob(6, op.latency.encode());
@@ -230,7 +231,8 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
     Statement q(db,
                 "SELECT seq, t_ms, interval_ms, phase, planned_rate, connections, hits, misses, "
                 "bytes_in, bytes_out, sent, late, errors_json, status_json, dropped, "
-                "first_send_us, last_send_us, last_reply_us, drain, agents_json FROM samples "
+                "first_send_us, last_send_us, last_reply_us, drain, agents_json, moved, asked "
+                "FROM samples "
                 "WHERE run_id = ?1 AND (?2 < 0 OR t_ms - interval_ms / 2 > ?2) AND "
                 "t_ms - interval_ms / 2 <= ?3 ORDER BY seq");
     q.bind(1, run).bind(2, from_ms).bind(3, to_ms);
@@ -293,6 +295,8 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
                              std::to_string(seq) + ": damaged histogram");
         op.latency = std::move(*latency);
         op.service = std::move(*service);
+        s.moved = uint64_t(q.integer(20));
+        s.asked = uint64_t(q.integer(21));
         op.check_failures = uint64_t(ops.integer(6));
         if (!ops.is_null(7)) parse_errors(ops.text(7), op.checks_failed);
     }
@@ -366,7 +370,8 @@ std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
                 "SELECT phase, max(t_ms), max(t_ms) - min(t_ms - interval_ms), sum(hits), "
                 "sum(misses), sum(bytes_in), sum(bytes_out), sum(sent), sum(late), sum(dropped), "
                 "min(CASE WHEN sent > 0 THEN first_send_us END), max(last_send_us), "
-                "max(last_reply_us) FROM samples WHERE run_id = ?1 GROUP BY phase ORDER BY phase");
+                "max(last_reply_us), sum(moved), sum(asked) FROM samples WHERE run_id = ?1 "
+                "GROUP BY phase ORDER BY phase");
     q.bind(1, run);
     std::vector<IntervalSample> out;
     std::map<int, size_t> at;
@@ -409,6 +414,8 @@ std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
                   "sum(sample_ops.errors), sum(sample_ops.check_failures) FROM sample_ops JOIN "
                   "samples ON samples.run_id = "
                   "sample_ops.run_id AND samples.seq = sample_ops.seq WHERE sample_ops.run_id = ?1 "
+        s.moved = uint64_t(q.integer(13));
+        s.asked = uint64_t(q.integer(14));
                   "GROUP BY samples.phase, sample_ops.op");
     ops.bind(1, run);
     while (ops.step()) {

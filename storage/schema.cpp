@@ -256,9 +256,18 @@ CREATE TABLE sample_transactions (
 ) WITHOUT ROWID;
 )sql";
 
-constexpr const char* kSteps[] = {
-    kVersion1, kVersion2,  kVersion3,  kVersion4,  kVersion5,  kVersion6,  kVersion7,  kVersion8,
-    kVersion9, kVersion10, kVersion11, kVersion12, kVersion13, kVersion14, kVersion15, kVersion16};
+// Version 17: a Redis Cluster run's redirections per tick (IntervalSample::moved and asked),
+// the replies that sent an op on to another node; 0 for runs stored before, which had none
+// stored.
+constexpr const char* kVersion17 = R"sql(
+ALTER TABLE samples ADD COLUMN moved INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE samples ADD COLUMN asked INTEGER NOT NULL DEFAULT 0;
+)sql";
+
+constexpr const char* kSteps[] = {kVersion1,  kVersion2,  kVersion3,  kVersion4,  kVersion5,
+                                  kVersion6,  kVersion7,  kVersion8,  kVersion9,  kVersion10,
+                                  kVersion11, kVersion12, kVersion13, kVersion14, kVersion15,
+                                  kVersion16, kVersion17};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

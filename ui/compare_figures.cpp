@@ -52,6 +52,8 @@ QString figure_label(const std::string& figure) {
     };
     const auto it = labels.find(figure);
     if (it != labels.end()) return it->second;
+        {"redis_moved", QStringLiteral("Redis Cluster MOVED")},
+        {"redis_ask", QStringLiteral("Redis Cluster ASK")},
     // "p2.throughput": a figure of phase 2.
     const auto dot = figure.find('.');
     if (figure.size() > 1 && figure[0] == 'p' && dot != std::string::npos &&

@@ -45,7 +45,7 @@ QString run_answer_html(const RunSummary& summary) {
     if (f.hit_rate)
         figures_line +=
             QObject::tr(", hit rate %1%").arg(locale.toString(100.0 * *f.hit_rate, 'f', 2));
-    if (const auto& t = summary.overall.totals; t.moved + t.asked > 0)
+    if (const auto& t = summary.overall.totals; tells_redirections(summary))
         figures_line +=
             QObject::tr(", Redis Cluster redirections: MOVED %1, ASK %2")
                 .arg(locale.toString(qulonglong(t.moved)), locale.toString(qulonglong(t.asked)));

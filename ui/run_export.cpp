@@ -157,7 +157,8 @@ bool write_run_report(const StoredRun& run, const QString& path, QString* error)
 }
 
 bool write_ticks_csv(const StoredRun& run, const QString& path, QString* error) {
-    return write_file(path, ticks_csv(run.samples, run.spec.kind), error);
+    return write_file(path, ticks_csv(run.samples, run.spec.kind, run.report.summary.redis_cluster),
+                      error);
 }
 
 bool write_hlog(const StoredRun& run, const QString& path, QString* error) {

@@ -620,6 +620,7 @@ RunSummary RunController::run() {
     summary.seed = spec_.seed;
     summary.agents = engine_->agent_totals();
     summary.phase_loads = phase_loads(spec_);
+    summary.redis_cluster = is_redis_cluster(spec_);
     if (search_) {
         if (!follow_) summary.search = search_result(summary);
     } else if (slo_ && summary.status != RunStatus::failed) {

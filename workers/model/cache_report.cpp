@@ -66,7 +66,8 @@ void write_row(std::ostream& out, const std::string& name, const OpSample& op, d
     out << line;
 }
 
-void write_totals(std::ostream& out, const PhaseTotals& p) {
+// `cluster`: a Redis Cluster run, whose redirections are told even when there were none.
+void write_totals(std::ostream& out, const PhaseTotals& p, bool cluster) {
     const auto& t = p.totals;
     char line[256];
     std::snprintf(line, sizeof line, "  %-8s %10s %11s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "op",
@@ -102,7 +103,7 @@ void write_totals(std::ostream& out, const PhaseTotals& p) {
         << "\n";
     if (t.late) out << "  late sends " << t.late << "\n";
     if (t.dropped) out << "  dropped " << t.dropped << " (due, never sent)\n";
-    if (t.moved + t.asked)
+    if (cluster || t.moved + t.asked)
         out << "  redirections: MOVED " << t.moved << ", ASK " << t.asked
             << " (Redis Cluster; each op counted once)\n";
     for (const auto& [kind, n] : t.errors)
@@ -118,11 +119,11 @@ std::string cache_report_text(const RunSummary& s) {
         if (p.phase >= 0 && size_t(p.phase) < s.phase_loads.size())
             out << ": " << cache_load_text(s.phase_loads[size_t(p.phase)]);
         out << "\n";
-        write_totals(out, p);
+        write_totals(out, p, s.redis_cluster);
     }
     out << "Overall (" << format_fixed(s.overall.duration_s, 2) << " s, " << to_string(s.status)
         << ")\n";
-    write_totals(out, s.overall);
+    write_totals(out, s.overall, s.redis_cluster);
     if (s.prefill_sets) out << "  prefill: " << s.prefill_sets << " keys set before phase 1\n";
     if (!s.error.empty()) out << "  failed: " << s.error << "\n";
     return out.str();

@@ -11,6 +11,14 @@ const char* to_string(RunStatus s) {
     return names[int(s)];
 }
 
+bool tells_redirections(const RunSummary& s) {
+    return s.redis_cluster || s.overall.totals.moved + s.overall.totals.asked > 0;
+}
+
+bool is_redis_cluster(const RunSpec& spec) {
+    return spec.cache && spec.cache->protocol == CacheProtocol::redis && spec.cache->redis.cluster;
+}
+
 SummaryBuilder::SummaryBuilder(RunKind kind) {
     summary_.kind = kind;
 }

@@ -39,7 +39,16 @@ struct RunSummary {
     // A cache run whose phases have workloads of their own: each phase's (phase_loads), which
     // the reports say beside its figures; empty otherwise.
     std::vector<CacheLoad> phase_loads;
+    // A Redis Cluster run: its redirections (MOVED, ASK) are told even when there were none,
+    // as a stable cluster's figure, where another run has no such figure at all.
+    bool redis_cluster = false;
 };
+
+// Whether a run's outputs tell its redirections: a Redis Cluster run's always, another run's
+// when it had any (an agent's or an imported run's summary may not say which it was).
+bool tells_redirections(const RunSummary& summary);
+// Whether the spec runs against a Redis Cluster (RunSummary::redis_cluster).
+bool is_redis_cluster(const RunSpec& spec);
 
 // Builds the summary from the samples of a run, in order.
 class SummaryBuilder {
