@@ -63,6 +63,28 @@ bool wait_for_port(uint16_t port, int timeout_ms) {
     return false;
 }
 
+pid_t start_local_server(std::vector<std::string> args, uint16_t port, const std::string& name) {
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
+        throw std::runtime_error("cannot start " + name);
+    if (!wait_for_port(port, 5000)) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+        throw std::runtime_error(name + " did not come up on port " + std::to_string(port));
+    }
+    return pid;
+}
+
+void stop_local_server(pid_t pid) {
+    if (pid <= 0) return;
+    kill(pid, SIGTERM);
+    waitpid(pid, nullptr, 0);
+}
+
 LocalMemcached::LocalMemcached(int memory_mb) {
     const char* binary = find_memcached();
     if (!binary) throw std::runtime_error("memcached is not installed (apt-get install memcached)");
@@ -79,23 +101,11 @@ LocalMemcached::LocalMemcached(int memory_mb) {
                                      "-t",
                                      "1"};
     if (geteuid() == 0) args.insert(args.end(), {"-u", "root"});  // it refuses root otherwise
-    std::vector<char*> argv;
-    for (auto& a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    if (posix_spawn(&pid_, binary, nullptr, nullptr, argv.data(), environ) != 0)
-        throw std::runtime_error("cannot start memcached");
-    if (!wait_for_port(port_, 5000)) {
-        kill(pid_, SIGKILL);
-        waitpid(pid_, nullptr, 0);
-        throw std::runtime_error("memcached did not come up on port " + std::to_string(port_));
-    }
+    pid_ = start_local_server(std::move(args), port_, "memcached");
 }
 
 LocalMemcached::~LocalMemcached() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGTERM);
-    waitpid(pid_, nullptr, 0);
+    stop_local_server(pid_);
 }
 
 }  // namespace perflab

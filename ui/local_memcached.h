@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace perflab {
 
@@ -29,5 +30,10 @@ class LocalMemcached {
 // A TCP port on 127.0.0.1 that was free a moment ago.
 uint16_t free_loopback_port();
 bool wait_for_port(uint16_t port, int timeout_ms);
+// Runs `args` (args[0] the binary's path), a server told to listen on 127.0.0.1:port, and
+// waits until it does; throws std::runtime_error naming `name` when it does not come up.
+pid_t start_local_server(std::vector<std::string> args, uint16_t port, const std::string& name);
+// SIGTERM, then waits for it to go.
+void stop_local_server(pid_t pid);
 
 }  // namespace perflab

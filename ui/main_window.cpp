@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCoreApplication>
+#include <QFile>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -29,6 +30,7 @@
 #include "hosts_view.h"
 #include "live_view.h"
 #include "local_memcached.h"
+#include "local_redis.h"
 #include "model/secrets.h"
 #include "quick_start.h"
 #include "run_bridge.h"
@@ -108,6 +110,13 @@ QWidget* MainWindow::setupWelcome() {
     });
     row->addWidget(text, 1);
     row->addWidget(button);
+    if (redis_server_installed()) {
+        auto* redis = new QPushButton(tr("Redis demo"), welcome_);
+        redis->setObjectName(QStringLiteral("redisQuickStartButton"));
+        redis->setToolTip(tr("The same against a redis-server PerfLab starts on this machine"));
+        connect(redis, &QPushButton::clicked, this, &MainWindow::startRedisDemo);
+        row->addWidget(redis);
+    }
     return welcome_;
 }
 
@@ -132,6 +141,9 @@ void MainWindow::setupMenus() {
         QString error;
         if (!quickStart(kQuickStartSeconds, &error)) report(tr("Quick start failed"), error);
     });
+    if (redis_server_installed())
+        redisQuickStartAction_ =
+            run->addAction(tr("Quick start with &Redis"), this, &MainWindow::startRedisDemo);
     run->addAction(tr("Compare two specs (&A/B)…"), this, &MainWindow::openAbDialog);
     run->addAction(tr("Live &metrics for Prometheus…"), this, &MainWindow::askMetricsAddress);
     statusBar()->showMessage(tr("Ready"));
@@ -157,6 +169,7 @@ void MainWindow::updateRunActions() {
     startAction_->setEnabled(form_->isValid() && !running);
     stopAction_->setEnabled(running);
     quickStartAction_->setEnabled(!running);
+    if (redisQuickStartAction_) redisQuickStartAction_->setEnabled(!running);
 }
 
 void MainWindow::setupSession() {
@@ -259,6 +272,29 @@ bool MainWindow::quickStart(int seconds, QString* error) {
     if (!startRun(quick_start_spec(server->endpoint(), seconds), error)) return false;
     session_->adopt(std::move(server));
     return true;
+}
+
+void MainWindow::startRedisDemo() {
+    QString error;
+    if (!quickStartRedis(kQuickStartSeconds, &error)) report(tr("Redis demo failed"), error);
+}
+
+bool MainWindow::quickStartRedis(int seconds, QString* error) {
+    QFile file(QStringLiteral(":/specs/redis-cache-aside.json"));
+    const auto redis_template = nlohmann::json::parse(
+        file.open(QIODevice::ReadOnly) ? file.readAll().toStdString() : std::string(), nullptr,
+        false);
+    if (!redis_template.is_object()) {
+        *error = tr("the Redis template resources/specs/redis-cache-aside.json is missing");
+        return false;
+    }
+    try {
+        if (!redis_) redis_ = std::make_unique<LocalRedis>();
+    } catch (const std::exception& e) {
+        *error = tr("could not start a local redis-server: %1").arg(qs(e.what()));
+        return false;
+    }
+    return startRun(redis_quick_start_spec(redis_template, redis_->endpoint(), seconds), error);
 }
 
 void MainWindow::onFinished(const RunSummary& summary) {

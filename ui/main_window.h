@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ class CompareView;
 class HistoryView;
 class HostsView;
 class LiveView;
+class LocalRedis;
 class RunSession;
 class SpecForm;
 
@@ -37,6 +39,10 @@ class MainWindow : public QMainWindow {
     bool startRun(const RunSpec& spec, QString* error, const std::vector<std::string>& notes = {});
     // Starts a memcached of our own and a short demo run against it.
     bool quickStart(int seconds, QString* error);
+    // Starts a redis-server of our own (once; it stays up until the window goes, so its
+    // figures can be read after the run) and the Redis template's run against it, `seconds`
+    // long.
+    bool quickStartRedis(int seconds, QString* error);
 
     SpecForm* specForm() const { return form_; }
     LiveView* liveView() const { return live_; }
@@ -78,6 +84,7 @@ class MainWindow : public QMainWindow {
     void exportChart();
     void importResults();
     void openAbDialog();
+    void startRedisDemo();  // the Redis quick start, its error reported
     void askMetricsAddress();
     // Start and Stop (menu and button) as the run's state and the form's validity allow.
     void updateRunActions();
@@ -100,6 +107,8 @@ class MainWindow : public QMainWindow {
     QAction* startAction_ = nullptr;
     QAction* stopAction_ = nullptr;
     QAction* quickStartAction_ = nullptr;
+    QAction* redisQuickStartAction_ = nullptr;  // only when redis-server is installed
+    std::unique_ptr<LocalRedis> redis_;
     std::vector<std::string> startNotes_;  // of the run being started
 };
 

@@ -38,6 +38,24 @@ RunSpec quick_start_spec(const std::string& server, int seconds) {
     return *parsed.spec;
 }
 
+RunSpec redis_quick_start_spec(nlohmann::json j, const std::string& server, int seconds) {
+    j["name"] = "Quick start: " + j.value("name", std::string("Redis")) +
+                " against PerfLab's own redis-server";
+    j["tags"].push_back("demo");
+    j["tags"].push_back("quick-start");
+    j["notes"] =
+        "Started from the Quick start's Redis demo; redis-server was started by PerfLab, with "
+        "nothing persisted and its memory bounded (least recently used keys evicted).";
+    auto& phases = j["phases"];
+    for (auto& phase : phases)
+        phase["duration_s"] = double(seconds) / double(phases.size());
+    j["cache"]["servers"] = nlohmann::json::array({server});
+    j["probes"] = nlohmann::json::array({{{"local", true}}, {{"redis", server}}});
+    SpecResult parsed = parse_spec(j);
+    if (!parsed) throw std::logic_error("Redis quick start spec invalid: " + parsed.error_text());
+    return *parsed.spec;
+}
+
 nlohmann::json first_form_json() {
     nlohmann::json j = cache_aside_json({}, 30);
     j["name"] = "My first cache run";

@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
         {"HistoryTest", run_history_test},          {"HostsTest", run_hosts_test},
         {"TimeChartTest", run_time_chart_test},     {"SecretsTest", run_secrets_test},
         {"SloViewTest", run_slo_view_test},         {"TickTextTest", run_tick_text_test},
-        {"WindowGuardTest", run_window_guard_test}, {"WindowKeysTest", run_window_keys_test}};
+        {"WindowGuardTest", run_window_guard_test}, {"WindowKeysTest", run_window_keys_test},
+        {"QuickStartTest", run_quick_start_test}};
     // QTest sees the arguments after the class name (a test function, -v2...).
     for (const auto& t : tests)
         if (argc > 1 && std::strcmp(argv[1], t.name) == 0) {
@@ -33,6 +34,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: ui_tests TEST_CLASS [QTest args]; classes: SpecFormTest LiveRunTest "
                  "ChartExportTest CompareTest HistoryTest HostsTest TimeChartTest SecretsTest "
-                 "SloViewTest TickTextTest WindowGuardTest WindowKeysTest\n");
+                 "SloViewTest TickTextTest WindowGuardTest WindowKeysTest QuickStartTest\n");
     return 2;
 }
