@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace perflab {
@@ -45,5 +46,19 @@ class Rng {
 
     uint64_t s_[4];
 };
+
+// A version 4 (random) UUID from `rng`: 8-4-4-4-12 lower-case hex digits, into out[0, 36).
+inline constexpr size_t kUuidChars = 36;
+inline void format_uuid(char* out, Rng& rng) noexcept {
+    static constexpr char kHex[] = "0123456789abcdef";
+    const uint64_t hi = (rng.next() & ~uint64_t{0xf000}) | 0x4000;
+    const uint64_t lo = (rng.next() & ~(uint64_t{3} << 62)) | (uint64_t{2} << 62);
+    size_t at = 0;
+    for (int i = 0; i < 32; ++i) {
+        if (i == 8 || i == 12 || i == 16 || i == 20) out[at++] = '-';
+        const uint64_t word = i < 16 ? hi : lo;
+        out[at++] = kHex[(word >> (60 - 4 * (i % 16))) & 0xf];
+    }
+}
 
 }  // namespace perflab

@@ -73,19 +73,10 @@ void append_number(std::string& out, int64_t v) {
     out.append(digits, size_t(r.ptr - digits));
 }
 
-// A version 4 (random) UUID from the run's stream: 8-4-4-4-12 lower-case hex digits.
 void append_uuid(std::string& out, Rng& rng) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    const uint64_t hi = (rng.next() & ~uint64_t{0xf000}) | 0x4000;
-    const uint64_t lo = (rng.next() & ~(uint64_t{3} << 62)) | (uint64_t{2} << 62);
-    char text[kUuidBytes];
-    size_t at = 0;
-    for (int i = 0; i < 32; ++i) {
-        if (i == 8 || i == 12 || i == 16 || i == 20) text[at++] = '-';
-        const uint64_t word = i < 16 ? hi : lo;
-        text[at++] = kHex[(word >> (60 - 4 * (i % 16))) & 0xf];
-    }
-    out.append(text, kUuidBytes);
+    char text[kUuidChars];
+    format_uuid(text, rng);
+    out.append(text, kUuidChars);
 }
 
 int64_t to_int(const std::string& s) {
@@ -278,6 +269,11 @@ bool ProgramBuilder::variable(RequestProgram::Part& part, const TemplatePiece& p
         }
         case TemplateVar::csv:
             return csv(part, piece, error);
+        case TemplateVar::key:
+        case TemplateVar::value:
+            // parse_template refuses them in an HTTP request: a cache run's alone.
+            error = "{{key}} and {{value}} are for a cache run's Redis commands";
+            return false;
         case TemplateVar::var: {
             const auto at = vars_ ? std::find(vars_->begin(), vars_->end(), piece.args[0])
                                   : std::vector<std::string>::const_iterator();
@@ -300,7 +296,7 @@ bool ProgramBuilder::variable(RequestProgram::Part& part, const TemplatePiece& p
             break;
         case TemplateVar::uuid:
             op.kind = Kind::uuid;
-            part.max += kUuidBytes;
+            part.max += kUuidChars;
             break;
         case TemplateVar::uniform:
             op.kind = Kind::uniform;

@@ -95,7 +95,7 @@ void write_totals(std::ostream& out, const PhaseTotals& p, bool cluster) {
         << format_fixed(f.throughput, 1) << "/s, success " << format_fixed(f.success * 100, 2)
         << "%\n";
     if (!hits_known(t))
-        out << "  hit rate - (hits and misses unknown: the source did not record them)\n";
+        out << "  hit rate - (hits and misses unknown: not recorded, or no get among the ops)\n";
     else if (t.hits + t.misses > 0)
         out << "  hit rate " << format_fixed(t.hit_rate() * 100, 2) << "% (" << t.hits << " hits, "
             << t.misses << " misses)\n";

@@ -43,6 +43,7 @@ Figures figures(RunKind kind, const PhaseTotals& totals);
 // Whether a cache run's hits and misses were counted. Each answered get is one or the other,
 // so answered gets with neither come from a file that does not record them (memtier before
 // 1.4, an HdrHistogram log): their hits, misses and hit rate are unknown (null, "-"), not 0.
+// So are those of ops none of which is a get (a run of cache.commands without a GET).
 bool hits_known(const IntervalSample& totals);
 
 // {"min", "mean", "p50", "p90", "p95", "p99", "p999", "max"}, in µs.

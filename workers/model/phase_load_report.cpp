@@ -19,8 +19,8 @@ std::vector<CacheLoad> phase_loads(const RunSpec& spec) {
 }
 
 std::string cache_load_text(const CacheLoad& l) {
-    std::string s = to_string(l.workload);
-    if (l.workload == CacheWorkload::ratio)
+    std::string s = l.commands ? "commands" : to_string(l.workload);
+    if (l.workload == CacheWorkload::ratio && !l.commands)
         s += " " + std::to_string(l.get_ratio) + ":" + std::to_string(l.set_ratio);
     s += ", " + std::to_string(l.keys.count) + " keys " + l.keys.prefix + "N " +
          to_string(l.keys.distribution);
@@ -51,8 +51,10 @@ nlohmann::json cache_load_json(const CacheLoad& l) {
     else
         sizes["weights"] = l.value_size.weighted;
     sizes["bytes"] = l.value_size.random_bytes ? "random" : "compressible";
-    nlohmann::json j = {{"workload", to_string(l.workload)}, {"keys", keys}, {"value_size", sizes}};
-    if (l.workload == CacheWorkload::ratio) {
+    nlohmann::json j = {{"workload", l.commands ? "commands" : to_string(l.workload)},
+                        {"keys", keys},
+                        {"value_size", sizes}};
+    if (l.workload == CacheWorkload::ratio && !l.commands) {
         j["get_ratio"] = l.get_ratio;
         j["set_ratio"] = l.set_ratio;
     }

@@ -13,7 +13,8 @@ namespace perflab {
 // each phase's, one per phase; empty for any other run, whose reports read as before.
 std::vector<CacheLoad> phase_loads(const RunSpec& spec);
 
-// "cache-aside, 10000000000 keys hot:N uniform, values 16..64 B"
+// "cache-aside, 10000000000 keys hot:N uniform, values 16..64 B"; a run of cache.commands
+// says "commands" for its workload.
 std::string cache_load_text(const CacheLoad& load);
 // {"workload", "get_ratio" and "set_ratio" (ratio), "keys": {"count", "prefix",
 // "distribution", ...}, "value_size": {"min", "max"} or {"weights"}, and "bytes"}

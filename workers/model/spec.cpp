@@ -5,6 +5,7 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "redis_commands.h"
 #include "replay_file.h"
 #include "session_spec.h"
 
@@ -44,7 +45,7 @@ CacheDriver effective_driver(const CacheSpec& cache) {
 }
 
 CacheLoad cache_load(const CacheSpec& c) {
-    return {c.workload, c.get_ratio, c.set_ratio, c.keys, c.value_size};
+    return {c.workload, c.get_ratio, c.set_ratio, c.keys, c.value_size, !c.commands.empty()};
 }
 
 CacheLoad phase_load(const CacheSpec& c, const Phase& p) {
@@ -200,6 +201,12 @@ nlohmann::json cache_json(const CacheSpec& c) {
         if (!c.redis.password.empty()) redis["password"] = c.redis.password;
         if (c.redis.db) redis["db"] = *c.redis.db;
         if (c.redis.cluster) redis["cluster"] = true;
+    }
+    // The commands replace the workload, which the spec then does not give.
+    if (!c.commands.empty()) {
+        j["commands"] = commands_json(c.commands);
+        for (const char* key : {"workload", "get_ratio", "set_ratio"})
+            j.erase(key);
     }
     return j;
 }

@@ -71,6 +71,8 @@ struct CacheLoad {
     uint32_t set_ratio = 1;
     KeySpace keys;
     ValueSize value_size;
+    // The run sends cache.commands in place of the workload; the keys and values are theirs.
+    bool commands = false;
 
     bool operator==(const CacheLoad&) const = default;
 };
@@ -108,6 +110,17 @@ struct RedisHandshake {
     bool operator==(const RedisHandshake&) const = default;
 };
 
+// One of cache.commands (protocol "redis"): a command line whose words may hold templates
+// (model/template_syntax.h: {{key}}, {{value}}, {{uniform A B}}...), sent in proportion to its
+// weight; its figures are an op of their own (model/redis_commands.h names it).
+struct RedisCommandSpec {
+    std::string cmd;
+    uint32_t weight = 1;
+    std::string name;  // as given; empty: named after its command word
+
+    bool operator==(const RedisCommandSpec&) const = default;
+};
+
 struct CacheSpec {
     std::vector<Endpoint> servers;
     CacheProtocol protocol = CacheProtocol::text;
@@ -127,6 +140,8 @@ struct CacheSpec {
     uint32_t multiget = 1;
     std::optional<CacheReplay> replay;
     RedisHandshake redis;
+    // Non-empty: these commands are the run's ops, in place of the workload.
+    std::vector<RedisCommandSpec> commands;
 };
 
 // What a response must satisfy to count as a success, beside arriving whole. Each check is

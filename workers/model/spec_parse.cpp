@@ -49,7 +49,7 @@ Phase parse_phase(const nlohmann::json& json, const std::string& path,
     if (!r.is_object()) return p;
     // A cache run's phase may have a workload of its own: parse_phase_loads reads those keys.
     r.allow_only({"duration_s", "ops", "rate", "rate_to", "concurrency", "workload", "get_ratio",
-                  "set_ratio", "keys", "value_size"});
+                  "set_ratio", "keys", "value_size", "commands"});
     if (auto d = r.number("duration_s")) {
         if (*d <= 0)
             r.error(r.path("duration_s"), "must be > 0");

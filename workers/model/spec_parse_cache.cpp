@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "json_reader.h"
+#include "redis_commands.h"
 #include "replay_file.h"
 #include "secrets.h"
 #include "spec_parse_sections.h"
@@ -127,6 +128,21 @@ void check_cache_combinations(const CacheSpec& c, JsonReader& r) {
         r.error("cache.prefill", "a replay's keys come from its file, not from the key space");
 }
 
+// What cache.commands replace or cannot be combined with: a spec giving a workload beside
+// them would not say which it means.
+void check_commands(const CacheSpec& c, JsonReader& r) {
+    if (c.commands.empty()) return;
+    if (c.protocol != CacheProtocol::redis)
+        r.error("cache.commands", "is for \"protocol\": \"redis\"");
+    for (const char* key : {"workload", "get_ratio", "set_ratio", "multiget", "replay"})
+        if (r.has(key))
+            r.error(r.path(key), "cache.commands replace the workload: give one or the other");
+    if (c.redis.cluster)
+        r.error("cache.commands",
+                "not with a Redis Cluster (an op's slot would be its key's, which a command "
+                "need not have)");
+}
+
 }  // namespace
 
 void spec_detail::parse_keys(const nlohmann::json& json, const std::string& path, KeySpace& keys,
@@ -192,7 +208,7 @@ CacheSpec spec_detail::parse_cache(const nlohmann::json& json, std::vector<SpecE
     if (!r.is_object()) return c;
     r.allow_only({"servers", "protocol", "workload", "get_ratio", "set_ratio", "keys", "value_size",
                   "ttl_s", "prefill", "driver", "threads", "pipeline", "timeout_ms", "multiget",
-                  "replay", "redis"});
+                  "replay", "redis", "commands"});
     if (const auto* s = r.child("servers")) {
         if (!s->is_array() || s->empty()) {
             r.error("cache.servers", "expected a non-empty array of \"host:port\"");
@@ -243,7 +259,9 @@ CacheSpec spec_detail::parse_cache(const nlohmann::json& json, std::vector<SpecE
         else
             r.error("cache.redis", "is for \"protocol\": \"redis\"");
     }
+    if (const auto* v = r.child("commands")) c.commands = parse_commands(*v, errors);
     check_cache_combinations(c, r);
+    check_commands(c, r);
     return c;
 }
 

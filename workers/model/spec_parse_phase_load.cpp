@@ -9,7 +9,8 @@ namespace perflab {
 
 namespace {
 
-constexpr const char* kLoadKeys[] = {"workload", "get_ratio", "set_ratio", "keys", "value_size"};
+constexpr const char* kLoadKeys[] = {"workload", "get_ratio",  "set_ratio",
+                                     "keys",     "value_size", "commands"};
 
 bool has_load_key(const nlohmann::json& phase) {
     if (!phase.is_object()) return false;
@@ -21,6 +22,15 @@ bool has_load_key(const nlohmann::json& phase) {
 // What a phase's own workload cannot be combined with, in the cache section.
 void check_combinations(const CacheSpec& c, const CacheLoad& load, const std::string& path,
                         JsonReader& r) {
+    // The commands' ops are the run's series from its first tick to its last: a phase may
+    // change their keys and values, not them.
+    if (r.has("commands"))
+        r.error(r.path("commands"),
+                "a phase cannot change the commands: give them in cache.commands, for the run");
+    if (!c.commands.empty())
+        for (const char* key : {"workload", "get_ratio", "set_ratio"})
+            if (r.has(key))
+                r.error(r.path(key), "the run sends cache.commands, which replace the workload");
     if (c.replay)
         r.error(path,
                 "a replay's operations, keys and sizes come from its file: a phase of it "

@@ -44,6 +44,8 @@ std::string check_args(TemplateVar var, const std::vector<std::string>& args) {
         case TemplateVar::seq:
         case TemplateVar::uuid:
         case TemplateVar::now_ms:
+        case TemplateVar::key:
+        case TemplateVar::value:
             return args.empty() ? "" : "takes no arguments";
         case TemplateVar::uniform:
             if (args.size() != 2 || !is_integer(args[0], a) || !is_integer(args[1], b) || a > b)
@@ -75,10 +77,25 @@ struct Name {
 constexpr Name kNames[] = {
     {"seq", TemplateVar::seq},   {"uniform", TemplateVar::uniform}, {"zipf", TemplateVar::zipf},
     {"uuid", TemplateVar::uuid}, {"now_ms", TemplateVar::now_ms},   {"env", TemplateVar::env},
-    {"csv", TemplateVar::csv},   {"pick", TemplateVar::pick},       {"var", TemplateVar::var}};
+    {"csv", TemplateVar::csv},   {"pick", TemplateVar::pick},       {"var", TemplateVar::var},
+    {"key", TemplateVar::key},   {"value", TemplateVar::value}};
+
+// What a use has no source for: an HTTP request knows no cache key or value; a Redis command
+// runs without a session, CSV files or a resolved environment. Empty when `var` suits `use`.
+std::string unavailable(TemplateVar var, const char* name, TemplateUse use) {
+    const bool cache_only = var == TemplateVar::key || var == TemplateVar::value;
+    const bool http_only =
+        var == TemplateVar::env || var == TemplateVar::csv || var == TemplateVar::var;
+    if (use == TemplateUse::http && cache_only)
+        return "{{" + std::string(name) + "}} is for a cache run's Redis commands";
+    if (use == TemplateUse::redis_command && http_only)
+        return "{{" + std::string(name) + "}} is not available in a Redis command";
+    return "";
+}
 
 // One variable's text between the braces.
-bool parse_variable(std::string_view inner, TemplatePiece& piece, std::string& error) {
+bool parse_variable(std::string_view inner, TemplateUse use, TemplatePiece& piece,
+                    std::string& error) {
     const auto all = words(inner);
     if (all.empty()) {
         error = "empty template \"{{}}\"";
@@ -89,6 +106,10 @@ bool parse_variable(std::string_view inner, TemplatePiece& piece, std::string& e
         if (all[0] == n.text) name = &n;
     if (!name) {
         error = "unknown template \"" + all[0] + "\"";
+        return false;
+    }
+    if (std::string why = unavailable(name->var, name->text, use); !why.empty()) {
+        error = std::move(why);
         return false;
     }
     piece.literal = false;
@@ -131,7 +152,7 @@ std::vector<std::string> template_var_names(std::string_view text) {
     return out;
 }
 
-ParsedTemplate parse_template(std::string_view text, std::string& error) {
+ParsedTemplate parse_template(std::string_view text, std::string& error, TemplateUse use) {
     error.clear();
     ParsedTemplate out;
     size_t at = 0;
@@ -150,7 +171,7 @@ ParsedTemplate parse_template(std::string_view text, std::string& error) {
             return {};
         }
         TemplatePiece piece;
-        if (!parse_variable(text.substr(open + 2, close - open - 2), piece, error)) return {};
+        if (!parse_variable(text.substr(open + 2, close - open - 2), use, piece, error)) return {};
         out.pieces.push_back(std::move(piece));
         at = close + 2;
     }

@@ -12,7 +12,12 @@
 
 namespace perflab {
 
-enum class TemplateVar { seq, uniform, zipf, uuid, now_ms, env, csv, pick, var };
+enum class TemplateVar { seq, uniform, zipf, uuid, now_ms, env, csv, pick, var, key, value };
+
+// Where a template is rendered: an HTTP request (with the environment, CSV files and a
+// session's captured values), or a Redis command of a cache run (cache.commands, with the
+// run's key and value: {{key}}, {{value}}).
+enum class TemplateUse { http, redis_command };
 
 struct TemplatePiece {
     bool literal = true;
@@ -29,8 +34,10 @@ struct ParsedTemplate {
 };
 
 // The pieces of `text`; empty `error` when well formed, else why not ("unknown template
-// \"foo\"", "unclosed \"{{\"", "uniform: expected two integers A ≤ B").
-ParsedTemplate parse_template(std::string_view text, std::string& error);
+// \"foo\"", "unclosed \"{{\"", "uniform: expected two integers A ≤ B", "{{csv}} is not
+// available in a Redis command").
+ParsedTemplate parse_template(std::string_view text, std::string& error,
+                              TemplateUse use = TemplateUse::http);
 
 // The names of the {{var NAME}} in `text` (none when it does not parse).
 std::vector<std::string> template_var_names(std::string_view text);
