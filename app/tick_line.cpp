@@ -2,12 +2,19 @@
 #include "tick_line.h"
 
 #include "model/format.h"
+#include "model/redis_commands.h"
 
 namespace perflab {
 
 TickLine::TickLine(const RunSpec& spec) : kind_(spec.kind) {
     if (!spec.cache) return;
     const auto& c = *spec.cache;
+    // cache.commands: each command's rate, under its op name.
+    commands_ = command_op_names(c.commands);
+    if (!commands_.empty()) {
+        gets_ = sets_ = false;
+        return;
+    }
     gets_ = c.workload != CacheWorkload::set_only &&
             !(c.workload == CacheWorkload::ratio && c.get_ratio == 0);
     sets_ = c.workload != CacheWorkload::get_only &&
@@ -18,12 +25,13 @@ TickLine::TickLine(const RunSpec& spec) : kind_(spec.kind) {
     gets_ = gets_ && !mgets_;
 }
 
-std::string TickLine::rate(const char* label, const std::string& key, uint64_t count, double secs) {
+std::string TickLine::rate(const std::string& label, const std::string& key, uint64_t count,
+                           double secs) {
     const auto per_s = [](double n, double s) { return std::to_string(uint64_t(n / s + 0.5)); };
-    if (drain_) return std::string(" ") + label + ":" + per_s(double(count), secs);
+    if (drain_) return " " + label + ":" + per_s(double(count), secs);
     const uint64_t total = phase_counts_[key] += count;
     const double phase_secs = double(phase_ms_) / 1000;
-    return std::string(" ") + label + ":" + per_s(double(count), secs) + " (avg " +
+    return " " + label + ":" + per_s(double(count), secs) + " (avg " +
            per_s(double(total), phase_secs > 0 ? phase_secs : secs) + ")";
 }
 
@@ -39,7 +47,7 @@ std::string TickLine::next(const IntervalSample& s) {
     if (!drain_) phase_ms_ += s.interval_ms;
     const double secs = s.seconds() > 0 ? s.seconds() : 1.0;
     // Throughput is successes: a failed op is in err, not in get/s or ok/s.
-    const auto count = [&](const char* op) {
+    const auto count = [&](const std::string& op) {
         const auto it = s.ops.find(op);
         return it == s.ops.end() ? uint64_t{0} : it->second.count - it->second.errors;
     };
@@ -50,6 +58,8 @@ std::string TickLine::next(const IntervalSample& s) {
         if (gets_) line += rate("get/s", "get", count("get"), secs);
         if (mgets_) line += rate("mget/s", "mget", count("mget"), secs);
         if (sets_) line += rate("set/s", "set", count("set"), secs);
+        for (const auto& name : commands_)
+            line += rate(name + "/s", name, count(name), secs);
     } else {
         const uint64_t total = s.total_ops(), ok = total - s.total_errors();
         line += rate("ok/s", "", ok, secs);

@@ -340,6 +340,10 @@ void AsyncConnection::prepare_loads(const PhaseLoads& loads) {
         mixes_.emplace_back(loads.loads()[l]);
 }
 
+void AsyncConnection::prepare_commands(const CommandProgram& program) {
+    command_mix_.emplace(program.weights());
+}
+
 void AsyncConnection::open() {
     for (auto& link : links_)
         link->connect();
@@ -410,7 +414,7 @@ bool AsyncConnection::fail_one(const Pending& p, CacheError kind, Clock::time_po
         if (--b.parts > 0) return false;
         free_batches_.push_back(p.batch);
     }
-    s.fail(p.op, kind, micros(now - p.from), p.service_us(now));
+    s.fail(p.stats_index(), kind, micros(now - p.from), p.service_us(now));
     s.times.replied(now);
     return true;
 }
@@ -453,6 +457,10 @@ bool AsyncConnection::next_op(Pending& p, Clock::time_point now) {
         p.key = pacer_.index();
         p.op = replay_->is_set(p.key) ? CacheOp::set : CacheOp::get;
         p.value_bytes = replay_->value_bytes(p.key);
+    } else if (command_mix_) {
+        p.op = CacheOp::command;
+        p.command = uint16_t(command_mix_->next());
+        if (worker_.commands()->keyed(p.command)) p.key = worker_.keys().draw();
     } else {
         p.op = mixes_[size_t(load_)].next();
         if (p.op == CacheOp::get && multiget_ > 1)
@@ -489,7 +497,7 @@ void AsyncConnection::pump() {
             late += paced && now - p.from > kLate;
             continue;
         }
-        const auto key = replay_ ? replay_->key(p.key) : worker_.keys().format(p.key);
+        const auto key = replay_ ? replay_->key(p.key) : op_key(p);
         Link& link = link_for(key);
         if (link.state() == Link::State::down) {
             fail_unsent(p, now);
@@ -497,13 +505,18 @@ void AsyncConnection::pump() {
             if (mode_ == Mode::phase && !pacer_.open()) break;
             continue;
         }
-        std::string_view value;
-        if (p.op == CacheOp::set) {
-            value = replay_ ? worker_.values().sized(p.value_bytes) : worker_.values().next();
-            p.value_bytes = uint32_t(value.size());
-        }
         p.sent = now;
-        link.send(p, key, value, now);
+        if (p.op == CacheOp::command) {
+            p.value_bytes = uint32_t(worker_.render_command(p.command, link.out(), key));
+            link.enqueue(p, now);
+        } else {
+            std::string_view value;
+            if (p.op == CacheOp::set) {
+                value = replay_ ? worker_.values().sized(p.value_bytes) : worker_.values().next();
+                p.value_bytes = uint32_t(value.size());
+            }
+            link.send(p, key, value, now);
+        }
         ++inflight_;
         if (p.prefill()) continue;
         worker_.op_started(p.phase);
@@ -578,7 +591,7 @@ void AsyncConnection::fail_unsent(const Pending& p, Clock::time_point now) {
     worker_.stats(p.phase).write([&](CacheStats& s) {
         ++s.sent;
         s.late += late;
-        s.fail(p.op, CacheError::connection, micros(now - p.from));
+        s.fail(p.stats_index(), CacheError::connection, micros(now - p.from));
         s.times.sent(now);
         s.times.replied(now);
     });
@@ -648,7 +661,9 @@ ReplyParser::Result AsyncConnection::on_resp_replies(Link& link, std::string_vie
                 }
                 CacheStats& s = (p.phase & 1) ? odd : even;
                 s.times.replied(done);
-                if (p.op != CacheOp::mget)
+                if (p.op == CacheOp::command)
+                    on_command_reply(reply, p, done, s);
+                else if (p.op != CacheOp::mget)
                     on_resp_reply(reply, p, done, s);
                 else if (!on_resp_batch(reply, p, done, s))
                     return;
@@ -673,6 +688,28 @@ void AsyncConnection::on_resp_reply(const RespReply& r, const Pending& p, Clock:
     else if (r.type == RespType::simple)
         reply = {ReplyKind::stored, 0};
     on_reply(reply, p, done, s);
+}
+
+// One of cache.commands: any reply completes it, an error reply as an error of its kind. Only
+// a GET has a hit (a bulk string) or a miss (a nil); the other commands' replies tell neither.
+void AsyncConnection::on_command_reply(const RespReply& r, const Pending& p, Clock::time_point done,
+                                       CacheStats& s) {
+    const int64_t latency = micros(done - p.from);
+    if (r.type == RespType::error)
+        return s.fail_reply(p.stats_index(), r.error, latency, p.service_us(done));
+    s.record(p.stats_index(), latency, p.service_us(done));
+    s.bytes_out += p.value_bytes;
+    s.bytes_in += r.type == RespType::bulk ? r.bytes : r.value_bytes;
+    if (!worker_.commands()->is_get(p.command)) return;
+    s.hits += r.type == RespType::bulk;
+    s.misses += r.type == RespType::null;
+}
+
+// The key an op is sent by: its key's, or for a command without {{key}} its first argument.
+std::string_view AsyncConnection::op_key(const Pending& p) {
+    if (p.op == CacheOp::command && !worker_.commands()->keyed(p.command))
+        return worker_.commands()->route(p.command);
+    return worker_.keys().format(p.key);
 }
 
 // An MGET's array: each bulk string a hit, each nil a miss, as a text multi-get's values and

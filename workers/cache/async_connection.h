@@ -11,7 +11,9 @@
 
 #include "cache_stats.h"
 #include "cluster_map.h"
+#include "command_program.h"
 #include "engine.h"
+#include "http/target_picker.h"
 #include "memcache_codec.h"
 #include "model/replay_file.h"
 #include "op_mix.h"
@@ -39,6 +41,8 @@ class AsyncConnection {
     void open();  // connects every link
     // Before open(): an op mix for each load beside the cache section's.
     void prepare_loads(const PhaseLoads& loads);
+    // Before open(), for a run of cache.commands: its ops are those, drawn by their weights.
+    void prepare_commands(const CommandProgram& program);
     // Ends the phase before (its ops due by now go while the pipeline has room, the rest
     // are dropped; its ops in flight still count for it), then starts this one.
     void begin_phase(const PhasePlan& plan);
@@ -68,7 +72,12 @@ class AsyncConnection {
         uint16_t slot = 0;    // Redis Cluster mget: the slot of this part's keys
         bool asking = false;  // no op: the ASKING before an op an ASK redirection sends on
         uint8_t hops = 0;     // redirections followed
+        // CacheOp::command: which of cache.commands.
+        uint16_t command = 0;
         bool prefill() const noexcept { return phase < 0; }
+        size_t stats_index() const noexcept {  // its figures' in CacheStats::ops
+            return op == CacheOp::command ? kCacheOps + command : size_t(op);
+        }
         int64_t service_us(Clock::time_point done) const noexcept {
             return paced ? micros(done - sent) : -1;
         }
@@ -87,11 +96,14 @@ class AsyncConnection {
     void pump();
     void end_phase(Clock::time_point now);
     bool next_op(Pending& p, Clock::time_point now);
+    std::string_view op_key(const Pending& p);
     void fail_unsent(const Pending& p, Clock::time_point now);
     void on_link_up(Link& link, Clock::time_point now);
     ReplyParser::Result on_replies(Link& link, std::string_view data);
     ReplyParser::Result on_resp_replies(Link& link, std::string_view data);
     void on_resp_reply(const RespReply& r, const Pending& p, Clock::time_point done, CacheStats& s);
+    void on_command_reply(const RespReply& r, const Pending& p, Clock::time_point done,
+                          CacheStats& s);
     bool on_resp_batch(const RespReply& r, Pending p, Clock::time_point done, CacheStats& s);
     void encode_resp_batch();
     // Redis Cluster.
@@ -131,6 +143,9 @@ class AsyncConnection {
     // Per load (PhaseLoads): the first the cache section's; load_ the current phase's.
     std::vector<OpMix> mixes_;
     int load_ = 0;
+    // A run of cache.commands: the next command, by weight (the smooth weighted round-robin
+    // of HTTP targets: exact over each sum of the weights).
+    std::optional<TargetPicker> command_mix_;
     const ReplayFile* replay_;  // null: keys and ops from the key space and the workload
     const uint32_t multiget_;
     // Slots for batches in flight: at most one per pipeline place, allotted up front.

@@ -32,7 +32,9 @@ AsyncEngine::AsyncEngine(const RunSpec& spec)
     : spec_(with_seed(spec)),
       board_(spec.phases.size()),
       loads_(spec_),
-      slot_loads_(spec.phases.size(), 0) {}
+      slot_loads_(spec.phases.size(), 0) {
+    if (!spec_.cache->commands.empty()) commands_.emplace(spec_.cache->commands);
+}
 
 AsyncEngine::~AsyncEngine() {
     stop();
@@ -75,8 +77,10 @@ void AsyncEngine::start() {
                                                          *spec_.seed, t, mine, unreached_, refused_,
                                                          cluster_ ? &*cluster_ : nullptr));
     }
-    for (int t = 0; t < threads; ++t)
+    for (int t = 0; t < threads; ++t) {
         workers_[size_t(t)]->prepare_loads(loads_, slot_loads_, *spec_.seed, t);
+        if (commands_) workers_[size_t(t)]->prepare_commands(*commands_, *spec_.seed, t, threads);
+    }
     connecting_.store(connections * int(servers_.size()));
     const auto connected = [this] { connecting_.fetch_sub(1); };
     if (!spec_.cache->prefill) {

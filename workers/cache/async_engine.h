@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cluster_map.h"
+#include "command_program.h"
 #include "engine.h"
 #include "first_error.h"
 #include "phase_board.h"
@@ -48,6 +49,8 @@ class AsyncEngine final : public LoadEngine {
     std::vector<int> slot_loads_;  // per slot: the load its phase uses
     std::vector<boost::asio::ip::tcp::endpoint> servers_;
     std::optional<ClusterMap> cluster_;  // Redis Cluster: the slot map read at the start
+    // cache.commands, compiled once.
+    std::optional<CommandProgram> commands_;
     FirstError unreached_;
     FirstError refused_;
     // cancel() comes from another thread and may meet start() still adding workers.

@@ -28,7 +28,9 @@ AsyncWorker::AsyncWorker(const CacheSpec& cache,
       keys_(cache.keys, stream_seed(seed, uint64_t(thread_index), Stream::keys)),
       values_(cache.value_size, stream_seed(seed, uint64_t(thread_index), Stream::values),
               replay_value_bytes(cache)),
-      picker_(cache) {
+      picker_(cache),
+      stats_{DoubleBuffer<CacheStats>(CacheStats(cache.commands.size())),
+             DoubleBuffer<CacheStats>(CacheStats(cache.commands.size()))} {
     if (cluster) cluster_ = *cluster;
     for (const int index : connections)
         connections_.push_back(std::make_unique<AsyncConnection>(*this, index));
@@ -53,6 +55,16 @@ void AsyncWorker::prepare_loads(const PhaseLoads& loads, const std::vector<int>&
     }
     for (auto& c : connections_)
         c->prepare_loads(loads);
+}
+
+void AsyncWorker::prepare_commands(const CommandProgram& program, uint64_t seed, int thread_index,
+                                   int threads) {
+    commands_ = &program;
+    command_state_ = program.state(stream_seed(seed, uint64_t(thread_index), Stream::templates),
+                                   uint64_t(thread_index), uint64_t(threads));
+    command_names_ = program.names();
+    for (auto& c : connections_)
+        c->prepare_commands(program);
 }
 
 void AsyncWorker::launch(const PrefillKeys& prefill_keys,

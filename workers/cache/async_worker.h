@@ -15,6 +15,7 @@
 #include "async_connection.h"
 #include "cache_stats.h"
 #include "cluster_map.h"
+#include "command_program.h"
 #include "first_error.h"
 #include "key_chooser.h"
 #include "model/double_buffer.h"
@@ -53,7 +54,7 @@ class AsyncWorker {
     void abandon();
     void join();
     void drain(IntervalSample& out, int phase, Clock::time_point origin) {
-        stats(phase).drain([&](const CacheStats& s) { s.add_to(out, origin); });
+        stats(phase).drain([&](const CacheStats& s) { s.add_to(out, origin, command_names_); });
     }
 
     const CacheSpec& cache() const noexcept { return cache_; }
@@ -67,6 +68,16 @@ class AsyncWorker {
     // board's slots say which load each uses (written before each slot is published).
     void prepare_loads(const PhaseLoads& loads, const std::vector<int>& slot_loads, uint64_t seed,
                        int thread_index);
+    // Before launch(), for a run of cache.commands: the program this thread renders them with
+    // (shared, read-only), its streams derived from `seed` and `thread_index` of `threads`.
+    void prepare_commands(const CommandProgram& program, uint64_t seed, int thread_index,
+                          int threads);
+    // Null unless the run sends cache.commands.
+    const CommandProgram* commands() const noexcept { return commands_; }
+    // Writes command c of the current phase's keys and values; returns its values' bytes.
+    uint64_t render_command(size_t c, OutBuffer& out, std::string_view key) {
+        return commands_->render(c, out, key, values(), *command_state_);
+    }
     int load() const noexcept { return load_; }
     int load_of(int slot) const noexcept { return (*slot_loads_)[size_t(slot)]; }
     const ServerPicker& picker() const noexcept { return picker_; }
@@ -115,6 +126,9 @@ class AsyncWorker {
     int load_ = 0;
     ServerPicker picker_;
     std::optional<ClusterMap> cluster_;
+    const CommandProgram* commands_ = nullptr;
+    std::optional<CommandProgram::State> command_state_;
+    std::vector<std::string> command_names_;  // empty: the run's ops are get, set and mget
     DoubleBuffer<CacheStats> stats_[2];
     int inflight_[2] = {0, 0};
     int draining_ = -1;  // the ended phase whose requests are still in flight

@@ -6,31 +6,37 @@ namespace perflab {
 namespace {
 constexpr const char* kOpNames[] = {"get", "set", "mget"};
 constexpr const char* kErrorNames[] = {"timeout", "connection", "server", "cancelled"};
+
+void add_op(OpSample& out, const CacheStats::Op& op) {
+    out.count += op.count;
+    out.errors += op.errors;
+    out.latency.merge(op.latency);
+    out.service.merge(op.service);
+}
+
 }  // namespace
 
 void CacheStats::reset() noexcept {
-    count = {};
-    errors = {};
+    for (auto& op : ops) {
+        op.count = op.errors = 0;
+        op.latency.reset();
+        op.service.reset();
+    }
     error_kinds = {};
     redis_errors = {};
-    for (auto& h : latency)
-        h.reset();
-    for (auto& h : service)
-        h.reset();
     hits = misses = bytes_in = bytes_out = sent = late = dropped = moved = asked = 0;
     times.reset();
 }
 
-void CacheStats::add_to(IntervalSample& sample, Clock::time_point origin) const {
-    for (size_t op = 0; op < count.size(); ++op) {
-        // get and set always appear, so a get-only run still reports "set": 0; mget only in
-        // the runs that batch their gets.
-        if (op == size_t(CacheOp::mget) && count[op] == 0) continue;
-        auto& out = sample.ops[kOpNames[op]];
-        out.count += count[op];
-        out.errors += errors[op];
-        out.latency.merge(latency[op]);
-        out.service.merge(service[op]);
+void CacheStats::add_to(IntervalSample& sample, Clock::time_point origin,
+                        const std::vector<std::string>& commands) const {
+    // Every command always appears, as get and set do in a workload's run (so a get-only run
+    // still reports "set": 0); mget only in the runs that batch their gets.
+    for (size_t c = 0; c < commands.size(); ++c)
+        add_op(sample.ops[commands[c]], ops[kCacheOps + c]);
+    for (size_t op = 0; op < kCacheOps && commands.empty(); ++op) {
+        if (op == size_t(CacheOp::mget) && ops[op].count == 0) continue;
+        add_op(sample.ops[kOpNames[op]], ops[op]);
     }
     for (size_t k = 0; k < error_kinds.size(); ++k)
         if (error_kinds[k]) sample.errors[kErrorNames[k]] += error_kinds[k];

@@ -15,7 +15,6 @@ namespace perflab {
 namespace {
 
 constexpr size_t kNumberBytes = 20;  // the longest 64-bit integer, sign included
-constexpr size_t kUuidBytes = 36;
 constexpr size_t kNone = SIZE_MAX;
 
 // RFC 4180: fields split on commas, double quotes around a field that holds commas, quotes
