@@ -2,6 +2,7 @@
 #include "prometheus_figures.h"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 #include <map>
 
@@ -71,6 +72,13 @@ nlohmann::json prometheus_json(const RunSummary& s, const std::vector<ProbeSampl
                 {{"phase", s.phases[i].phase},
                  {"series", figures_json(prometheus_figures(samples, span->first, span->second))}});
     return {{"run", figures_json(run)}, {"phases", std::move(phases)}};
+}
+
+bool is_prometheus_figure(const std::string& name) {
+    size_t from = 0;
+    if (name.size() > 2 && name[0] == 'p' && std::isdigit(static_cast<unsigned char>(name[1])))
+        if (const size_t dot = name.find('.'); dot != std::string::npos) from = dot + 1;
+    return name.compare(from, 11, "prometheus ") == 0;
 }
 
 std::string probes_csv(const std::vector<ProbeSample>& samples) {

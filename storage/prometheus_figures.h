@@ -30,6 +30,10 @@ std::vector<PromFigure> prometheus_figures(const std::vector<ProbeSample>& sampl
 // sampled the run.
 nlohmann::json prometheus_json(const RunSummary& s, const std::vector<ProbeSample>& samples);
 
+// Whether a comparison's figure is a series' ("prometheus URL series mean", per phase "p2.
+// prometheus ..."): its value is the exporter's, of any size, shown as the report shows it.
+bool is_prometheus_figure(const std::string& name);
+
 // Every probe sample, one row per value: t_ms,source,kind,gap,key,value (RFC 4180; a gap is
 // one row with empty key and value). `perflab export --format probes-csv`.
 std::string probes_csv(const std::vector<ProbeSample>& samples);

@@ -109,6 +109,7 @@ std::vector<Comparison::Difference> differences(const std::vector<nlohmann::json
 
 std::string figure_text(const std::string& name, double v) {
     if (std::isnan(v)) return "-";
+    if (is_prometheus_figure(name)) return format_fixed(v, 3);
     if (name == "hit_rate" || name == "success" || name == "error_rate")
         return format_fixed(v * 100, 2) + "%";
     if (name.ends_with("_pct")) return format_fixed(v, 1) + "%";
@@ -180,24 +181,26 @@ void judge(Comparison::Figure& f, const std::vector<DeltaEstimate>& estimates) {
 // A server's figure against the first side's: a count the server kept (full GCs, evictions) or
 // its CPU, with no interval to draw, so the threshold alone decides. Lower is better, but for
 // the hit rate Redis saw; a count that rises from none is worse whatever the threshold. The
-// servers' memory is told, not judged: it follows the data stored, not the server's health.
+// servers' memory is told, not judged: it follows the data stored, not the server's health. A
+// Prometheus series, which may fall below 0, is judged the same way, but "differs".
 void judge_server_figure(Comparison::Figure& f, double threshold_pct) {
     if (f.name.ends_with("memcached_bytes_max") || f.name.ends_with("redis_memory_max")) return;
     f.higher_is_better = f.name.ends_with("redis_hit_pct");
     f.verdict = {"baseline"};
     f.ci.assign(f.values.size(), std::nullopt);
+    const auto changed = [&f](bool up) {
+        return f.prometheus() ? "differs" : up != f.higher_is_better ? "worse" : "better";
+    };
     const double base = f.values.front();
     for (size_t i = 1; i < f.values.size(); ++i) {
         const double v = f.values[i];
         if (std::isnan(base) || std::isnan(v)) {
             f.verdict.push_back("not measured");
         } else if (base == 0) {
-            f.verdict.push_back(v <= 0 ? "same" : f.higher_is_better ? "better" : "worse");
+            f.verdict.push_back(v == 0 || (v < 0 && !f.prometheus()) ? "same" : changed(v > 0));
         } else {
-            const double delta = (v - base) / base * 100.0;
-            f.verdict.push_back(std::abs(delta) < threshold_pct     ? "same"
-                                : (delta > 0) != f.higher_is_better ? "worse"
-                                                                    : "better");
+            const double delta = (v - base) / std::abs(base) * 100.0;
+            f.verdict.push_back(std::abs(delta) < threshold_pct ? "same" : changed(delta > 0));
         }
     }
 }
@@ -246,26 +249,38 @@ std::vector<int64_t> noise_history(RunStore& store, int64_t run,
 namespace {
 
 // Each prometheus series' mean and max over the run, and over each phase of several ("p2."),
-// a side's value the mean over its runs: shown beside the servers' figures, never judged, as
-// whether more is better depends on the series.
+// a side's value the mean over its runs. A series is matched between sides by its name and
+// labels, never its endpoint (an A/B of two servers scrapes two addresses); a run with the same
+// series from several endpoints has them matched in their endpoints' order. A row is named
+// after the first endpoint it came from ("prometheus URL series mean"), as reports name it.
 void add_prometheus_figures(RunStore& store, const std::vector<std::vector<int64_t>>& sides,
                             const std::vector<std::vector<RunSummary>>& summaries, size_t phases,
                             std::vector<Comparison::Figure>& figures) {
-    std::vector<std::string> names;  // as first seen
-    std::vector<std::map<std::string, double>> side_values(sides.size());
-    for (size_t s = 0; s < sides.size(); ++s) {
-        std::map<std::string, std::vector<double>> per_name;
+    struct Row {
+        std::string prefix, series, suffix;
+        std::vector<std::string> sources;         // per side, the stored source
+        std::vector<std::vector<double>> values;  // per side, one per run
+    };
+    std::vector<Row> rows;  // as first seen
+    std::map<std::string, size_t> row_of;
+    for (size_t s = 0; s < sides.size(); ++s)
         for (size_t r = 0; r < sides[s].size(); ++r) {
             const auto probes = store.probe_samples(sides[s][r]);
             const auto add = [&](const std::string& prefix, int64_t from, int64_t to) {
-                for (const auto& f : prometheus_figures(probes, from, to)) {
-                    const std::string base =
-                        prefix + f.source + " " + f.key.substr(f.key.starts_with("prom.") ? 5 : 0);
+                std::map<std::string, int> endpoints;  // per series, those seen so far
+                for (const auto& f : prometheus_figures(probes, from, to)) {  // by source
+                    const std::string series = f.key.substr(f.key.starts_with("prom.") ? 5 : 0);
+                    const std::string nth = std::to_string(endpoints[series]++);
                     for (const auto& [suffix, v] : {std::pair{" mean", f.mean}, {" max", f.max}}) {
-                        const std::string name = base + suffix;
-                        if (std::find(names.begin(), names.end(), name) == names.end())
-                            names.push_back(name);
-                        per_name[name].push_back(v);
+                        const auto [it, fresh] =
+                            row_of.try_emplace(prefix + series + suffix + "#" + nth, rows.size());
+                        if (fresh)
+                            rows.push_back({prefix, series, suffix,
+                                            std::vector<std::string>(sides.size()),
+                                            std::vector<std::vector<double>>(sides.size())});
+                        Row& row = rows[it->second];
+                        if (row.sources[s].empty()) row.sources[s] = f.source;
+                        row.values[s].push_back(v);
                     }
                 }
             };
@@ -274,15 +289,16 @@ void add_prometheus_figures(RunStore& store, const std::vector<std::vector<int64
                 if (const auto span = phase_span(summaries[s][r], i))
                     add("p" + std::to_string(i + 1) + ".", span->first, span->second);
         }
-        for (const auto& [name, values] : per_name)
-            side_values[s][name] = mean_of(values);
-    }
-    for (const auto& name : names) {
+    for (const Row& row : rows) {
         Comparison::Figure f;
-        f.name = name;
-        for (const auto& side : side_values) {
-            const auto it = side.find(name);
-            f.values.push_back(it == side.end() ? kNone : it->second);
+        const auto named = std::find_if(row.sources.begin(), row.sources.end(),
+                                        [](const std::string& x) { return !x.empty(); });
+        f.name = row.prefix + *named + " " + row.series + row.suffix;
+        f.series = row.series;
+        for (size_t s = 0; s < sides.size(); ++s) {
+            const std::string& source = row.sources[s];
+            f.sources.push_back(source.substr(source.starts_with("prometheus ") ? 11 : 0));
+            f.values.push_back(mean_of(row.values[s]));
             const double base = f.values.front(), v = f.values.back();
             f.delta_pct.push_back(
                 std::isnan(v) || std::isnan(base) || base == 0 ? kNone : (v - base) / base * 100.0);
@@ -389,7 +405,8 @@ Comparison compare_sides(RunStore& store, const std::vector<std::vector<int64_t>
         judge(f, per_side);
     }
     for (auto& f : c.figures)
-        if (!f.judged() && is_server_figure(f.name)) judge_server_figure(f, options.threshold_pct);
+        if (!f.judged() && (is_server_figure(f.name) || f.prometheus()))
+            judge_server_figure(f, options.threshold_pct);
     const nlohmann::json first_phases = specs.front().value("phases", nlohmann::json());
     const bool same_phases = std::all_of(specs.begin(), specs.end(), [&](const nlohmann::json& j) {
         return j.value("phases", nlohmann::json()) == first_phases;
@@ -474,8 +491,8 @@ std::string comparison_text(const Comparison& c) {
     rows.push_back(names);
     rows.push_back(slo);
     for (const auto& f : c.figures) {
-        std::vector<std::string> row = {f.judged() ? f.name + (f.higher_is_better ? " (↑)" : " (↓)")
-                                                   : f.name};
+        const char* way = f.prometheus() ? " (↕)" : f.higher_is_better ? " (↑)" : " (↓)";
+        std::vector<std::string> row = {f.judged() ? f.name + way : f.name};
         for (size_t i = 0; i < f.values.size(); ++i)
             row.push_back(cell_text(f, i));
         rows.push_back(std::move(row));
@@ -506,7 +523,8 @@ std::string comparison_text(const Comparison& c) {
     out +=
         "(↑) higher is better, (↓) lower: the change against the first run, its 95% interval "
         "[lo, hi] and the verdict (same: within the noise or under the threshold; the servers' "
-        "figures are their own counts, judged by the threshold alone)\n";
+        "figures are their own counts, judged by the threshold alone; (↕) a Prometheus series "
+        "beyond it differs, neither better nor worse)\n";
     if (c.scope == "history") {
         std::string ids;
         for (const int64_t id : c.noise_runs)
@@ -566,8 +584,17 @@ nlohmann::json to_json(const Comparison& c) {
                                    : nlohmann::json(nullptr));
             figures[f.name]["verdict"] = f.verdict;
             figures[f.name]["ci_pct"] = ci;
-            figures[f.name]["higher_is_better"] = f.higher_is_better;
+            figures[f.name]["higher_is_better"] =
+                f.prometheus() ? nlohmann::json(nullptr) : nlohmann::json(f.higher_is_better);
             figures[f.name]["unit"] = f.points ? "points" : "%";
+        }
+        if (f.prometheus()) {
+            figures[f.name]["series"] = f.series;
+            nlohmann::json sources = nlohmann::json::array();
+            for (const auto& source : f.sources)
+                sources.push_back(source.empty() ? nlohmann::json(nullptr)
+                                                 : nlohmann::json(source));
+            figures[f.name]["sources"] = sources;
         }
     }
     const auto diffs = [](const std::vector<Comparison::Difference>& ds) {

@@ -32,7 +32,14 @@ struct Comparison {
         std::vector<std::optional<std::pair<double, double>>> ci;
         bool higher_is_better = true;
         bool points = false;
+        // A Prometheus series' mean or max: the series ("nginx_connections_active{a=\"1\"}"),
+        // matched between sides by it, and per side the endpoint it came from ("" where the side
+        // has none). Judged by the threshold as the servers' figures are, but a change beyond it
+        // "differs", neither better nor worse: which way is better only its reader knows.
+        std::string series;
+        std::vector<std::string> sources;
         bool judged() const { return !verdict.empty(); }
+        bool prometheus() const { return !sources.empty(); }
     };
     struct Difference {
         std::string field;  // a JSON pointer, /cache/keys/count

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "model/format.h"
+#include "prometheus_figures.h"
 
 namespace perflab {
 
@@ -23,6 +24,8 @@ QColor change_color(Change change) {
             return QColor(198, 239, 206);
         case Change::worse:
             return QColor(255, 199, 206);
+        case Change::differs:
+            return QColor(255, 242, 168);
         case Change::neutral:
             break;
     }
@@ -67,7 +70,9 @@ QString figure_label(const std::string& figure) {
 QString figure_value(const std::string& figure, double v) {
     if (std::isnan(v)) return QStringLiteral("-");
     std::string text;
-    if (figure == "hit_rate" || figure == "success" || figure == "error_rate")
+    if (is_prometheus_figure(figure))
+        text = format_fixed(v, 3);
+    else if (figure == "hit_rate" || figure == "success" || figure == "error_rate")
         text = format_fixed(v * 100, 2) + "%";
     else if (ends_with(figure, "_pct"))
         text = format_fixed(v, 1) + "%";
@@ -101,7 +106,8 @@ QString cell_text(const Comparison::Figure& f, size_t i) {
     if (f.ci[i])
         change +=
             QStringLiteral(" [%1, %2]").arg(sign(f.ci[i]->first, 1), sign(f.ci[i]->second, 1));
-    if (f.verdict[i] == "too few ticks") change += QStringLiteral(", too few ticks");
+    if (f.verdict[i] == "too few ticks" || f.verdict[i] == "differs")
+        change += QStringLiteral(", ") + QString::fromStdString(f.verdict[i]);
     return text + QStringLiteral(" (") + change + QLatin1Char(')');
 }
 
@@ -109,6 +115,7 @@ Change cell_change(const Comparison::Figure& f, size_t i) {
     if (i == 0 || !f.judged()) return Change::neutral;
     if (f.verdict[i] == "better") return Change::better;
     if (f.verdict[i] == "worse") return Change::worse;
+    if (f.verdict[i] == "differs") return Change::differs;
     return Change::neutral;
 }
 

@@ -9,8 +9,9 @@
 
 namespace perflab {
 
-// A change the statistics called better or worse; every other is neutral.
-enum class Change { better, worse, neutral };
+// A change the statistics called better or worse, or (a Prometheus series, which has no better
+// way) beyond the threshold; every other is neutral.
+enum class Change { better, worse, differs, neutral };
 QColor change_color(Change change);  // a light cell background
 
 QString figure_label(const std::string& figure);            // "p99 latency"
@@ -22,7 +23,7 @@ QString delta_text(double delta_pct);                       // "+12.3%", "" when
 // fraction's in points), and "too few ticks" where there can be no verdict.
 QString cell_text(const Comparison::Figure& f, size_t side);
 // A cell is coloured by its figure's verdict only, as the CLI judges: a figure the statistics
-// do not judge (evictions, bytes, max) and a change within the noise are not coloured.
+// do not judge (bytes, max latency) and a change within the noise are not coloured.
 Change cell_change(const Comparison::Figure& f, size_t side);
 
 }  // namespace perflab

@@ -135,7 +135,8 @@ ComparisonHtml comparison_html_parts(const Comparison& c) {
     out = QStringLiteral(
         "<h2>Key figures</h2>\n<p>Changes against the first run; [lo, hi] is the 95% interval "
         "of a change, coloured only when it is better or worse beyond the noise and the "
-        "threshold.</p>\n<table>\n"
+        "threshold, or, for a Prometheus series, which has no better way, when it differs beyond "
+        "the threshold.</p>\n<table>\n"
         "<tr><th>figure</th>");
     for (const auto& r : c.runs)
         out += QStringLiteral("<th>") + esc(run_title(r)) + QStringLiteral("</th>");
@@ -144,9 +145,10 @@ ComparisonHtml comparison_html_parts(const Comparison& c) {
         out += QStringLiteral("<tr><td>") + esc(figure_label(f.name)) + QStringLiteral("</td>");
         for (size_t i = 0; i < f.values.size(); ++i) {
             const Change change = cell_change(f, i);
-            const QString cls = change == Change::better  ? QStringLiteral("better")
-                                : change == Change::worse ? QStringLiteral("worse")
-                                                          : QString();
+            const QString cls = change == Change::better    ? QStringLiteral("better")
+                                : change == Change::worse   ? QStringLiteral("worse")
+                                : change == Change::differs ? QStringLiteral("differs")
+                                                            : QString();
             out += QStringLiteral("<td class=\"%1\">").arg(cls) + esc(cell_text(f, i)) +
                    QStringLiteral("</td>");
         }

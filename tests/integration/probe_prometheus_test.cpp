@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "http_test_server.h"
 #include "nginx_server.h"
 #include "process.h"
 #include "prometheus_probe.h"
@@ -271,7 +272,7 @@ TEST(PrometheusProbe, ManySeriesAreCappedAndIntervalSpacesScrapes) {
 }
 
 // compare puts each series' mean and max beside the servers' figures, a run's being the mean
-// and the most of its stored samples; not judged.
+// and the most of its stored samples.
 TEST(PrometheusProbe, CompareShowsEachSeriesMeanAndMax) {
     test::TempDir dir;
     test::NginxServer nginx;
@@ -312,7 +313,66 @@ TEST(PrometheusProbe, CompareShowsEachSeriesMeanAndMax) {
         EXPECT_DOUBLE_EQ(mean.at(i).get<double>(), expected[i].first);
         EXPECT_DOUBLE_EQ(max.at(i).get<double>(), expected[i].second);
     }
-    EXPECT_FALSE(figures.at(series + " mean").contains("verdict"));
+    EXPECT_EQ(figures.at(series + " mean").at("verdict").at(0), "baseline");
+}
+
+// Two runs, each probing a page this test serves on a port of its own: one gauge at 10 in the
+// first run and 20 in the second, another at 7 in both. compare matches each series across the
+// two addresses by its name and labels: the first's means are 10 and 20 and it differs, beyond
+// the threshold; the steady one is the same.
+TEST(PrometheusProbe, CompareJudgesTheSeriesThatChangedAndNotTheSteadyOne) {
+    test::TempDir dir;
+    const std::string db = dir.file("runs.db");
+    std::vector<std::unique_ptr<test::HttpTestServer>> servers;  // all up: two addresses
+    for (const int queue : {10, 20}) {
+        servers.push_back(std::make_unique<test::HttpTestServer>());
+        servers.back()->set_reply_body(
+            "# HELP perflab_test_queue Requests waiting.\n# TYPE perflab_test_queue gauge\n"
+            "perflab_test_queue{pool=\"a\"} " +
+            std::to_string(queue) + "\n# TYPE perflab_test_steady gauge\nperflab_test_steady 7\n");
+        const nlohmann::json probe = {{"prometheus", servers.back()->url("/metrics")},
+                                      {"metrics", {"perflab_test_queue", "perflab_test_steady"}}};
+        dir.write("spec.json", http_spec(servers.back()->url("/"), 2, 20, probe).dump());
+        const auto o = test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db, "-q"});
+        ASSERT_EQ(o.code, 0) << o.out << o.err;
+    }
+    const std::string first = servers[0]->url("/metrics"), second = servers[1]->url("/metrics");
+    ASSERT_NE(first, second);
+    const auto c = test::run({PERFLAB_BINARY, "compare", "1", "2", "--db", db, "--json"}, 60);
+    ASSERT_EQ(c.code, 0) << c.err;
+    const auto figures = nlohmann::json::parse(c.out).at("figures");
+    const std::string queue = "prometheus " + first + " perflab_test_queue{pool=\"a\"}";
+    const std::string steady = "prometheus " + first + " perflab_test_steady";
+    ASSERT_TRUE(figures.contains(queue + " mean")) << figures.dump(2);
+    ASSERT_TRUE(figures.contains(steady + " mean")) << figures.dump(2);
+    for (const char* figure : {" mean", " max"}) {
+        const auto& f = figures.at(queue + figure);
+        EXPECT_EQ(f.at("values"), nlohmann::json({10.0, 20.0})) << f.dump();
+        EXPECT_EQ(f.at("delta_pct").at(1), 100.0) << f.dump();
+        EXPECT_EQ(f.at("verdict"), nlohmann::json({"baseline", "differs"})) << f.dump();
+        EXPECT_EQ(f.at("series"), "perflab_test_queue{pool=\"a\"}");
+        EXPECT_EQ(f.at("sources"), nlohmann::json({first, second})) << f.dump();
+        EXPECT_TRUE(f.at("higher_is_better").is_null()) << f.dump();
+        const auto& s = figures.at(steady + figure);
+        EXPECT_EQ(s.at("values"), nlohmann::json({7.0, 7.0})) << s.dump();
+        EXPECT_EQ(s.at("verdict"), nlohmann::json({"baseline", "same"})) << s.dump();
+    }
+    const auto text = test::run({PERFLAB_BINARY, "compare", "1", "2", "--db", db}, 60);
+    ASSERT_EQ(text.code, 0) << text.err;
+    std::istringstream lines(text.out);
+    int told = 0;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.starts_with(queue + " mean")) {
+            ++told;
+            EXPECT_NE(line.find("10.000"), std::string::npos) << line;
+            EXPECT_NE(line.find("20.000 (+100.0% differs)"), std::string::npos) << line;
+        }
+        if (line.starts_with(steady + " mean")) {
+            ++told;
+            EXPECT_NE(line.find("7.000 (+0.0% same)"), std::string::npos) << line;
+        }
+    }
+    EXPECT_EQ(told, 2) << text.out;
 }
 
 // MemTotal from /proc/meminfo, in bytes (the kernel writes kB).

@@ -132,21 +132,27 @@ class HttpTestServer::Impl {
                 case Mode::garbage:
                     return reply(kGarbage, true);
                 case Mode::error_500:
-                    return delayed(kError);
+                    return delayed(kError, last_on_connection());
                 case Mode::ok:
-                    return delayed(ok);
+                    return delayed(ok, last_on_connection());
                 case Mode::ok_then_close:
                     return reply(ok, true);
             }
         }
 
-        void delayed(std::string_view bytes) {
+        // An HTTP/1.0 client (a Prometheus scrape) reads its reply up to the connection's close.
+        bool last_on_connection() const {
+            const size_t line_end = head.find("\r\n");
+            return line_end >= 8 && head.compare(line_end - 8, 8, "HTTP/1.0") == 0;
+        }
+
+        void delayed(std::string_view bytes, bool then_close) {
             const int64_t delay_ns = int64_t(impl.owner_.delay_ms_.load()) * 1'000'000;
             const int64_t at = std::max(now_ns() + delay_ns, impl.owner_.stall_until_ns_.load());
-            if (at <= now_ns()) return reply(bytes, false);
+            if (at <= now_ns()) return reply(bytes, then_close);
             timer.expires_at(Clock::time_point(std::chrono::nanoseconds(at)));
-            timer.async_wait([self = shared_from_this(), bytes](error_code ec) {
-                if (!ec) self->reply(bytes, false);
+            timer.async_wait([self = shared_from_this(), bytes, then_close](error_code ec) {
+                if (!ec) self->reply(bytes, then_close);
             });
         }
 

@@ -15,7 +15,8 @@ namespace perflab::test {
 // A small keep-alive HTTP/1.1 server on 127.0.0.1 for the faults nginx will not produce on
 // demand: a fixed delay, a stall, resets, connections closed before the reply, garbage and
 // 500s. It runs on its own thread, counts the requests it reads and keeps each one's head and
-// body (by its Content-Length).
+// body (by its Content-Length). An HTTP/1.0 request's connection is closed after its reply, so
+// its page can be a Prometheus probe's target.
 class HttpTestServer {
   public:
     enum class Mode {

@@ -30,7 +30,9 @@
 #include "compact_ticks.h"
 #include "compare_data.h"
 #include "compare_figures.h"
+#include "compare_report.h"
 #include "compare_view.h"
+#include "http_test_server.h"
 #include "memcached_server.h"
 #include "pdf_text.h"
 #include "percentile_chart.h"
@@ -131,6 +133,7 @@ class CompareTest : public QObject {
     void figureNamesStayInViewScrolledRight();
     void timeAxisShowsTheLongestRun();
     void abExperimentIsComparedAsTwoSeries();
+    void prometheusSeriesAreListedAndJudged();
 
   private:
     // Three runs of one 80-character name, of 1, 2 and 3 s, compared at 1024×700.
@@ -643,6 +646,65 @@ void CompareTest::abExperimentIsComparedAsTwoSeries() {
                                          [](const auto& f) { return f.name == "throughput"; });
     QVERIFY(throughput != c.figures.end());
     QCOMPARE(throughput->verdict.at(1), std::string("better"));
+}
+
+// Two HTTP runs, each probing a page this test serves: a gauge at 10 in the first run and 20 in
+// the second, another at 7 in both. The view lists both series' mean and max with each run's
+// value, the one that changed marked as differing, the steady one not; so does the report.
+void CompareTest::prometheusSeriesAreListedAndJudged() {
+    test::TempDir dir;
+    const std::string db = dir.file("prometheus.db");
+    test::HttpTestServer server;
+    const std::string url = server.url("/metrics");
+    for (const int queue : {10, 20}) {
+        server.set_reply_body("# TYPE perflab_test_queue gauge\nperflab_test_queue{pool=\"a\"} " +
+                              std::to_string(queue) +
+                              "\n# TYPE perflab_test_steady gauge\nperflab_test_steady 7\n");
+        const nlohmann::json spec = {
+            {"name", "queue " + std::to_string(queue)},
+            {"kind", "http"},
+            {"tick_ms", 250},
+            {"phases", {{{"duration_s", 1.5}, {"rate", 20}}}},
+            {"http", {{"targets", {{{"url", server.url("/")}}}}, {"threads", 1}}},
+            {"probes",
+             {{{"prometheus", url}, {"metrics", {"perflab_test_queue", "perflab_test_steady"}}}}}};
+        dir.write("spec.json", spec.dump());
+        const test::Output out =
+            test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db, "-q"}, 60);
+        QVERIFY2(out.code == 0, (out.out + out.err).c_str());
+    }
+    CompareView view(db);
+    view.resize(1200, 800);
+    compared(view, {1, 2});
+    const QTableWidget* table = view.figuresTable();
+    const auto row_of = [table](const QString& label) {
+        for (int row = 0; row < table->rowCount(); ++row)
+            if (table->item(row, 0)->text() == label) return row;
+        return -1;
+    };
+    const QString prefix = QStringLiteral("prometheus ") + QString::fromStdString(url);
+    for (const char* figure : {" mean", " max"}) {
+        const int queue = row_of(prefix + QStringLiteral(" perflab_test_queue{pool=\"a\"}") +
+                                 QLatin1String(figure));
+        const int steady =
+            row_of(prefix + QStringLiteral(" perflab_test_steady") + QLatin1String(figure));
+        QVERIFY2(queue >= 0 && steady >= 0, figure);
+        QCOMPARE(table->item(queue, 1)->data(Qt::UserRole).toDouble(), 10.0);
+        QCOMPARE(table->item(queue, 2)->data(Qt::UserRole).toDouble(), 20.0);
+        QCOMPARE(table->item(queue, 1)->text(), QStringLiteral("10.000"));
+        QCOMPARE(table->item(queue, 2)->text(), QStringLiteral("20.000 (+100.0%, differs)"));
+        QCOMPARE(highlight(table->item(queue, 2)), change_color(Change::differs));
+        QCOMPARE(table->item(steady, 2)->data(Qt::UserRole).toDouble(), 7.0);
+        QCOMPARE(table->item(steady, 2)->text(), QStringLiteral("7.000 (+0.0%)"));
+        QCOMPARE(highlight(table->item(steady, 2)), QColor());
+    }
+    // The report's table is the view's, coloured the same way.
+    const QString html = comparison_html(*view.comparison(), {});
+    QVERIFY2(html.contains(QStringLiteral("<td class=\"differs\">20.000 (+100.0%, differs)</td>")),
+             qPrintable(html));
+    QVERIFY2(html.contains(QStringLiteral("perflab_test_steady mean</td><td class=\"\">7.000</td>"
+                                          "<td class=\"\">7.000 (+0.0%)</td>")),
+             qPrintable(html));
 }
 
 int run_compare_test(int argc, char** argv) {
