@@ -6,12 +6,31 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace perflab {
 
 namespace {
+
 const QColor kErrorBackground(255, 205, 210);
+
+// How much of an error's path past its row ("process.top", "metrics[1]") a column's key names:
+// the longest of its alternatives ("jvm|process") the path starts with, as a whole key; 0 when
+// none does.
+size_t named_length(const std::string& key, const std::string& path) {
+    size_t best = 0;
+    for (size_t from = 0; from <= key.size();) {
+        const size_t bar = std::min(key.find('|', from), key.size());
+        const std::string name = key.substr(from, bar - from);
+        if (!name.empty() && path.starts_with(name) &&
+            (path.size() == name.size() || path[name.size()] == '.' || path[name.size()] == '['))
+            best = std::max(best, name.size());
+        from = bar + 1;
+    }
+    return best;
 }
+
+}  // namespace
 
 RowTable::RowTable(std::vector<Column> columns, ToJson to_json, FromJson from_json, QWidget* parent)
     : QWidget(parent),
@@ -105,14 +124,13 @@ void RowTable::clearErrors() {
 
 void RowTable::markError(int row, const std::string& rest, const QString& message) {
     const QSignalBlocker block(table_);
-    std::string key = rest;
-    if (!key.empty() && key.front() == '.') key.erase(0, 1);
-    key = key.substr(0, key.find_first_of(".["));
+    const std::string path = !rest.empty() && rest.front() == '.' ? rest.substr(1) : rest;
+    size_t best = 0;
+    for (const Column& col : columns_)
+        best = std::max(best, named_length(col.key, path));
     for (int c = 0; c < table_->columnCount(); ++c) {
-        const bool all =
-            key.empty() || std::none_of(columns_.begin(), columns_.end(),
-                                        [&](const Column& col) { return col.key == key; });
-        if (!all && columns_[size_t(c)].key != key) continue;
+        // An error no column names is about the whole row.
+        if (best > 0 && named_length(columns_[size_t(c)].key, path) != best) continue;
         if (auto* item = table_->item(row, c)) {
             item->setBackground(kErrorBackground);
             item->setToolTip(message);

@@ -18,7 +18,9 @@ class RowTable : public QWidget {
   public:
     struct Column {
         QString title;
-        std::string key;  // the JSON key an error path names
+        // The JSON key an error path names; a nested one "process.top", alternatives
+        // "jvm|process". An error goes to the column naming most of its path.
+        std::string key;
         QString placeholder;
     };
     using ToJson = std::function<nlohmann::json(const QStringList& cells)>;

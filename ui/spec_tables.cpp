@@ -4,6 +4,7 @@
 #include <QTableWidget>
 
 #include "json_fields.h"
+#include "probe_row.h"
 #include "row_table.h"
 
 namespace perflab {
@@ -35,77 +36,6 @@ QString headers_text(const nlohmann::json& o) {
         for (const auto& [k, v] : it->items())
             parts << QString::fromStdString(k) % QStringLiteral(": ") % JsonFields::text(v);
     return parts.join(QStringLiteral("; "));
-}
-
-// The probe types the table's columns show; any other key of a probe (a prometheus probe's
-// metrics, a process probe's match, a `via`, a password's ${NAME}) is kept in "more" as JSON,
-// so a spec opened in the form is saved with every probe it had.
-constexpr const char* kProbeTypes[] = {"jvm",   "ssh",        "memcached", "redis",
-                                       "local", "prometheus", "process"};
-
-nlohmann::json probe_json(const QStringList& c) {
-    const std::string type = c[0].isEmpty() ? "local" : c[0].trimmed().toStdString();
-    nlohmann::json j = nlohmann::json::object();
-    if (!c[5].isEmpty()) {
-        j = nlohmann::json::parse(c[5].toStdString(), nullptr, false);
-        // Not a JSON object: handed on under the column's key, which the spec's check names.
-        if (!j.is_object()) j = {{"more", c[5].toStdString()}};
-    }
-    if (type == "jvm") {
-        nlohmann::json jvm = nlohmann::json::object();
-        if (!c[1].isEmpty()) jvm["ssh"] = c[1].toStdString();
-        if (!c[2].isEmpty()) jvm["key"] = c[2].toStdString();
-        const nlohmann::json process = JsonFields::scalar(c[4]);
-        if (process.is_number_integer())
-            jvm["pid"] = process;
-        else if (!c[4].isEmpty())
-            jvm["match"] = c[4].toStdString();
-        j["jvm"] = jvm;
-        return j;
-    }
-    if (type == "local")
-        j["local"] = true;
-    else if (!c[1].isEmpty() || !j.contains(type))
-        j[type] = c[1].toStdString();
-    if (!c[2].isEmpty()) j["key"] = c[2].toStdString();
-    if (c[3] == QLatin1String("true")) j["per_core"] = true;
-    return j;
-}
-
-QStringList probe_cells(const nlohmann::json& o) {
-    // Not a probe at all: kept as written, for the spec's check to name.
-    if (!o.is_object())
-        return {QString(), QString(), QString(),
-                QString(), QString(), QString::fromStdString(o.dump())};
-    std::string type = "local";
-    for (const char* t : kProbeTypes)
-        if (o.contains(t)) {
-            type = t;
-            break;
-        }
-    nlohmann::json more = o;
-    if (type == "jvm") {
-        const auto& jvm = o.at("jvm");
-        const QString process = jvm.contains("pid") ? field(jvm, "pid") : field(jvm, "match");
-        more.erase("jvm");
-        return {QStringLiteral("jvm"),
-                field(jvm, "ssh"),
-                field(jvm, "key"),
-                QString(),
-                process,
-                more.empty() ? QString() : QString::fromStdString(more.dump())};
-    }
-    // A type whose value is not text (a process probe's object) stays whole in "more".
-    const bool target = type != "local" && o.at(type).is_string();
-    if (type == "local" || target) more.erase(type);
-    more.erase("key");
-    more.erase("per_core");
-    return {QString::fromStdString(type),
-            target ? field(o, type.c_str()) : QString(),
-            field(o, "key"),
-            field(o, "per_core"),
-            QString(),
-            more.empty() ? QString() : QString::fromStdString(more.dump())};
 }
 
 // think min and max: [min, max], or one number when they are equal or max is left empty.
@@ -237,17 +167,10 @@ RowTable* make_session_table(QWidget* parent) {
 }
 
 RowTable* make_probe_table(QWidget* parent) {
-    std::vector<RowTable::Column> columns = {
-        {QObject::tr("type"), "type",
-         QObject::tr("local, ssh, memcached, redis, jvm, prometheus or process")},
-        {QObject::tr("target"), "target",
-         QObject::tr("ssh: user@host:port; memcached, redis: host:port; prometheus: URL")},
-        {QObject::tr("key file"), "key", QObject::tr("SSH private key; empty: ssh-agent")},
-        {QObject::tr("per core"), "per_core", QObject::tr("true: CPU per core as well")},
-        {QObject::tr("JVM pid / match"), "jvm", QObject::tr("process id or pgrep -f pattern")},
-        {QObject::tr("more (JSON)"), "more",
-         QObject::tr(R"({"via": "user@host", "metrics": [...], "password": "${NAME}"})")}};
-    return new RowTable(std::move(columns), probe_json, probe_cells, parent);
+    auto* table = new RowTable(probe_columns(), probe_row_json, probe_row_cells, parent);
+    for (const int small : {kProbePerCore, kProbeInterval, kProbeTop})
+        table->table()->setColumnWidth(small, 70);
+    return table;
 }
 
 // "local" in the host column is this machine sending its share too ({"local": true}).

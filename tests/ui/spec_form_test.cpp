@@ -24,6 +24,7 @@
 #include "host_book.h"
 #include "main_window.h"
 #include "phase_preview.h"
+#include "probe_row.h"
 #include "row_table.h"
 #include "spec_tables.h"
 #include "ui_tests.h"
@@ -42,6 +43,8 @@ class SpecFormTest : public QObject {
     void savedHostBecomesAProbe();
     void agentsRoundTripAndSavedHostBecomesAnAgent();
     void everyKindOfProbeRoundTrips();
+    void prometheusAndProcessProbesHaveTheirOwnCells();
+    void badSelectorAndUrlAreMarkedInTheirCells();
     void multigetAndReplayRoundTrip();
     void validationIsInViewWithoutScrolling();
     void targetWeightsBodiesAndChecksRoundTrip();
@@ -256,9 +259,9 @@ void SpecFormTest::savedHostBecomesAProbe() {
     QVERIFY(added.per_core);
 }
 
-// A probe of every kind, with the keys only the JSON has (a prometheus probe's metrics and
-// via, a process probe's match, a redis probe's password reference), comes back out of the
-// form as it went in; a "more" cell that is not a JSON object is marked, naming the column.
+// A probe of every kind, with the keys of its kind (a prometheus probe's metrics and via, a
+// process probe's match, a redis probe's password reference), comes back out of the form as it
+// went in; a "more" cell that is not a JSON object is marked, naming the column.
 void SpecFormTest::everyKindOfProbeRoundTrips() {
     SpecForm form;
     loadHot(form);
@@ -284,7 +287,7 @@ void SpecFormTest::everyKindOfProbeRoundTrips() {
 
     auto* table = form.findChild<RowTable*>(QStringLiteral("probes"));
     QVERIFY(table);
-    table->table()->item(5, 5)->setText(QStringLiteral("[1, 2]"));
+    table->table()->item(5, kProbeMore)->setText(QStringLiteral("[1, 2]"));
     QVERIFY(!form.isValid());
     QVERIFY2(form.errorText().contains(QStringLiteral("more")), qPrintable(form.errorText()));
     // A spec whose probe is not an object opens, marked, rather than taking the window down.
@@ -292,6 +295,117 @@ void SpecFormTest::everyKindOfProbeRoundTrips() {
     form.setJson(j);
     QVERIFY(!form.isValid());
     QCOMPARE(table->rowCount(), 1);
+}
+
+namespace {
+
+// A prometheus probe with a selector holding a comma inside its braces, and a process probe.
+const std::string kCommaSelector = R"(x{a="1",b!~"x,y"})";
+
+nlohmann::json prometheusAndProcessProbes() {
+    return {{{"prometheus", "http://127.0.0.1:9100/metrics"},
+             {"metrics", {"node_load1", kCommaSelector}},
+             {"interval_ms", 2000},
+             {"via", "probe@127.0.0.1:2222"},
+             {"key", "/keys/a"}},
+            {{"process", {{"pid", 4242}, {"top", 3}}}, {"via", "probe@127.0.0.1:2222"}}};
+}
+
+QTableWidget* probeTable(const SpecForm& form) {
+    return form.findChild<RowTable*>(QStringLiteral("probes"))->table();
+}
+
+}  // namespace
+
+// A prometheus probe's URL, selectors, interval and via, and a process probe's pid and top
+// threads each have a cell of their own, nothing left as JSON: the spec comes back out as it
+// went in, and what is typed in those cells is what the spec gets (the comma inside a
+// selector's braces staying in it).
+void SpecFormTest::prometheusAndProcessProbesHaveTheirOwnCells() {
+    SpecForm form;
+    loadHot(form);
+    nlohmann::json j = form.json();
+    j["probes"] = prometheusAndProcessProbes();
+    form.setJson(j);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(QString::fromStdString(form.json()["probes"].dump()),
+             QString::fromStdString(prometheusAndProcessProbes().dump()));
+    QTableWidget* table = probeTable(form);
+    const auto cell = [table](int row, int column) { return table->item(row, column)->text(); };
+    QCOMPARE(cell(0, kProbeType), QStringLiteral("prometheus"));
+    QCOMPARE(cell(0, kProbeTarget), QStringLiteral("http://127.0.0.1:9100/metrics"));
+    QCOMPARE(cell(0, kProbeMetrics),
+             QString(QStringLiteral("node_load1, ") + QString::fromStdString(kCommaSelector)));
+    QCOMPARE(cell(0, kProbeInterval), QStringLiteral("2000"));
+    QCOMPARE(cell(0, kProbeVia), QStringLiteral("probe@127.0.0.1:2222"));
+    QCOMPARE(cell(0, kProbeKey), QStringLiteral("/keys/a"));
+    QCOMPARE(cell(1, kProbeType), QStringLiteral("process"));
+    QCOMPARE(cell(1, kProbeProcess), QStringLiteral("4242"));
+    QCOMPARE(cell(1, kProbeTop), QStringLiteral("3"));
+    QCOMPARE(cell(1, kProbeVia), QStringLiteral("probe@127.0.0.1:2222"));
+    for (int row = 0; row < 2; ++row)
+        QCOMPARE(cell(row, kProbeMore), QString());
+
+    table->item(0, kProbeMetrics)
+        ->setText(QStringLiteral("up,node_load1 , ") + QString::fromStdString(kCommaSelector));
+    table->item(0, kProbeInterval)->setText(QStringLiteral("500"));
+    table->item(1, kProbeProcess)->setText(QStringLiteral("java"));
+    table->item(1, kProbeTop)->setText(QStringLiteral("7"));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    const nlohmann::json typed = form.json()["probes"];
+    QCOMPARE(
+        QString::fromStdString(typed[0]["metrics"].dump()),
+        QString::fromStdString(nlohmann::json::array({"up", "node_load1", kCommaSelector}).dump()));
+    QVERIFY(typed[0]["interval_ms"] == 500);
+    QCOMPARE(QString::fromStdString(typed[1]["process"].dump()),
+             QStringLiteral(R"({"match":"java","top":7})"));
+    const ProbeSpec& prometheus = form.spec()->probes[0];
+    QCOMPARE(prometheus.metrics.size(), size_t(3));
+    QCOMPARE(prometheus.metrics[2], kCommaSelector);
+    QCOMPARE(prometheus.interval_ms, 500);
+    QCOMPARE(form.spec()->probes[1].match, std::string("java"));
+    QCOMPARE(form.spec()->probes[1].top, 7);
+}
+
+// A selector Prometheus would refuse and a URL that is not http:// are the form's errors, in
+// the words `perflab run` gives them (probe rows counted from 1), each on its own cell.
+void SpecFormTest::badSelectorAndUrlAreMarkedInTheirCells() {
+    SpecForm form;
+    loadHot(form);
+    nlohmann::json j = form.json();
+    j["probes"] = prometheusAndProcessProbes();
+    form.setJson(j);
+    QTableWidget* table = probeTable(form);
+    table->item(0, kProbeMetrics)->setText(QStringLiteral("node_load1, up{mode=idle}"));
+    QVERIFY(!form.isValid());
+    const QString selector =
+        QStringLiteral(R"(probe 1, metrics[1]: bad selector "up{mode=idle}": )");
+    QVERIFY2(form.errorText().contains(selector), qPrintable(form.errorText()));
+    const SpecResult cli = parse_spec(form.json());
+    QCOMPARE(cli.errors.size(), size_t(1));
+    QCOMPARE(cli.errors[0].path, std::string("probes[0].metrics[1]"));
+    QVERIFY(form.errorText().endsWith(QString::fromStdString(cli.errors[0].message)));
+    QVERIFY(table->item(0, kProbeMetrics)->background() != QBrush());
+    QVERIFY(table->item(0, kProbeMetrics)->toolTip().contains(selector));
+    QVERIFY(table->item(0, kProbeTarget)->background() == QBrush());
+
+    table->item(0, kProbeMetrics)->setText(QStringLiteral("node_load1"));
+    table->item(0, kProbeTarget)->setText(QStringLiteral("127.0.0.1:9100/metrics"));
+    QVERIFY(!form.isValid());
+    QVERIFY2(form.errorText().contains(
+                 QStringLiteral(R"(probe 1, prometheus: expected an http:// address, got )"
+                                R"("127.0.0.1:9100/metrics")")),
+             qPrintable(form.errorText()));
+    QVERIFY(table->item(0, kProbeTarget)->background() != QBrush());
+    QVERIFY(table->item(0, kProbeMetrics)->background() == QBrush());
+
+    table->item(0, kProbeTarget)->setText(QStringLiteral("http://127.0.0.1:9100/metrics"));
+    table->item(1, kProbeTop)->setText(QStringLiteral("0"));
+    QVERIFY(!form.isValid());
+    QVERIFY2(form.errorText().contains(QStringLiteral("probe 2, process.top: ")),
+             qPrintable(form.errorText()));
+    QVERIFY(table->item(1, kProbeTop)->background() != QBrush());
+    QVERIFY(table->item(1, kProbeProcess)->background() == QBrush());
 }
 
 // The agents table keeps a spec's agents (a local one, a program path, stop on loss), and a
