@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -279,6 +280,35 @@ TEST(RedisCache, ErrorRepliesAreCountedByKind) {
         EXPECT_EQ(after.hits - before.hits, failed);
         EXPECT_EQ(t.misses, after.misses - before.misses);
     }
+}
+
+// How many error replies of a kind ("ERR") the server sent: INFO errorstats.
+uint64_t error_replies(const RedisServer& server, const std::string& kind) {
+    const auto all = server.info("errorstats");
+    const auto it = all.find("errorstat_" + kind);
+    return it == all.end() ? 0 : std::stoull(it->second.substr(it->second.find('=') + 1));
+}
+
+// A batch's MGET answered with an error reply is counted under the reply's kind, as a single
+// key's GET is (here MGET is renamed away: -ERR unknown command); its keys are neither hits
+// nor misses, to PerfLab as to Redis.
+TEST(RedisCache, MultiGetErrorRepliesAreCountedByKindAsGetsAre) {
+    RedisServer server({"--rename-command", "MGET", ""});
+    auto spec = redis_spec(server, "get-only", 4, {{{"ops", 400}, {"concurrency", 2}}});
+    spec["cache"]["multiget"] = 10;
+    const uint64_t refused_before = error_replies(server, "ERR");
+    const auto before = counts(server);
+    const auto s = run_json(spec);
+    const auto after = counts(server);
+    ASSERT_EQ(s.status, RunStatus::completed) << s.error;
+    const uint64_t refused = error_replies(server, "ERR") - refused_before;
+    const auto& t = s.overall.totals;
+    EXPECT_GT(refused, 0u);
+    EXPECT_EQ(t.errors, (std::map<std::string, uint64_t>{{"ERR", refused}}));
+    EXPECT_EQ(t.total_errors(), refused);
+    EXPECT_EQ(op_count(s, "mget"), refused);
+    EXPECT_EQ(t.hits + t.misses, 0u);
+    EXPECT_EQ(after.hits + after.misses, before.hits + before.misses);
 }
 
 // A server without HELLO (as before Redis 6; here renamed away): with no "hello" asked for,

@@ -760,7 +760,9 @@ bool AsyncConnection::on_batch_part(const Reply& r, const Pending& p, Clock::tim
     if (--batch.parts > 0) return false;
     free_batches_.push_back(p.batch);
     const int64_t latency = micros(done - p.from);
-    if (batch.failed)
+    if (batch.failed && batch.kind == CacheError::server && batch.reply_error)
+        s.fail_reply(CacheOp::mget, *batch.reply_error, latency, p.service_us(done));
+    else if (batch.failed)
         s.fail(CacheOp::mget, batch.kind, latency, p.service_us(done));
     else
         s.record(CacheOp::mget, latency, p.service_us(done));
@@ -820,6 +822,8 @@ void AsyncConnection::arm_due_timer(Clock::time_point due) {
     due_timer_.async_wait([this, g = ++due_generation_](boost::system::error_code) {
         if (g != due_generation_) return;
         due_armed_ = false;
+    if (auto& first = batches_[size_t(p.batch)].reply_error; r.type == RespType::error && !first)
+        first = r.error;
         pump();
     });
 }

@@ -91,6 +91,9 @@ class AsyncConnection {
         int parts = 0;  // requests not answered yet
         bool failed = false;
         CacheError kind = CacheError::server;
+        // Redis: a part's error reply, whose kind the batch is counted under, as a single
+        // key's op is; a part without a reply (kind) goes before it.
+        std::optional<RedisError> reply_error;
     };
 
     void pump();
