@@ -58,14 +58,12 @@ std::unique_ptr<Probe> make_redis_probe(const ProbeSpec& spec, const ProbeOption
     RedisTarget t;
     t.host = endpoint->host;
     t.port = endpoint->port;
-    // The spec holds "${NAME}" (spec_parse.cpp); its value lives only in the probe.
+    // Its ${NAME} references resolved here, so their values live only in the probe.
     if (!spec.password.empty()) {
-        const std::string name = spec.password.substr(2, spec.password.size() - 3);
-        const auto value = process_environment(name);
-        if (!value)
-            throw ProbeError("redis " + spec.server + ": password: environment variable " + name +
-                             " is not set");
-        t.password = *value;
+        std::vector<SpecError> errors;
+        t.password = resolve_redis_password(spec.password, "redis " + spec.server + ": password",
+                                            process_environment, errors);
+        if (!errors.empty()) throw ProbeError(errors.front().text());
     }
     if (!spec.target.empty()) t.via = ssh_target(spec.target);
     t.ssh_options = ssh_options(spec, options);

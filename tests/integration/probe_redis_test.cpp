@@ -303,7 +303,8 @@ TEST(RedisProbe, BadProbeSpecExitsTwoNamingTheKey) {
     const std::pair<nlohmann::json, std::string> cases[] = {
         {{{"redis", "127.0.0.1"}}, "probes[0].redis"},
         {{{"redis", "127.0.0.1:6379"}, {"via", "nohost"}}, "probes[0].via"},
-        {{{"redis", "127.0.0.1:6379"}, {"password", "plain"}}, "probes[0].password"},
+        {{{"redis", "127.0.0.1:6379"}, {"password", ""}}, "probes[0].password"},
+        {{{"redis", "127.0.0.1:6379"}, {"password", "${OPEN"}}, "probes[0].password"},
         {{{"memcached", "127.0.0.1:11211"}, {"password", "${X}"}}, "probes[0].password"},
         {{{"redis", "127.0.0.1:6379"}, {"per_core", true}}, "probes[0].per_core"}};
     for (const auto& [probe, key] : cases) {

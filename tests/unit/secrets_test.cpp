@@ -105,6 +105,51 @@ TEST(Secrets, LiteralCredentialsAreMaskedReferencesKept) {
     EXPECT_TRUE(parse_spec(stored)) << "the stored spec stays a valid spec";
 }
 
+// A Redis password takes one rule in a cache run and in a probe: a literal or ${NAME}
+// references, a literal masked when written down, and the same message for each fault.
+TEST(Secrets, RedisPasswordsOfTheCacheAndOfAProbeTakeTheSameForms) {
+    const auto spec_with = [](const json& password) {
+        return json{{"kind", "cache"},
+                    {"phases", {{{"duration_s", 1}, {"concurrency", 1}}}},
+                    {"cache",
+                     {{"servers", {"127.0.0.1:6379"}},
+                      {"protocol", "redis"},
+                      {"redis", {{"password", password}}}}},
+                    {"probes", {{{"redis", "127.0.0.1:6379"}, {"password", password}}}}};
+    };
+    for (const std::string given : {"s3cret", "${REDIS_PW}", "pre-${REDIS_PW}"}) {
+        const RunSpec spec = parsed(spec_with(given));
+        EXPECT_EQ(spec.cache->redis.password, given);
+        EXPECT_EQ(spec.probes.at(0).password, given);
+        const json stored = masked_for_storage(to_json(spec));
+        const json written = given == "s3cret" ? json("***") : json(given);
+        EXPECT_EQ(stored["cache"]["redis"]["password"], written);
+        EXPECT_EQ(stored["probes"][0]["password"], written);
+    }
+    for (const char* bad : {"", "${OPEN"}) {
+        const SpecResult r = parse_spec(spec_with(bad));
+        std::map<std::string, std::string> said;
+        for (const auto& e : r.errors)
+            said[e.path] = e.message;
+        ASSERT_EQ(said.size(), 2u) << r.error_text();
+        EXPECT_FALSE(said["cache.redis.password"].empty()) << r.error_text();
+        EXPECT_EQ(said["cache.redis.password"], said["probes[0].password"]);
+    }
+    // Resolved as the run starts (the cache's) or the probe opens: the mask of a literal and a
+    // variable not set are refused alike.
+    for (const char* given : {"***", "${REDIS_PW}"}) {
+        std::vector<SpecError> cache, probe;
+        resolve_redis_password(given, "cache.redis.password", env({}), cache);
+        resolve_redis_password(given, "probes[0].password", env({}), probe);
+        ASSERT_EQ(cache.size(), 1u) << given;
+        ASSERT_EQ(probe.size(), 1u) << given;
+        EXPECT_EQ(cache[0].message, probe[0].message);
+    }
+    std::vector<SpecError> none;
+    EXPECT_EQ(resolve_redis_password("a${REDIS_PW}", "p", env({{"REDIS_PW", "b"}}), none), "ab");
+    EXPECT_TRUE(none.empty());
+}
+
 TEST(Secrets, MaskingLeavesOtherJsonAlone) {
     for (const json& j : {json::object(), json("text"), json{{"http", 1}},
                           json{{"http", {{"targets", {1, {{"headers", "x"}}}}}}}})

@@ -109,6 +109,20 @@ std::optional<std::string> process_environment(const std::string& name) {
     return std::nullopt;
 }
 
+std::string redis_password_error(std::string_view text) {
+    if (text.empty()) return "empty (leave the key out for no AUTH)";
+    return reference_syntax_error(text);
+}
+
+std::string resolve_redis_password(const std::string& text, const std::string& path,
+                                   const Environment& env, std::vector<SpecError>& errors) {
+    if (text != kMaskedValue) return resolve(text, path, env, errors);
+    errors.push_back({path,
+                      "\"***\" is the mask a stored spec keeps in place of a literal password, "
+                      "not the password: give it as ${NAME} and set that environment variable"});
+    return {};
+}
+
 SpecResult resolve_references(const RunSpec& spec, const Environment& env) {
     SpecResult result;
     RunSpec resolved = spec;
@@ -134,13 +148,7 @@ SpecResult resolve_references(const RunSpec& spec, const Environment& env) {
     }
     if (resolved.cache && !resolved.cache->redis.password.empty()) {
         auto& password = resolved.cache->redis.password;
-        if (password == kMaskedValue)
-            result.errors.push_back(
-                {"cache.redis.password",
-                 "\"***\" is the mask a stored spec keeps in place of a literal password, not "
-                 "the password: give it as ${NAME} and set that environment variable"});
-        else
-            password = resolve(password, "cache.redis.password", env, result.errors);
+        password = resolve_redis_password(password, "cache.redis.password", env, result.errors);
     }
     if (result.errors.empty()) result.spec = std::move(resolved);
     return result;
@@ -148,22 +156,28 @@ SpecResult resolve_references(const RunSpec& spec, const Environment& env) {
 
 namespace {
 
-// A literal Redis password: "***"; one naming a variable stays as it is.
-void mask_redis_password(nlohmann::json& spec) {
-    const auto cache = spec.find("cache");
-    if (cache == spec.end() || !cache->is_object()) return;
-    const auto redis = cache->find("redis");
-    if (redis == cache->end() || !redis->is_object()) return;
-    const auto password = redis->find("password");
-    if (password != redis->end() && password->is_string() &&
+// A literal password in `holder` (the cache's "redis" object, a Redis probe): "***"; one naming
+// a variable stays as it is.
+void mask_password(nlohmann::json& holder) {
+    if (!holder.is_object()) return;
+    const auto password = holder.find("password");
+    if (password != holder.end() && password->is_string() &&
         !password->get<std::string>().empty() && !names_a_variable(password->get<std::string>()))
         *password = std::string(kMaskedValue);
+}
+
+void mask_redis_passwords(nlohmann::json& spec) {
+    if (const auto cache = spec.find("cache"); cache != spec.end() && cache->is_object())
+        if (const auto redis = cache->find("redis"); redis != cache->end()) mask_password(*redis);
+    if (const auto probes = spec.find("probes"); probes != spec.end() && probes->is_array())
+        for (auto& probe : *probes)
+            if (probe.is_object() && probe.contains("redis")) mask_password(probe);
 }
 
 }  // namespace
 
 nlohmann::json masked_for_storage(nlohmann::json spec) {
-    if (spec.is_object()) mask_redis_password(spec);
+    if (spec.is_object()) mask_redis_passwords(spec);
     const auto http = spec.find("http");
     if (!spec.is_object() || http == spec.end() || !http->is_object()) return spec;
     const auto targets = http->find("targets");

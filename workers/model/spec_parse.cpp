@@ -145,24 +145,16 @@ void parse_process_probe(JsonReader& r, ProbeSpec& p, std::vector<SpecError>& er
         if (r.has(key)) r.error(r.path(key), "is not for a \"process\" probe");
 }
 
-// A password is only ever a reference, read when the probe opens: nothing PerfLab writes
-// down (the database, saved specs, reports) can hold it.
-bool is_single_reference(const std::string& text) {
-    return text.size() > 3 && text.starts_with("${") && text.ends_with("}") &&
-           text.find("${", 2) == std::string::npos && text.find('}') == text.size() - 1 &&
-           reference_syntax_error(text).empty();
-}
-
 void parse_redis_probe(JsonReader& r, ProbeSpec& p, std::vector<SpecError>& errors) {
     p.type = ProbeSpec::Type::redis;
     if (const auto* s = r.child("redis"))
         if (auto e = parse_server(*s, r.path("redis"), errors)) p.server = e->text();
+    // As the cache's (secrets.h): a literal, masked when written down, or ${NAME} references.
     if (auto v = r.string("password")) {
-        p.password = *v;
-        if (!is_single_reference(p.password))
-            r.error(r.path("password"),
-                    "give the password as \"${NAME}\", an environment variable read when the "
-                    "run starts, so that it is never written down");
+        if (auto e = redis_password_error(*v); !e.empty())
+            r.error(r.path("password"), e);
+        else
+            p.password = *v;
     }
     parse_via(r, p);
     for (const char* key : {"per_core", "metrics", "interval_ms"})

@@ -98,10 +98,8 @@ RedisHandshake parse_redis(const nlohmann::json& json, std::vector<SpecError>& e
             h.user = *v;
     }
     if (auto v = r.string("password")) {
-        if (auto e = reference_syntax_error(*v); !e.empty())
+        if (auto e = redis_password_error(*v); !e.empty())
             r.error("cache.redis.password", e);
-        else if (v->empty())
-            r.error("cache.redis.password", "empty (leave the key out for no AUTH)");
         else
             h.password = *v;
     }
