@@ -282,6 +282,34 @@ TEST(RedisProbe, PasswordComesFromTheEnvironmentAndIsNeverStored) {
         EXPECT_EQ(test::read_file(dir.file(file)).find(secret), std::string::npos) << file;
 }
 
+// A literal password, as a cache run's may be: AUTH takes it as given (the probe's lines come,
+// where a refused one stops the run), every stored copy holds "***", and that mask given back
+// is refused.
+TEST(RedisProbe, LiteralPasswordIsSentAndWrittenDownMasked) {
+    const std::string secret = "s3cret-literal-pw";
+    test::MemcachedServer load(64);
+    test::RedisServer redis({"--requirepass", secret});
+    test::TempDir dir;
+    const std::string db = dir.file("runs.db");
+    auto spec = spec_with(load, {{"redis", redis.endpoint()}, {"password", secret}});
+    spec["phases"] = {{{"duration_s", 1}, {"rate", 200}, {"concurrency", 2}}};
+    dir.write("spec.json", spec.dump());
+    const auto o = test::run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db});
+    ASSERT_EQ(o.code, 0) << o.out << o.err;
+    EXPECT_NE(o.out.find("redis " + redis.endpoint() + " ops/s:"), std::string::npos) << o.out;
+    const auto show = test::run({PERFLAB_BINARY, "show", "1", "--db", db, "--json"}, 30);
+    ASSERT_EQ(show.code, 0) << show.err;
+    const auto stored = nlohmann::json::parse(show.out)["spec"];
+    EXPECT_EQ(stored["probes"][0]["password"], "***") << stored.dump();
+    EXPECT_EQ(show.out.find(secret), std::string::npos);
+    for (const char* file : {"runs.db", "runs.db-wal"})
+        EXPECT_EQ(test::read_file(dir.file(file)).find(secret), std::string::npos) << file;
+    dir.write("again.json", stored.dump());
+    const auto again = test::run({PERFLAB_BINARY, "run", dir.file("again.json"), "--no-store"});
+    EXPECT_EQ(again.code, 2) << again.out << again.err;
+    EXPECT_NE(again.err.find("password: \"***\" is the mask"), std::string::npos) << again.err;
+}
+
 // `perflab probe redis:host:port` prints the probe's lines as a run does, without one.
 TEST(RedisProbe, ProbeCommandPrintsItsLines) {
     test::RedisServer redis(kSmallLru);
