@@ -31,11 +31,10 @@ QString form_error_text(const SpecError& error, const std::vector<std::string>& 
     const struct {
         const char* prefix;
         const char* noun;
-    } tables[] = {{"phases", QT_TR_NOOP("phase")},
-                  {"http.targets", QT_TR_NOOP("target")},
-                  {"http.session", QT_TR_NOOP("session step")},
-                  {"probes", QT_TR_NOOP("probe")},
-                  {"agents", QT_TR_NOOP("agent")}};
+    } tables[] = {
+        {"phases", QT_TR_NOOP("phase")},        {"cache.commands", QT_TR_NOOP("command")},
+        {"http.targets", QT_TR_NOOP("target")}, {"http.session", QT_TR_NOOP("session step")},
+        {"probes", QT_TR_NOOP("probe")},        {"agents", QT_TR_NOOP("agent")}};
     int row = 0;
     std::string rest;
     for (const auto& t : tables)

@@ -285,7 +285,10 @@ void LiveView::updateTiles(const IntervalSample& s) {
     const Histogram h = s.latency();
     // Throughput is what the server did: failed ops are in the errors tile.
     rate_->setValue(rateText(double(s.total_ops() - s.total_errors()) / secs));
-    hitRate_->setValue(QStringLiteral("%1 %").arg(100.0 * s.hit_rate(), 0, 'f', 2));
+    // Only gets hit or miss: ticks without (a set-only run's, cache.commands without a GET)
+    // leave the tile unknown, not 0.
+    if (s.hits + s.misses > 0)
+        hitRate_->setValue(QStringLiteral("%1 %").arg(100.0 * s.hit_rate(), 0, 'f', 2));
     p50_->setValue(qs(format_latency_us(h.percentile(50))));
     p99_->setValue(qs(format_latency_us(h.percentile(99))));
     QString errors = rateText(double(s.total_errors()) / secs);

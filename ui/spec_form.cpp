@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "command_preview.h"
 #include "form_errors.h"
 #include "host_book.h"
 #include "model/secrets.h"
@@ -67,6 +68,12 @@ bool names_word(const std::string& text, const std::string& word) {
             return true;
     }
     return false;
+}
+
+// The seed the previews render with: the spec's, else 0.
+uint64_t preview_seed(const nlohmann::json& spec) {
+    const auto seed = spec.value("seed", nlohmann::json());
+    return seed.is_number_integer() && seed >= 0 ? seed.get<uint64_t>() : 0;
 }
 
 // "Add a saved host": a menu of the Hosts tab's SSH hosts, which setSavedHosts fills.
@@ -245,6 +252,13 @@ QGroupBox* SpecForm::setupCacheGroup() {
     addChoice(form, tr("Workload"), "cache.workload", names<CacheWorkload, 4>());
     addNumber(form, tr("Get ratio"), "cache.get_ratio", QStringLiteral("10"));
     addNumber(form, tr("Set ratio"), "cache.set_ratio", QStringLiteral("1"));
+    commands_ = make_command_table(this);
+    commands_->setObjectName(QStringLiteral("cache.commands"));
+    commands_->setToolTip(tr("Redis: commands of your choice, each an op of its own"));
+    connect(commands_, &RowTable::changed, this, &SpecForm::validate);
+    form->addRow(tr("Commands (Redis)"), commands_);
+    commandPreview_ = new CommandPreview(this);
+    form->addRow(tr("Their ops"), commandPreview_);
     addNumber(form, tr("Multi-get"), "cache.multiget", tr("keys per get; 1: one at a time"));
     addNumber(form, tr("Keys"), "cache.keys.count", QStringLiteral("1000000"));
     auto* prefix =
@@ -443,6 +457,11 @@ nlohmann::json SpecForm::json() const {
         j["phases"] = phases_->toJson();
     else if (!j.contains("search"))
         j["search"] = nlohmann::json::object();  // so its required fields are named
+    // Redis commands replace the workload, whose choice always has a value.
+    if (const auto commands = commands_->toJson(); kind == "cache" && !commands.empty()) {
+        j["cache"]["commands"] = commands;
+        j["cache"].erase("workload");
+    }
     if (kind == "http") {
         j["http"]["targets"] = targets_->toJson();
         if (const auto steps = session_->toJson(); !steps.empty()) j["http"]["session"] = steps;
@@ -462,6 +481,8 @@ void SpecForm::setJson(const nlohmann::json& spec) {
     filling_ = true;
     fields_.read(j);
     phases_->setJson(j.value("phases", nlohmann::json::array()));
+    commands_->setJson(
+        j.value("cache", nlohmann::json::object()).value("commands", nlohmann::json::array()));
     const nlohmann::json http = j.value("http", nlohmann::json::object());
     targets_->setJson(http.value("targets", nlohmann::json::array()));
     session_->setJson(http.value("session", nlohmann::json::array()));
@@ -486,6 +507,7 @@ void SpecForm::validate() {
     spec_ = std::move(result.spec);
     showErrors(result.errors);
     updateRequestPreview(j);
+    commandPreview_->preview(spec_ && spec_->cache ? &*spec_->cache : nullptr, preview_seed(j));
     start_->setEnabled(spec_.has_value());
     if (was != spec_.has_value()) emit validityChanged(spec_.has_value());
 }
@@ -495,7 +517,7 @@ void SpecForm::clearErrors() {
         w->setStyleSheet(QString());
         w->setToolTip(QString());
     }
-    for (RowTable* t : {phases_, targets_, session_, probes_, agents_})
+    for (RowTable* t : {phases_, commands_, targets_, session_, probes_, agents_})
         t->clearErrors();
     targetDetails_->clearErrors();
 }
@@ -512,6 +534,8 @@ void SpecForm::showErrors(const std::vector<SpecError>& errors) {
         std::string rest;
         if (table_path(e.path, "phases", &row, &rest))
             phases_->markError(row, rest, message);
+        else if (table_path(e.path, "cache.commands", &row, &rest))
+            commands_->markError(row, rest, message);
         else if (table_path(e.path, "http.targets", &row, &rest))
             targets_->markError(row, rest, message);
         else if (table_path(e.path, "http.session", &row, &rest))
@@ -590,15 +614,15 @@ void SpecForm::showTargetErrors() {
 }
 
 void SpecForm::updateRequestPreview(const nlohmann::json& spec) {
-    const auto seed = spec.value("seed", nlohmann::json());
     requestPreview_->preview(spec.value("http", nlohmann::json::object()), selectedTarget(),
-                             seed.is_number_integer() && seed >= 0 ? seed.get<uint64_t>() : 0);
+                             preview_seed(spec));
 }
 
 QWidget* SpecForm::errorWidget(const SpecError& e) const {
     int row = 0;
     std::string rest;
     if (table_path(e.path, "phases", &row, &rest)) return phases_;
+    if (table_path(e.path, "cache.commands", &row, &rest)) return commands_;
     if (table_path(e.path, "http.targets", &row, &rest)) return targets_;
     if (table_path(e.path, "http.session", &row, &rest)) return session_;
     if (table_path(e.path, "probes", &row, &rest)) return probes_;

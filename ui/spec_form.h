@@ -21,6 +21,7 @@ class QShowEvent;
 
 namespace perflab {
 
+class CommandPreview;
 class PhasePreview;
 struct SavedHost;
 class RequestPreview;
@@ -120,6 +121,8 @@ class SpecForm : public QWidget {
     QCheckBox* searchMode_ = nullptr;
     QWidget* searchFields_ = nullptr;
     RowTable* phases_ = nullptr;
+    RowTable* commands_ = nullptr;
+    CommandPreview* commandPreview_ = nullptr;
     RowTable* targets_ = nullptr;
     RowTable* session_ = nullptr;
     TargetDetails* targetDetails_ = nullptr;

@@ -196,4 +196,25 @@ RowTable* make_agent_table(QWidget* parent) {
     return new RowTable(std::move(columns), to_json, from_json, parent);
 }
 
+// "cache.commands": Redis command lines with {{key}}, {{value}} and the other templates.
+RowTable* make_command_table(QWidget* parent) {
+    std::vector<RowTable::Column> columns = {
+        {QObject::tr("command"), "cmd", QStringLiteral("HSET {{key}} f {{value}}")},
+        {QObject::tr("weight"), "weight", QObject::tr("share of the ops; empty: 1")},
+        {QObject::tr("name"), "name", QObject::tr("its op's name; empty: the command, hset")}};
+    auto to_json = [](const QStringList& c) {
+        nlohmann::json j = {{"cmd", c[0].toStdString()}};
+        if (!c[1].isEmpty()) j["weight"] = JsonFields::scalar(c[1]);
+        if (!c[2].isEmpty()) j["name"] = c[2].toStdString();
+        return j;
+    };
+    auto from_json = [](const nlohmann::json& o) {
+        return QStringList{field(o, "cmd"), field(o, "weight"), field(o, "name")};
+    };
+    auto* table = new RowTable(std::move(columns), to_json, from_json, parent);
+    table->table()->setColumnWidth(0, 260);  // the command needs the room
+    table->table()->setColumnWidth(1, 60);
+    return table;
+}
+
 }  // namespace perflab

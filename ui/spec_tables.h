@@ -18,5 +18,7 @@ constexpr int kTargetDetailsColumn = 6;
 RowTable* make_session_table(QWidget* parent);
 RowTable* make_probe_table(QWidget* parent);  // "probes"
 RowTable* make_agent_table(QWidget* parent);  // "agents"
+// "cache.commands": a Redis command line, its weight and its op's name.
+RowTable* make_command_table(QWidget* parent);
 
 }  // namespace perflab

@@ -59,6 +59,7 @@ class SpecFormTest : public QObject {
     void minAboveMaxMarksBothFields();
     void summaryKeepsItsHeight();
     void phaseWorkloadsRoundTrip();
+    void redisCommandsRoundTripAndPreview();
 
   private:
     // Two targets using every key the targets table and the target details edit.
@@ -832,6 +833,67 @@ void SpecFormTest::phaseWorkloadsRoundTrip() {
         ->setText(QStringLiteral(R"({"keys": {"cnt": 5}})"));
     QVERIFY(!form.isValid());
     QVERIFY2(form.errorText().contains(QStringLiteral("cnt")), qPrintable(form.errorText()));
+}
+
+// The commands table gives back the spec's commands, which replace the workload; the preview
+// shows each command's share and one op of it; a bad weight is marked in its cell, a row
+// added joins the spec, and a saved spec reopens with the table as it was.
+void SpecFormTest::redisCommandsRoundTripAndPreview() {
+    const nlohmann::json commands = {
+        {{"cmd", "HSET {{key}} f {{value}}"}, {"weight", 3}},
+        {{"cmd", "ZINCRBY board 1 m:{{uniform 7 7}}"}, {"weight", 1}, {"name", "score"}}};
+    const nlohmann::json spec = {{"kind", "cache"},
+                                 {"phases", {{{"duration_s", 10}, {"concurrency", 2}}}},
+                                 {"cache",
+                                  {{"servers", {"127.0.0.1:6379"}},
+                                   {"protocol", "redis"},
+                                   {"commands", commands},
+                                   {"keys", {{"count", 100}, {"prefix", "u:"}}},
+                                   {"value_size", {{"min", 500}, {"max", 500}}}}}};
+    SpecForm form;
+    form.setJson(spec);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(QString::fromStdString(form.json()["cache"]["commands"].dump()),
+             QString::fromStdString(commands.dump()));
+    QVERIFY(!form.json()["cache"].contains("workload"));
+    QCOMPARE(form.spec()->cache->commands.size(), size_t(2));
+    QCOMPARE(form.spec()->cache->commands[1].name, std::string("score"));
+
+    const QString preview =
+        form.findChild<QPlainTextEdit*>(QStringLiteral("commandPreview"))->toPlainText();
+    QVERIFY2(preview.contains(QStringLiteral("hset (75.0%): HSET u:")), qPrintable(preview));
+    QVERIFY2(preview.contains(QStringLiteral(" f ‹500 B›")), qPrintable(preview));
+    QVERIFY2(preview.contains(QStringLiteral("score (25.0%): ZINCRBY board 1 m:7")),
+             qPrintable(preview));
+
+    QTableWidget* table = form.findChild<RowTable*>(QStringLiteral("cache.commands"))->table();
+    table->item(1, 1)->setText(QStringLiteral("0"));
+    QVERIFY(!form.isValid());
+    QVERIFY2(form.errorText().contains(QStringLiteral("command 2, weight: ")),
+             qPrintable(form.errorText()));
+    QVERIFY(table->item(1, 1)->background() != QBrush());
+    QVERIFY(table->item(1, 0)->background() == QBrush());
+    table->item(1, 1)->setText(QStringLiteral("1"));
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+
+    form.findChild<RowTable*>(QStringLiteral("cache.commands"))
+        ->addRow({QStringLiteral("INCR hits"), {}, {}});
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(form.spec()->cache->commands.size(), size_t(3));
+    QCOMPARE(form.spec()->cache->commands[2].cmd, std::string("INCR hits"));
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("spec.json"));
+    QString error;
+    QVERIFY2(form.saveFile(path, &error), qPrintable(error));
+    SpecForm reopened;
+    QVERIFY2(reopened.loadFile(path, &error), qPrintable(error));
+    QVERIFY2(reopened.isValid(), qPrintable(reopened.errorText()));
+    QVERIFY(reopened.spec()->cache->commands == form.spec()->cache->commands);
+    QTableWidget* again = reopened.findChild<RowTable*>(QStringLiteral("cache.commands"))->table();
+    QCOMPARE(again->rowCount(), 3);
+    QCOMPARE(again->item(1, 2)->text(), QStringLiteral("score"));
+    QCOMPARE(again->item(2, 0)->text(), QStringLiteral("INCR hits"));
 }
 
 #include "spec_form_test.moc"
