@@ -2,6 +2,7 @@
 #include "sample_rows.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "agent_figures.h"
 #include "agent_ticks.h"
@@ -114,8 +115,8 @@ void RunRows::sample(int64_t run, int64_t seq, const IntervalSample& s) {
         sample_.bind_null(21);
     else
         sample_.bind(21, agent_ticks_json(s.agents).dump());
-    sample_.run();
     sample_.bind(22, i64(s.moved)).bind(23, i64(s.asked));
+    sample_.run();
     for (const auto& [name, op] : s.ops) {
         op_.bind(1, run).bind(2, seq).bind(3, name).bind(4, i64(op.count));
         op_.bind(5, i64(op.errors)).bind_blob(6, op.latency.encode());
@@ -200,6 +201,31 @@ void hand_over(IntervalSample& slot, const std::function<void(IntervalSample&&)>
     f(std::move(tick));
 }
 
+// Matches rows of a per-tick table, read in seq order, to the ticks read before: each row's
+// tick, and every tick before it as one whose rows are all read.
+class TickWalk {
+  public:
+    explicit TickWalk(const std::vector<int64_t>& seqs) : seqs_(seqs) {}
+
+    // The index of seq's tick, or nullopt for a row of a tick outside the window.
+    template <class Passed>
+    std::optional<size_t> find(int64_t seq, Passed&& passed) {
+        for (; at_ < seqs_.size() && seqs_[at_] < seq; ++at_)
+            passed(at_);
+        if (at_ == seqs_.size() || seqs_[at_] != seq) return std::nullopt;
+        return at_;
+    }
+    template <class Passed>
+    void finish(Passed&& passed) {
+        for (; at_ < seqs_.size(); ++at_)
+            passed(at_);
+    }
+
+  private:
+    const std::vector<int64_t>& seqs_;
+    size_t at_ = 0;
+};
+
 // The transactions of the ticks from first to last seq (few: only imported runs have them).
 void read_transactions(Connection& db, int64_t run, const std::vector<int64_t>& seqs,
                        std::vector<IntervalSample>& ticks) {
@@ -207,17 +233,16 @@ void read_transactions(Connection& db, int64_t run, const std::vector<int64_t>& 
                 "SELECT seq, label, count, errors, histogram FROM sample_transactions "
                 "WHERE run_id = ?1 AND seq >= ?2 AND seq <= ?3 ORDER BY seq");
     q.bind(1, run).bind(2, seqs.front()).bind(3, seqs.back());
-    size_t at = 0;
+    TickWalk walk(seqs);
     while (q.step()) {
         const int64_t seq = q.integer(0);
-        while (at < seqs.size() && seqs[at] < seq)
-            ++at;
-        if (at == seqs.size() || seqs[at] != seq) continue;
+        const auto at = walk.find(seq, [](size_t) {});
+        if (!at) continue;
         auto latency = Histogram::decode(q.blob(4));
         if (!latency)
             throw StoreError("database " + db.path() + ": run " + std::to_string(run) + ", tick " +
                              std::to_string(seq) + ": damaged transaction histogram");
-        OpSample& t = ticks[at].transactions[q.text(1)];
+        OpSample& t = ticks[*at].transactions[q.text(1)];
         t.count = uint64_t(q.integer(2));
         t.errors = uint64_t(q.integer(3));
         t.latency = std::move(*latency);
@@ -270,6 +295,8 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
                                  ": damaged agents' figures");
             s.agents = std::move(*agents);
         }
+        s.moved = uint64_t(q.integer(20));
+        s.asked = uint64_t(q.integer(21));
         ticks.push_back(std::move(s));
     }
     if (ticks.empty()) return;
@@ -279,13 +306,13 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
                   "checks_json FROM sample_ops "
                   "WHERE run_id = ?1 AND seq >= ?2 AND seq <= ?3 ORDER BY seq");
     ops.bind(1, run).bind(2, seqs.front()).bind(3, seqs.back());
-    size_t at = 0;
+    const auto passed = [&](size_t at) { hand_over(ticks[at], f); };
+    TickWalk walk(seqs);
     while (ops.step()) {
         const int64_t seq = ops.integer(0);
-        for (; at < seqs.size() && seqs[at] < seq; ++at)
-            hand_over(ticks[at], f);
-        if (at == seqs.size() || seqs[at] != seq) continue;
-        OpSample& op = ticks[at].ops[ops.text(1)];
+        const auto at = walk.find(seq, passed);
+        if (!at) continue;
+        OpSample& op = ticks[*at].ops[ops.text(1)];
         op.count = uint64_t(ops.integer(2));
         op.errors = uint64_t(ops.integer(3));
         auto latency = Histogram::decode(ops.blob(4));
@@ -295,13 +322,10 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
                              std::to_string(seq) + ": damaged histogram");
         op.latency = std::move(*latency);
         op.service = std::move(*service);
-        s.moved = uint64_t(q.integer(20));
-        s.asked = uint64_t(q.integer(21));
         op.check_failures = uint64_t(ops.integer(6));
         if (!ops.is_null(7)) parse_errors(ops.text(7), op.checks_failed);
     }
-    for (; at < seqs.size(); ++at)
-        hand_over(ticks[at], f);
+    walk.finish(passed);
 }
 
 std::map<std::string, OpSample> read_transaction_totals(Connection& db, int64_t run,
@@ -390,6 +414,8 @@ std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
         s.first_send_us = q.integer(10);
         s.last_send_us = q.integer(11);
         s.last_reply_us = q.integer(12);
+        s.moved = uint64_t(q.integer(13));
+        s.asked = uint64_t(q.integer(14));
         at[s.phase] = out.size();
         out.push_back(std::move(s));
     }
@@ -414,8 +440,6 @@ std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
                   "sum(sample_ops.errors), sum(sample_ops.check_failures) FROM sample_ops JOIN "
                   "samples ON samples.run_id = "
                   "sample_ops.run_id AND samples.seq = sample_ops.seq WHERE sample_ops.run_id = ?1 "
-        s.moved = uint64_t(q.integer(13));
-        s.asked = uint64_t(q.integer(14));
                   "GROUP BY samples.phase, sample_ops.op");
     ops.bind(1, run);
     while (ops.step()) {

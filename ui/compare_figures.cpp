@@ -52,11 +52,11 @@ QString figure_label(const std::string& figure) {
         {"bytes_out", QStringLiteral("bytes out")},
         {"service_p50_us", QStringLiteral("p50 service time")},
         {"service_p99_us", QStringLiteral("p99 service time")},
+        {"redis_moved", QStringLiteral("Redis Cluster MOVED")},
+        {"redis_ask", QStringLiteral("Redis Cluster ASK")},
     };
     const auto it = labels.find(figure);
     if (it != labels.end()) return it->second;
-        {"redis_moved", QStringLiteral("Redis Cluster MOVED")},
-        {"redis_ask", QStringLiteral("Redis Cluster ASK")},
     // "p2.throughput": a figure of phase 2.
     const auto dot = figure.find('.');
     if (figure.size() > 1 && figure[0] == 'p' && dot != std::string::npos &&
