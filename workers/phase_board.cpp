@@ -65,7 +65,6 @@ void OpPacer::reset(const PhasePlan& plan, int worker) noexcept {
     active_ = uint64_t(worker) < n;
     timed_ = replay_ && replay_->timed() && speed_ > 0;
     open_ = plan.phase.open() || timed_;
-    phase_ = plan.phase;
     schedule_ = OpenSchedule(plan.phase);
     // Open model and replays: the run's ops interleave over agents first, then over this
     // one's workers, so each op of the schedule (or line of the file) is sent once.

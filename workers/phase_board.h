@@ -86,7 +86,6 @@ class OpPacer {
     uint64_t stride_ = 1;
     Clock::time_point start_{};
     Clock::time_point end_{};
-    Phase phase_;
     OpenSchedule schedule_{Phase{}};
     const ReplayFile* replay_ = nullptr;
     double speed_ = 0;

@@ -99,6 +99,44 @@ TEST(RedisSpec, ClusterIsReadAndRoundTrips) {
                           "cache.redis.cluster: expected true or false, got string"));
 }
 
+// Files the spec names are read when it is: this test's own source stands in for a PEM file.
+TEST(RedisSpec, TlsIsReadAndRoundTrips) {
+    const std::string file = __FILE__;
+    const auto r = parse_spec(redis_cache(
+        {{"tls",
+          {{"ca", file}, {"cert", file}, {"key", file}, {"server_name", "cache.internal"}}}}));
+    ASSERT_TRUE(r) << r.error_text();
+    const auto& tls = r.spec->cache->redis.tls;
+    ASSERT_TRUE(tls);
+    EXPECT_EQ(tls->ca, file);
+    EXPECT_EQ(tls->server_name, "cache.internal");
+    EXPECT_TRUE(tls->verify);
+    const auto again = parse_spec(to_json(*r.spec));
+    ASSERT_TRUE(again) << again.error_text();
+    EXPECT_EQ(again.spec->cache->redis, r.spec->cache->redis);
+
+    // true: the system's CAs, verified, no client certificate; false: no TLS.
+    const auto plain = parse_spec(redis_cache({{"tls", true}}));
+    ASSERT_TRUE(plain) << plain.error_text();
+    EXPECT_EQ(plain.spec->cache->redis.tls, CacheTls{});
+    EXPECT_EQ(parse_spec(to_json(*plain.spec)).spec->cache->redis.tls, CacheTls{});
+    EXPECT_FALSE(parse_spec(redis_cache({{"tls", false}})).spec->cache->redis.tls);
+    const auto unverified = parse_spec(redis_cache({{"tls", {{"verify", false}}}}));
+    ASSERT_TRUE(unverified) << unverified.error_text();
+    EXPECT_FALSE(parse_spec(to_json(*unverified.spec)).spec->cache->redis.tls->verify);
+
+    EXPECT_TRUE(has_error(redis_cache({{"tls", {{"ca", "/no/such.crt"}}}}),
+                          R"(cache.redis.tls.ca: cannot read "/no/such.crt")"));
+    EXPECT_TRUE(has_error(redis_cache({{"tls", {{"key", file}}}}),
+                          R"(cache.redis.tls.cert: required with "key" (a client certificate )"
+                          R"(and its key go together))"));
+    EXPECT_TRUE(has_error(redis_cache({{"tls", 1}}),
+                          "cache.redis.tls: expected true, false or an object, got integer"));
+    EXPECT_TRUE(has_error(redis_cache({{"tls", true}, {"cluster", true}}),
+                          R"(cache.redis.tls: not with "cluster" yet (the slot map is read in )"
+                          R"(plain text))"));
+}
+
 Environment env_with(const std::string& name, const std::string& value) {
     return [=](const std::string& asked) -> std::optional<std::string> {
         if (asked == name) return value;

@@ -60,6 +60,7 @@ void AsyncEngine::start() {
         cluster_ = discover_cluster(servers_, spec_.cache->redis, spec_.cache->timeout_ms);
         servers_ = cluster_->nodes;
     }
+    if (const auto& tls = spec_.cache->redis.tls) tls_.emplace(*tls);
     int connections = 1;
     for (const auto& p : spec_.phases)
         connections = std::max(connections, phase_connections(spec_, p));
@@ -73,9 +74,9 @@ void AsyncEngine::start() {
         std::vector<int> mine;
         for (int i = t; i < connections; i += threads)
             mine.push_back(i);
-        workers_.push_back(std::make_unique<AsyncWorker>(*spec_.cache, servers_, board_, cancel_,
-                                                         *spec_.seed, t, mine, unreached_, refused_,
-                                                         cluster_ ? &*cluster_ : nullptr));
+        workers_.push_back(std::make_unique<AsyncWorker>(
+            *spec_.cache, servers_, board_, cancel_, *spec_.seed, t, mine, unreached_, refused_,
+            cluster_ ? &*cluster_ : nullptr, tls_ ? &*tls_ : nullptr));
     }
     for (int t = 0; t < threads; ++t) {
         workers_[size_t(t)]->prepare_loads(loads_, slot_loads_, *spec_.seed, t);

@@ -14,6 +14,7 @@
 #include "first_error.h"
 #include "phase_board.h"
 #include "phase_loads.h"
+#include "tls_filter.h"
 
 namespace perflab {
 
@@ -51,6 +52,7 @@ class AsyncEngine final : public LoadEngine {
     std::optional<ClusterMap> cluster_;  // Redis Cluster: the slot map read at the start
     // cache.commands, compiled once.
     std::optional<CommandProgram> commands_;
+    std::optional<TlsContext> tls_;      // "redis": {"tls": ...}: one for every thread's links
     FirstError unreached_;
     FirstError refused_;
     // cancel() comes from another thread and may meet start() still adding workers.

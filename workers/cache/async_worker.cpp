@@ -12,7 +12,8 @@ AsyncWorker::AsyncWorker(const CacheSpec& cache,
                          const std::vector<boost::asio::ip::tcp::endpoint>& servers,
                          PhaseBoard& board, const std::atomic<bool>& cancel, uint64_t seed,
                          int thread_index, const std::vector<int>& connections,
-                         FirstError& unreached, FirstError& refused, const ClusterMap* cluster)
+                         FirstError& unreached, FirstError& refused, const ClusterMap* cluster,
+                         const TlsContext* tls)
     : cache_(cache),
       servers_(servers),
       board_(board),
@@ -29,6 +30,7 @@ AsyncWorker::AsyncWorker(const CacheSpec& cache,
       values_(cache.value_size, stream_seed(seed, uint64_t(thread_index), Stream::values),
               replay_value_bytes(cache)),
       picker_(cache),
+      tls_(tls),
       stats_{DoubleBuffer<CacheStats>(CacheStats(cache.commands.size())),
              DoubleBuffer<CacheStats>(CacheStats(cache.commands.size()))} {
     if (cluster) cluster_ = *cluster;

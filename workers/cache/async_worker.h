@@ -22,6 +22,7 @@
 #include "phase_board.h"
 #include "phase_loads.h"
 #include "server_picker.h"
+#include "tls_filter.h"
 #include "value_source.h"
 
 namespace perflab {
@@ -31,11 +32,12 @@ namespace perflab {
 class AsyncWorker {
   public:
     // `seed`: the run's; this thread's streams derive from it and `thread_index`. `cluster`:
-    // a Redis Cluster's slot map at the start (`servers` are its masters), copied.
+    // a Redis Cluster's slot map at the start (`servers` are its masters), copied. `tls`: the
+    // run's TLS context ("redis": {"tls": ...}), shared; null without TLS.
     AsyncWorker(const CacheSpec& cache, const std::vector<boost::asio::ip::tcp::endpoint>& servers,
                 PhaseBoard& board, const std::atomic<bool>& cancel, uint64_t seed, int thread_index,
                 const std::vector<int>& connections, FirstError& unreached, FirstError& refused,
-                const ClusterMap* cluster);
+                const ClusterMap* cluster, const TlsContext* tls);
     ~AsyncWorker();
     AsyncWorker(const AsyncWorker&) = delete;
     AsyncWorker& operator=(const AsyncWorker&) = delete;
@@ -64,6 +66,16 @@ class AsyncWorker {
     // The current phase's keys and values: its load's (PhaseLoads).
     KeyChooser& keys() noexcept { return *keys_now_; }
     ValueSource& values() noexcept { return *values_now_; }
+    // A phase's own, for an op of an earlier phase written again after the boundary (a
+    // cluster's redirection answered late); a prefill's (phase < 0): the current ones.
+    KeyChooser& keys_of(int phase) noexcept {
+        const int load = phase < 0 ? load_ : load_of(phase);
+        return load == 0 ? keys_ : more_keys_[size_t(load) - 1];
+    }
+    ValueSource& values_of(int phase) noexcept {
+        const int load = phase < 0 ? load_ : load_of(phase);
+        return load == 0 ? values_ : more_values_[size_t(load) - 1];
+    }
     // Before launch(): the choosers of every load beside the cache section's, and where the
     // board's slots say which load each uses (written before each slot is published).
     void prepare_loads(const PhaseLoads& loads, const std::vector<int>& slot_loads, uint64_t seed,
@@ -84,6 +96,8 @@ class AsyncWorker {
     // This thread's slot map, which the MOVED replies its connections see keep current; null
     // unless the servers are a Redis Cluster.
     ClusterMap* cluster() noexcept { return cluster_ ? &*cluster_ : nullptr; }
+    // The run's TLS context; null unless its links speak TLS.
+    const TlsContext* tls() const noexcept { return tls_; }
     // A phase's figures, by phase parity: the phase before may still be draining.
     DoubleBuffer<CacheStats>& stats(int phase) noexcept { return stats_[size_t(phase) & 1]; }
     void op_started(int phase) noexcept { ++inflight_[size_t(phase) & 1]; }
@@ -126,6 +140,7 @@ class AsyncWorker {
     int load_ = 0;
     ServerPicker picker_;
     std::optional<ClusterMap> cluster_;
+    const TlsContext* tls_;
     const CommandProgram* commands_ = nullptr;
     std::optional<CommandProgram::State> command_state_;
     std::vector<std::string> command_names_;  // empty: the run's ops are get, set and mget

@@ -201,6 +201,15 @@ nlohmann::json cache_json(const CacheSpec& c) {
         if (!c.redis.password.empty()) redis["password"] = c.redis.password;
         if (c.redis.db) redis["db"] = *c.redis.db;
         if (c.redis.cluster) redis["cluster"] = true;
+        if (const auto& t = c.redis.tls) {
+            auto& tls = redis["tls"] = nlohmann::json::object();
+            if (!t->ca.empty()) tls["ca"] = t->ca;
+            if (!t->cert.empty()) tls["cert"] = t->cert;
+            if (!t->key.empty()) tls["key"] = t->key;
+            if (!t->server_name.empty()) tls["server_name"] = t->server_name;
+            if (!t->verify) tls["verify"] = false;
+            if (tls.empty()) tls = true;
+        }
     }
     // The commands replace the workload, which the spec then does not give.
     if (!c.commands.empty()) {

@@ -98,6 +98,18 @@ struct Endpoint {
     std::string text() const;  // host:port, [v6]:port
 };
 
+// protocol "redis" over TLS: the server's certificate is checked against `ca` (a PEM file;
+// the system's CAs without it) and must name the server (or `server_name`), unless `verify`
+// is false; `cert` and `key` are the client's own (Redis asks for one unless the server says
+// tls-auth-clients no).
+struct CacheTls {
+    std::string ca, cert, key;
+    std::string server_name;  // empty: the server's host as the spec gives it
+    bool verify = true;
+
+    bool operator==(const CacheTls&) const = default;
+};
+
 // protocol "redis": what each connection sends before its first op (not counted as ops).
 struct RedisHandshake {
     int hello = 0;  // RESP version; 0: 3 when the server takes HELLO 3, else 2
@@ -106,6 +118,7 @@ struct RedisHandshake {
     std::optional<int> db;  // SELECT
     // Redis Cluster: the servers are seeds; keys go to their slot's master (CLUSTER SLOTS).
     bool cluster = false;
+    std::optional<CacheTls> tls;
 
     bool operator==(const RedisHandshake&) const = default;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The spec's "cache" section.
 #include <algorithm>
+#include <fstream>
 
 #include "json_reader.h"
 #include "redis_commands.h"
@@ -83,13 +84,49 @@ CacheReplay parse_replay(const nlohmann::json& json, std::vector<SpecError>& err
     return replay;
 }
 
+// "tls": true, or {"ca": "ca.crt", "cert": "client.crt", "key": "client.key", "verify": true,
+// "server_name": "cache.internal"}. The files are opened here too (unless check_files is
+// false: a stored spec), so a path that is wrong is bad input before the run.
+std::optional<CacheTls> parse_tls(const nlohmann::json& json, std::vector<SpecError>& errors,
+                                  bool check_files) {
+    if (json.is_boolean())
+        return json.get<bool>() ? std::optional<CacheTls>(CacheTls{}) : std::nullopt;
+    if (!json.is_object()) {
+        errors.push_back(
+            {"cache.redis.tls", "expected true, false or an object, got " + json_type_name(json)});
+        return std::nullopt;
+    }
+    JsonReader r(json, "cache.redis.tls", errors);
+    r.allow_only({"ca", "cert", "key", "verify", "server_name"});
+    CacheTls tls;
+    const auto file = [&](const char* key, std::string& out) {
+        const auto v = r.string(key);
+        if (!v) return;
+        if (v->empty() || (check_files && !std::ifstream(*v)))
+            r.error(r.path(key), "cannot read \"" + *v + "\"");
+        else
+            out = *v;
+    };
+    file("ca", tls.ca);
+    file("cert", tls.cert);
+    file("key", tls.key);
+    if (r.has("cert") != r.has("key"))
+        r.error(r.path(r.has("cert") ? "key" : "cert"),
+                "required with \"" + std::string(r.has("cert") ? "cert" : "key") +
+                    "\" (a client certificate and its key go together)");
+    if (auto v = r.boolean("verify")) tls.verify = *v;
+    if (auto v = r.string("server_name")) tls.server_name = *v;
+    return tls;
+}
+
 // "redis": {"hello": 3, "user": "app", "password": "${REDIS_PASSWORD}", "db": 3,
-// "cluster": true}.
-RedisHandshake parse_redis(const nlohmann::json& json, std::vector<SpecError>& errors) {
+// "cluster": true, "tls": {...}}.
+RedisHandshake parse_redis(const nlohmann::json& json, std::vector<SpecError>& errors,
+                           bool read_files) {
     JsonReader r(json, "cache.redis", errors);
     RedisHandshake h;
     if (!r.is_object()) return h;
-    r.allow_only({"hello", "user", "password", "db", "cluster"});
+    r.allow_only({"hello", "user", "password", "db", "cluster", "tls"});
     if (auto v = r.integer("hello", 2, 3)) h.hello = int(*v);
     if (auto v = r.string("user")) {
         if (v->empty() || v->find_first_of(" \t\r\n") != std::string::npos)
@@ -110,6 +147,9 @@ RedisHandshake parse_redis(const nlohmann::json& json, std::vector<SpecError>& e
     if (auto v = r.boolean("cluster")) h.cluster = *v;
     if (h.cluster && h.db.value_or(0) != 0)
         r.error("cache.redis.db", "a Redis Cluster has database 0 only (SELECT is refused)");
+    if (const auto* t = r.child("tls")) h.tls = parse_tls(*t, errors, read_files);
+    if (h.tls && h.cluster)
+        r.error("cache.redis.tls", "not with \"cluster\" yet (the slot map is read in plain text)");
     return h;
 }
 
@@ -253,7 +293,7 @@ CacheSpec spec_detail::parse_cache(const nlohmann::json& json, std::vector<SpecE
     if (const auto* v = r.child("replay")) c.replay = parse_replay(*v, errors, read_files);
     if (const auto* v = r.child("redis")) {
         if (c.protocol == CacheProtocol::redis)
-            c.redis = parse_redis(*v, errors);
+            c.redis = parse_redis(*v, errors, read_files);
         else
             r.error("cache.redis", "is for \"protocol\": \"redis\"");
     }
