@@ -29,7 +29,9 @@ void LiveCharts::begin(const RunSpec& spec) {
     chart_->clear();
     ops_.clear();
     codes_.clear();
-    codeTicks_.clear();
+    transactions_.clear();
+    transactionRate_ = transactionLatency_ = -1;
+    drawnTicks_.clear();
     serviceP99_ = nullptr;
     probes_.begin(spec);
     agents_.begin(spec);
@@ -115,9 +117,41 @@ QCPGraph* LiveCharts::codeGraph(int code) {
     color = color.darker(100 + 25 * int(same_class));
     auto* g = chart_->addSeries(statusCodes_, QString::number(code), color);
     // None of it in the ticks before: 0 there, as for a code that stops coming.
-    for (const double t : codeTicks_)
+    for (const double t : drawnTicks_)
         chart_->append(g, t, 0);
     return codes_.emplace(code, g).first->second;
+}
+
+std::pair<QCPGraph*, QCPGraph*> LiveCharts::transactionGraphs(const std::string& label) {
+    auto it = transactions_.find(label);
+    if (it != transactions_.end()) return it->second;
+    if (transactionRate_ < 0) {
+        transactionRate_ = chart_->addPanel(QObject::tr("per second"), TimeChart::Scale::linear,
+                                            QObject::tr("Transactions"));
+        transactionLatency_ =
+            chart_->addPanel(QObject::tr("latency"), TimeChart::Scale::log,
+                             QObject::tr("Transaction latency"), AxisUnit::milliseconds);
+    }
+    const QColor color = kOpColors[transactions_.size() % std::size(kOpColors)];
+    const QString name = QString::fromStdString(label);
+    auto* rate = chart_->addSeries(transactionRate_, name, color);
+    auto* p99 = chart_->addSeries(transactionLatency_, QObject::tr("%1 p99").arg(name), color);
+    for (const double t : drawnTicks_)
+        chart_->append(rate, t, 0);
+    return transactions_.emplace(label, std::pair{rate, p99}).first->second;
+}
+
+// Successes and failures alike: a transaction that failed is still one the tool completed, and
+// its errors are in the report's table.
+void LiveCharts::addTransactions(double t, double secs, const std::map<std::string, OpSample>& tx) {
+    for (const auto& [label, x] : tx) {
+        const auto [rate, p99] = transactionGraphs(label);
+        if (!x.latency.empty()) chart_->append(p99, t, ms(x.latency.percentile(99)));
+    }
+    for (const auto& [label, graphs] : transactions_) {
+        const auto x = tx.find(label);
+        chart_->append(graphs.first, t, x == tx.end() ? 0.0 : double(x->second.count) / secs);
+    }
 }
 
 // Runs stored before drains were marked: a sample of an earlier phase than the last drawn.
@@ -174,8 +208,9 @@ bool LiveCharts::addSample(const IntervalSample& s) {
             const auto n = s.status_codes.find(code);
             chart_->append(graph, t, n == s.status_codes.end() ? 0.0 : double(n->second) / secs);
         }
-        codeTicks_.push_back(t);
     }
+    if (!s.transactions.empty() || !transactions_.empty()) addTransactions(t, secs, s.transactions);
+    drawnTicks_.push_back(t);
     return true;
 }
 

@@ -20,9 +20,10 @@ class TimeChart;
 // Maps a run's samples onto a TimeChart: throughput (successes) per op and in total with
 // the planned rate and the rate sent, hit rate (cache runs), latency percentiles on a log
 // scale, errors/s, responses/s per status code (HTTP runs), each agent's ops/s and late
-// sends/s (a run that agents send), and the probes' panels (hosts, memcached, JVMs) as each
-// one's first sample arrives. Phase changes and full GCs become vertical markers. The live
-// view and a stored run's view share it.
+// sends/s (a run that agents send), another tool's transactions per label (an imported
+// JMeter run's Transaction Controllers: their rate and p99, as they first come), and the probes'
+// panels (hosts, memcached, JVMs) as each one's first sample arrives. Phase changes and full GCs
+// become vertical markers. The live view and a stored run's view share it.
 class LiveCharts {
   public:
     explicit LiveCharts(TimeChart* chart);
@@ -47,6 +48,9 @@ class LiveCharts {
     void setupLimits(const SloSpec& slo);
     QCPGraph* opGraph(const std::string& op);
     QCPGraph* codeGraph(int code);
+    // A label's transactions/s and p99 lines, the two panels made with the first label.
+    std::pair<QCPGraph*, QCPGraph*> transactionGraphs(const std::string& label);
+    void addTransactions(double t, double secs, const std::map<std::string, OpSample>& tx);
 
     TimeChart* chart_;
     int throughput_ = -1, hitRate_ = -1, latency_ = -1, errors_ = -1, statusCodes_ = -1;
@@ -64,7 +68,11 @@ class LiveCharts {
     QCPGraph* droppedRate_ = nullptr;
     std::map<std::string, QCPGraph*> ops_;
     std::map<int, QCPGraph*> codes_;  // HTTP runs: responses/s per status code
-    std::vector<double> codeTicks_;   // the ticks drawn so far, where a new code had none
+    int transactionRate_ = -1, transactionLatency_ = -1;
+    std::map<std::string, std::pair<QCPGraph*, QCPGraph*>> transactions_;  // rate, p99
+    // The ticks drawn so far, where a status code or a transaction label that comes later
+    // had none.
+    std::vector<double> drawnTicks_;
     std::vector<std::pair<QCPGraph*, double>> limits_;  // the slo's latency limits, in ms
     AgentCharts agents_;
     ProbeCharts probes_;

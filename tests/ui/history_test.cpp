@@ -138,6 +138,7 @@ class HistoryTest : public QObject {
     void baselineIsMarkedAndComparedWith();
     void startTimesShowLocalTimeBesideUtc();
     void nmonCaptureBecomesAHostsPanels();
+    void jmeterTransactionsHaveTheirOwnPanels();
 
   private:
     int64_t idOf(const std::string& name);
@@ -538,6 +539,62 @@ void HistoryTest::nmonCaptureBecomesAHostsPanels() {
     // The same capture twice is refused, and said in the view.
     QVERIFY(!view.importHostCapture(QString::fromStdString(dir_->file("dbhost.nmon")), &error));
     QVERIFY2(error.contains(QStringLiteral("already has samples")), qPrintable(error));
+}
+
+// A JTL JMeter 2.13 wrote (tests/fuzz/corpus/jtl): two Transaction Controller rows "page"
+// (empty responseCode, elapsed 82 and 6 ms, both failed: each held a failed assertion), among
+// nine requests, all within one second. The opened run charts the transactions apart from the
+// requests, its report has them in a table of their own, and the exports carry them.
+void HistoryTest::jmeterTransactionsHaveTheirOwnPanels() {
+    test::TempDir dir;
+    const std::string db = dir.file("jtl.db");
+    const test::Output imported = test::run(
+        {PERFLAB_BINARY, "import",
+         std::string(PERFLAB_SOURCE_DIR) + "/tests/fuzz/corpus/jtl/jmeter-2.13-transactions.jtl",
+         "--db", db});
+    QVERIFY2(imported.code == 0, imported.err.c_str());
+
+    StoredRunView view(db);
+    QSignalSpy loaded(&view, &StoredRunView::runLoaded);
+    view.open(1);
+    QVERIFY(loaded.wait(kWaitMs));
+    QCOMPARE(view.ticks(), 1);
+    const TimeChart* chart = view.chart();
+    QStringList titles;
+    for (int i = 0; i < chart->panelCount(); ++i)
+        titles << chart->panelTitle(i);
+    QVERIFY2(titles.filter(QStringLiteral("Transactions")).size() == 1,
+             qPrintable(titles.join('|')));
+    QVERIFY2(titles.filter(QStringLiteral("Transaction latency")).size() == 1,
+             qPrintable(titles.join('|')));
+    QCPGraph* rate = graph(chart, QStringLiteral("page"));
+    QCPGraph* p99 = graph(chart, QStringLiteral("page p99"));
+    QVERIFY(rate && p99);
+    QCOMPARE(rate->dataCount(), 1);
+    const double secs = view.run()->samples.front().seconds();
+    QCOMPARE(rate->data()->at(0)->value, 2.0 / secs);
+    // The slower of the two, to the histogram's precision (0.1%).
+    QVERIFY2(std::abs(p99->data()->at(0)->value - 82.0) <= 0.1,
+             qPrintable(QString::number(p99->data()->at(0)->value)));
+    // The requests' throughput has no transaction in it.
+    QVERIFY(!graph(chart, QStringLiteral("transaction page")));
+
+    const QString report = view.reportText();
+    QVERIFY2(report.contains(QRegularExpression(QStringLiteral("\\| page \\| 2 \\| 2 \\|"))),
+             qPrintable(report));
+    const QString out = QString::fromStdString(dir.path());
+    QString error;
+    QVERIFY2(view.exportReport(out + QStringLiteral("/jtl.html"), &error), qPrintable(error));
+    const QByteArray html = read(out + QStringLiteral("/jtl.html"));
+    QVERIFY2(html.contains("<td>page</td>"), html.constData());
+    QVERIFY2(view.exportCsv(out + QStringLiteral("/jtl.csv"), &error), qPrintable(error));
+    // The labels before it hold commas (quoted): the transaction's columns are the last four.
+    const QList<QByteArray> rows = read(out + QStringLiteral("/jtl.csv")).split('\n');
+    const QList<QByteArray> header = rows.at(0).split(',');
+    const QList<QByteArray> first = rows.at(1).split(',');
+    QCOMPARE(header.at(header.size() - 4), QByteArray("transaction page_count"));
+    QCOMPARE(first.at(first.size() - 4), QByteArray("2"));
+    QCOMPARE(first.at(first.size() - 3), QByteArray("2"));  // errors
 }
 
 int run_history_test(int argc, char** argv) {

@@ -288,10 +288,12 @@ void WindowGuardTest::everyTemplateAndEveryKindOfRunShowsAndExports() {
             {{"host", host->target()}, {"key", host->client_key()}, {"perflab", PERFLAB_BINARY}});
     GUARD(startAndFinish(agents, QStringLiteral("agents")));
 
-    // Imported: memtier's JSON (its ticks are counts only: a summary-only run) and an .hlog
-    // PerfLab wrote of the SLO run.
+    // Imported: memtier's JSON (its ticks are counts only: a summary-only run), a JMeter JTL
+    // with Transaction Controllers (transactions beside requests) and an .hlog PerfLab wrote
+    // of the SLO run.
     for (const std::string& file :
          {std::string(PERFLAB_SOURCE_DIR) + "/tests/fixtures/memtier/run-3s.json",
+          std::string(PERFLAB_SOURCE_DIR) + "/tests/fuzz/corpus/jtl/jmeter-2.13-transactions.jtl",
           out_->file("first.hlog")}) {
         if (file.ends_with(".hlog")) {
             RunStore store(default_database_path(), Access::read);
@@ -333,7 +335,7 @@ void WindowGuardTest::everyTemplateAndEveryKindOfRunShowsAndExports() {
     }
 
     const auto runs = RunStore(default_database_path(), Access::read).list();
-    QCOMPARE(int(runs.size()), int(templates.size()) + 6);
+    QCOMPARE(int(runs.size()), int(templates.size()) + 7);
     QVERIFY(std::any_of(runs.begin(), runs.end(),
                         [](const RunInfo& r) { return r.status == "interrupted"; }));
     for (const RunInfo& run : runs)
