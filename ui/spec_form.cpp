@@ -244,7 +244,7 @@ void SpecForm::updateMode() {
 }
 
 QGroupBox* SpecForm::setupCacheGroup() {
-    cache_ = new QGroupBox(tr("Cache (memcached)"), this);
+    cache_ = new QGroupBox(tr("Cache (memcached, Redis)"), this);
     auto* form = new QFormLayout(cache_);
     auto* servers = add(form, tr("Servers"), "cache.servers", Type::list, new QLineEdit(this));
     servers->setPlaceholderText(QStringLiteral("127.0.0.1:11211, …"));
@@ -283,7 +283,57 @@ QGroupBox* SpecForm::setupCacheGroup() {
     addNumber(form, tr("Threads"), "cache.threads", tr("async driver; 0: one per core"));
     addNumber(form, tr("Pipeline"), "cache.pipeline", tr("async driver: requests in flight"));
     addNumber(form, tr("Timeout (ms)"), "cache.timeout_ms", QStringLiteral("1000"));
+    setupRedisFields(form);
     return cache_;
+}
+
+// What a "redis" connection says before its first op, and TLS. Kept by json() only with
+// protocol redis; TLS only while its box is ticked, the files' fields then its settings.
+void SpecForm::setupRedisFields(QFormLayout* form) {
+    add(form, tr("Redis user"), "cache.redis.user", Type::text, new QLineEdit(this))
+        ->setPlaceholderText(tr("default"));
+    add(form, tr("Redis password"), "cache.redis.password", Type::text, new QLineEdit(this))
+        ->setPlaceholderText(QStringLiteral("${REDIS_PASSWORD}"));
+    addNumber(form, tr("Redis database"), "cache.redis.db", QStringLiteral("0"));
+    addNumber(form, tr("RESP version"), "cache.redis.hello", tr("3 if the server has it, else 2"));
+    add(form, tr("Redis Cluster"), "cache.redis.cluster", Type::flag, new QCheckBox(this));
+    redisTls_ = new QCheckBox(tr("TLS"), this);
+    redisTls_->setObjectName(QStringLiteral("cache.redis.tls"));
+    form->addRow(tr("Redis over"), redisTls_);
+    add(form, tr("TLS CA file"), "cache.redis.tls.ca", Type::text, new QLineEdit(this))
+        ->setPlaceholderText(tr("the system's CAs"));
+    add(form, tr("TLS client certificate"), "cache.redis.tls.cert", Type::text,
+        new QLineEdit(this));
+    add(form, tr("TLS client key"), "cache.redis.tls.key", Type::text, new QLineEdit(this));
+    add(form, tr("TLS server name"), "cache.redis.tls.server_name", Type::text, new QLineEdit(this))
+        ->setPlaceholderText(tr("the server's host as given"));
+    redisTlsVerify_ = new QCheckBox(tr("Verify the server's certificate"), this);
+    redisTlsVerify_->setObjectName(QStringLiteral("cache.redis.tls.verify"));
+    redisTlsVerify_->setChecked(true);
+    form->addRow(QString(), redisTlsVerify_);
+    for (QCheckBox* box : {redisTls_, redisTlsVerify_})
+        connect(box, &QCheckBox::toggled, this, &SpecForm::validate);
+}
+
+// The fields write every key they have (a flag false, the TLS files without TLS): what a
+// memcached run or a plain Redis connection has no use for goes.
+void SpecForm::trimRedis(nlohmann::json& cache) const {
+    const auto redis = cache.find("redis");
+    if (redis == cache.end()) return;
+    if (cache.value("protocol", "") != "redis") {
+        cache.erase(redis);
+        return;
+    }
+    if (!redis->value("cluster", false)) redis->erase("cluster");
+    if (redisTls_->isChecked()) {
+        auto& tls = (*redis)["tls"];
+        if (!tls.is_object()) tls = nlohmann::json::object();
+        if (!redisTlsVerify_->isChecked()) tls["verify"] = false;
+        if (tls.empty()) tls = true;
+    } else {
+        redis->erase("tls");
+    }
+    if (redis->empty()) cache.erase(redis);
 }
 
 QGroupBox* SpecForm::setupHttpGroup() {
@@ -457,6 +507,7 @@ nlohmann::json SpecForm::json() const {
         j["phases"] = phases_->toJson();
     else if (!j.contains("search"))
         j["search"] = nlohmann::json::object();  // so its required fields are named
+    if (kind == "cache") trimRedis(j["cache"]);
     // Redis commands replace the workload, whose choice always has a value.
     if (const auto commands = commands_->toJson(); kind == "cache" && !commands.empty()) {
         j["cache"]["commands"] = commands;
@@ -489,6 +540,11 @@ void SpecForm::setJson(const nlohmann::json& spec) {
     probes_->setJson(j.value("probes", nlohmann::json::array()));
     agents_->setJson(j.value("agents", nlohmann::json::array()));
     stopOnAgentLoss_->setChecked(j.value("on_agent_loss", "") == "stop");
+    const nlohmann::json tls = j.value("cache", nlohmann::json::object())
+                                   .value("redis", nlohmann::json::object())
+                                   .value("tls", nlohmann::json(false));
+    redisTls_->setChecked(tls.is_object() || tls == true);
+    redisTlsVerify_->setChecked(!tls.is_object() || tls.value("verify", true));
     searchMode_->setChecked(j.contains("search"));
     showTarget();
     filling_ = false;

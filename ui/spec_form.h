@@ -97,6 +97,8 @@ class SpecForm : public QWidget {
                        const QString& placeholder);
     QComboBox* addChoice(QFormLayout* form, const QString& label, const std::string& path,
                          const QStringList& names);
+    void setupRedisFields(QFormLayout* form);
+    void trimRedis(nlohmann::json& cache) const;
     void updateKind();
     void showErrors(const std::vector<SpecError>& errors);
     void clearErrors();
@@ -132,6 +134,8 @@ class SpecForm : public QWidget {
     RowTable* agents_ = nullptr;
     QPushButton* savedAgents_ = nullptr;
     QCheckBox* stopOnAgentLoss_ = nullptr;
+    QCheckBox* redisTls_ = nullptr;
+    QCheckBox* redisTlsVerify_ = nullptr;
     PhasePreview* preview_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     QFrame* errorBox_ = nullptr;

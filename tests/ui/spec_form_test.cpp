@@ -60,6 +60,7 @@ class SpecFormTest : public QObject {
     void summaryKeepsItsHeight();
     void phaseWorkloadsRoundTrip();
     void redisCommandsRoundTripAndPreview();
+    void redisConnectionAndTlsFieldsRoundTrip();
 
   private:
     // Two targets using every key the targets table and the target details edit.
@@ -759,6 +760,66 @@ void SpecFormTest::summaryKeepsItsHeight() {
     settle();
     QVERIFY2(form->isValid(), qPrintable(form->errorText()));
     QCOMPARE(where(), valid);
+}
+
+// A Redis connection's user, password, database, RESP version and TLS in fields of their own:
+// a spec goes in and comes back out as it was; a memcached run keeps no "redis"; TLS goes with
+// its box. This test's source stands in for the PEM files the spec names (they are read).
+void SpecFormTest::redisConnectionAndTlsFieldsRoundTrip() {
+    const std::string file = __FILE__;
+    const nlohmann::json redis = {{"hello", 2},
+                                  {"user", "app"},
+                                  {"password", "${REDIS_PASSWORD}"},
+                                  {"db", 3},
+                                  {"tls",
+                                   {{"ca", file},
+                                    {"cert", file},
+                                    {"key", file},
+                                    {"server_name", "cache.internal"},
+                                    {"verify", false}}}};
+    const nlohmann::json spec = {
+        {"kind", "cache"},
+        {"phases", {{{"duration_s", 10}, {"concurrency", 2}}}},
+        {"cache", {{"servers", {"127.0.0.1:6380"}}, {"protocol", "redis"}, {"redis", redis}}}};
+    SpecForm form;
+    form.setJson(spec);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QCOMPARE(QString::fromStdString(form.json()["cache"]["redis"].dump()),
+             QString::fromStdString(redis.dump()));
+    auto* tls = form.findChild<QCheckBox*>(QStringLiteral("cache.redis.tls"));
+    auto* verify = form.findChild<QCheckBox*>(QStringLiteral("cache.redis.tls.verify"));
+    QVERIFY(tls && verify);
+    QVERIFY(tls->isChecked());
+    QVERIFY(!verify->isChecked());
+
+    // TLS with nothing else: the system's CAs, verified.
+    verify->setChecked(true);
+    for (const char* field : {"cache.redis.tls.ca", "cache.redis.tls.cert", "cache.redis.tls.key",
+                              "cache.redis.tls.server_name"})
+        form.findChild<QLineEdit*>(QString::fromLatin1(field))->clear();
+    QCOMPARE(QString::fromStdString(form.json()["cache"]["redis"]["tls"].dump()),
+             QStringLiteral("true"));
+    QVERIFY(form.spec()->cache->redis.tls);
+    tls->setChecked(false);
+    QVERIFY(!form.json()["cache"]["redis"].contains("tls"));
+    QVERIFY(!form.spec()->cache->redis.tls);
+
+    // A TLS file that cannot be read is marked on its field.
+    tls->setChecked(true);
+    auto* ca = form.findChild<QLineEdit*>(QStringLiteral("cache.redis.tls.ca"));
+    ca->setText(QStringLiteral("/no/such/ca.crt"));
+    QVERIFY(!form.isValid());
+    QVERIFY2(form.errorText().contains(QStringLiteral("cannot read \"/no/such/ca.crt\"")),
+             qPrintable(form.errorText()));
+    QVERIFY(!ca->styleSheet().isEmpty());
+
+    // memcached: none of it.
+    nlohmann::json plain = spec;
+    plain["cache"]["protocol"] = "meta";
+    plain["cache"].erase("redis");
+    form.setJson(plain);
+    QVERIFY2(form.isValid(), qPrintable(form.errorText()));
+    QVERIFY(!form.json()["cache"].contains("redis"));
 }
 
 int run_spec_form_test(int argc, char** argv) {
