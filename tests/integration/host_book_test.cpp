@@ -149,6 +149,7 @@ TEST(HostBook, VersionOneDatabaseMigratesAndKeepsItsRuns) {
             "ALTER TABLE sample_ops DROP COLUMN check_failures; "
             "ALTER TABLE sample_ops DROP COLUMN checks_json; "
             "ALTER TABLE samples DROP COLUMN agents_json; DROP TABLE sample_transactions; "
+            "ALTER TABLE samples DROP COLUMN moved; ALTER TABLE samples DROP COLUMN asked; "
             "PRAGMA user_version = 1");
     }
     HostBook book(db, Access::write);

@@ -156,14 +156,14 @@ class HttpTestServer::Impl {
             });
         }
 
-        // Stamped as the write begins: a client may read the reply before this thread runs
-        // again after writing it, and a stamp taken then would come after the client's.
+        // Stamped and logged as the write begins: a client may read the reply (and its test
+        // the log) before this thread runs again after writing it, and a stamp taken then
+        // would come after the client's.
         void reply(std::string_view bytes, bool then_close) {
-            const auto at = Clock::now();
+            logged_reply(Clock::now());
             asio::async_write(socket, asio::buffer(bytes.data(), bytes.size()),
-                              [self = shared_from_this(), then_close, at](error_code ec, size_t) {
+                              [self = shared_from_this(), then_close](error_code ec, size_t) {
                                   if (ec) return;
-                                  self->logged_reply(at);
                                   if (then_close)
                                       self->socket.close();
                                   else
