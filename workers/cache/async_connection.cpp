@@ -228,11 +228,14 @@ class AsyncConnection::Link {
 
     // Ciphertext read: the handshake's until it is done (a certificate refused fails the run
     // as a refused login does), then the replies' plaintext.
+    // True also when the link went down meanwhile (a write failed): that is handled.
     bool take_sealed(std::string_view received) {
+        const uint64_t g = generation_;
         if (tls_handshaking()) {
             small_out_.clear();
             const auto step = tls_->handshake(received, small_out_);
             if (!small_out_.empty()) write_small(small_out_);
+            if (g != generation_) return true;
             if (step == TlsFilter::Handshake::failed) {
                 owner_.worker_.note_refused(server_, tls_->error());
                 down(CacheError::connection);
@@ -241,6 +244,7 @@ class AsyncConnection::Link {
             if (step == TlsFilter::Handshake::more) return true;
             handshaken_ = true;
             begin_session();
+            if (g != generation_) return true;
         } else if (!tls_->feed(received)) {
             return false;
         }
@@ -250,6 +254,7 @@ class AsyncConnection::Link {
             if (got == 0) break;
             in_len_ += size_t(got);
             if (!take_plain()) return false;
+            if (g != generation_) return true;
         }
         tls_->pending(wire_);
         if (!wire_.empty()) flush();
@@ -314,6 +319,7 @@ class AsyncConnection::Link {
                         in_len_ += n;
                         if (!take_plain()) return down();
                     }
+                    if (g != generation_) return;
                     if (n < space) break;
                 }
                 read();
