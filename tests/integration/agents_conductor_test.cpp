@@ -163,7 +163,8 @@ TEST(AgentsConductor, LostAgentsShareIsDroppedAndFailsTheVerdict) {
             return test::read_file(controller.dir().file("err")).find(" get/s:") !=
                    std::string::npos;
         },
-        std::chrono::seconds(20)));
+        std::chrono::seconds(60)))
+        << test::read_file(controller.dir().file("err"));
     b.stop();
     run.wait();
     const std::string err = test::read_file(controller.dir().file("err"));
