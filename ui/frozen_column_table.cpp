@@ -44,6 +44,11 @@ FrozenColumnTable::FrozenColumnTable(QWidget* parent)
     showFirstColumnOnly();
 }
 
+FrozenColumnTable::~FrozenColumnTable() {
+    disconnect(horizontalHeader(), nullptr, this, nullptr);
+    disconnect(verticalHeader(), nullptr, this, nullptr);
+}
+
 void FrozenColumnTable::showFirstColumnOnly() {
     for (int column = 1; column < model()->columnCount(); ++column)
         frozen_->setColumnHidden(column, true);

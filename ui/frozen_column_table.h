@@ -16,6 +16,9 @@ class FrozenColumnTable : public QTableWidget {
   public:
     explicit FrozenColumnTable(QWidget* parent = nullptr);
 
+    // The model goes in QTableWidget's destructor, resizing the sections on its way out:
+    // the frozen view must not be placed again by then.
+    ~FrozenColumnTable() override;
     QTableView* frozenView() const { return frozen_; }
 
     // A cell scrolled to lands beside the frozen column, not under it.
