@@ -52,7 +52,7 @@ class AsyncEngine final : public LoadEngine {
     std::optional<ClusterMap> cluster_;  // Redis Cluster: the slot map read at the start
     // cache.commands, compiled once.
     std::optional<CommandProgram> commands_;
-    std::optional<TlsContext> tls_;      // "redis": {"tls": ...}: one for every thread's links
+    std::optional<TlsContext> tls_;  // "redis": {"tls": ...}: one for every thread's links
     FirstError unreached_;
     FirstError refused_;
     // cancel() comes from another thread and may meet start() still adding workers.
