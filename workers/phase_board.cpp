@@ -15,9 +15,18 @@ constexpr auto kMaxNap = std::chrono::milliseconds(20);
 PhaseBoard::PhaseBoard(size_t phases)
     : plans_(phases),
       done_(std::make_unique<std::atomic<int>[]>(phases)),
-      drained_(std::make_unique<std::atomic<int>[]>(phases)) {}
+      drained_(std::make_unique<std::atomic<int>[]>(phases)),
+      cuts_(std::make_unique<std::atomic<Clock::rep>[]>(phases)) {
+    for (size_t i = 0; i < phases; ++i)
+        cuts_[i].store(Clock::time_point::max().time_since_epoch().count());
+}
 
 void PhaseBoard::publish(const PhasePlan& plan) {
+    if (const int before = current(); before >= 0 && before != plan.index)
+        cuts_[size_t(before)].store(plan.start.time_since_epoch().count(),
+                                    std::memory_order_relaxed);
+    cuts_[size_t(plan.index)].store(Clock::time_point::max().time_since_epoch().count(),
+                                    std::memory_order_relaxed);
     plans_[size_t(plan.index)] = plan;
     current_.store(plan.index, std::memory_order_release);
     current_.notify_all();
@@ -60,7 +69,9 @@ bool PhaseBoard::drained(int phase, int parties) const noexcept {
     return drained_[size_t(phase)].load(std::memory_order_acquire) >= parties;
 }
 
-void OpPacer::reset(const PhasePlan& plan, int worker) noexcept {
+void OpPacer::reset(const PhasePlan& plan, int worker,
+                    const std::atomic<Clock::rep>* cut) noexcept {
+    cut_ = cut;
     const auto n = uint64_t(std::max(1, plan.connections));
     active_ = uint64_t(worker) < n;
     timed_ = replay_ && replay_->timed() && speed_ > 0;
@@ -98,7 +109,10 @@ Clock::time_point OpPacer::due() const noexcept {
     if (!std::isfinite(s)) return Clock::time_point::max();
     const auto t =
         start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
-    return t >= end_ ? Clock::time_point::max() : t;
+    if (t >= end_ ||
+        (cut_ && t.time_since_epoch().count() >= cut_->load(std::memory_order_relaxed)))
+        return Clock::time_point::max();
+    return t;
 }
 
 }  // namespace perflab

@@ -20,11 +20,16 @@ class PhaseBoard {
 
     explicit PhaseBoard(size_t phases);
 
-    void publish(const PhasePlan& plan);  // controller
-    void close();                         // controller: workers leave their loops
+    // Controller. The phase before ends where this one starts: its workers send none of its
+    // ops due from then on, even before they see this plan (a rate changed mid-phase starts
+    // the rest of the phase at once, and a worker late to see it would send both plans' ops).
+    void publish(const PhasePlan& plan);
+    void close();  // controller: workers leave their loops
 
     int current() const noexcept { return current_.load(std::memory_order_acquire); }
     const PhasePlan& plan(int index) const noexcept { return plans_[size_t(index)]; }
+    // Where phase `index`'s schedule was cut by the next phase's start (max until then).
+    const std::atomic<Clock::rep>* cut(int index) const noexcept { return &cuts_[size_t(index)]; }
     void wait_change(int seen) const noexcept;
     // Sleeps until t, or until the phase is no longer `seen`; false in the latter case.
     bool sleep_until(Clock::time_point t, int seen) const noexcept;
@@ -40,6 +45,7 @@ class PhaseBoard {
     std::vector<PhasePlan> plans_;
     std::unique_ptr<std::atomic<int>[]> done_;
     std::unique_ptr<std::atomic<int>[]> drained_;
+    std::unique_ptr<std::atomic<Clock::rep>[]> cuts_;
     std::atomic<int> current_{-1};
 };
 
@@ -54,7 +60,9 @@ class OpPacer {
         replay_ = file;
         speed_ = speed;
     }
-    void reset(const PhasePlan& plan, int worker) noexcept;
+    // `cut`, if given, ends the schedule early once the board sets it (PhaseBoard::cut).
+    void reset(const PhasePlan& plan, int worker,
+               const std::atomic<Clock::rep>* cut = nullptr) noexcept;
 
     bool active() const noexcept { return active_; }
     bool open() const noexcept { return open_; }
@@ -86,6 +94,7 @@ class OpPacer {
     uint64_t stride_ = 1;
     Clock::time_point start_{};
     Clock::time_point end_{};
+    const std::atomic<Clock::rep>* cut_ = nullptr;
     OpenSchedule schedule_{Phase{}};
     const ReplayFile* replay_ = nullptr;
     double speed_ = 0;

@@ -460,7 +460,7 @@ void AsyncConnection::begin_phase(const PhasePlan& plan) {
     mode_ = Mode::phase;
     phase_ = plan.index;
     load_ = worker_.load();
-    pacer_.reset(plan, index_);
+    pacer_.reset(plan, index_, worker_.board().cut(plan.index));
     reported_ = false;
     pump();
 }

@@ -148,7 +148,7 @@ class LibmemcachedEngine::Worker {
             if (cur != seen) {
                 seen = cur;
                 if (cur >= 0) {
-                    pacer_.reset(board_.plan(cur), index_);
+                    pacer_.reset(board_.plan(cur), index_, board_.cut(cur));
                     load_ = size_t(slot_loads_[size_t(cur)]);
                 }
                 reported_ = false;

@@ -211,7 +211,7 @@ class WorkerCore final : public HttpWorker::Impl, public ChannelOwner<Channel> {
         phase_ = phase;
         reported_ = false;
         const PhasePlan& plan = board_.plan(phase);
-        pacer_.reset(plan, index_);
+        pacer_.reset(plan, index_, board_.cut(phase));
         open_model_ = plan.phase.open();
         const uint64_t ops = plan.phase.ops;
         const auto n = uint64_t(std::max(1, plan.connections));
