@@ -30,11 +30,17 @@ int import_command(const ImportCommandOptions& o) {
         const ImportResult r = import_run(db, options);
         for (const auto& w : r.warnings)
             std::cerr << "perflab: " << o.import.file << ": warning: " << w << "\n";
-        std::cerr << "run " << r.run_id << " stored in " << db << ": " << r.requests
-                  << " requests from " << r.format << " results " << o.import.file << "\n";
+        if (r.format == "bundle")
+            std::cerr << r.run_ids.size() << (r.run_ids.size() == 1 ? " run" : " runs")
+                      << " stored in " << db << " from the bundle " << o.import.file << "\n";
+        else
+            std::cerr << "run " << r.run_id << " stored in " << db << ": " << r.requests
+                      << " requests from " << r.format << " results " << o.import.file << "\n";
         for (const auto& remark : r.remarks)
             std::cerr << "perflab: " << o.import.file << ": " << remark << "\n";
-        std::cout << r.run_id << std::endl;
+        for (const int64_t id : r.run_ids)
+            std::cout << id << "\n";
+        std::cout << std::flush;
         return kExitOk;
     } catch (const ImportError& e) {
         return bad_input(o.import.file + ": " + e.what());

@@ -15,6 +15,7 @@
 #include "hgrm_export.h"
 #include "hlog_export.h"
 #include "prometheus_figures.h"
+#include "run_bundle.h"
 #include "run_compare.h"
 #include "run_report.h"
 #include "run_store.h"
@@ -237,27 +238,48 @@ int compare_command(const CompareOptions& o) {
 }
 
 int export_command(const ExportOptions& o) {
+    const auto ids = side_ids(o.ids);
+    if (!ids || ids->empty())
+        return bad_input("export: \"" + o.ids + "\" is not a run id" +
+                         (o.format == "bundle" ? " or ID,ID,... list" : ""));
+    if (o.format == "bundle") {
+        if (o.output.empty())
+            return bad_input("export --format bundle: give the file to write (-o run.perflab)");
+        try {
+            export_bundle(database_path(o.db), *ids, o.output);
+        } catch (const StoreError& e) {
+            return bad_input(e.what());
+        }
+        std::cerr << ids->size() << (ids->size() == 1 ? " run" : " runs") << " written to "
+                  << o.output << "\n";
+        return kExitOk;
+    }
+    if (ids->size() != 1)
+        return bad_input("export --format " + o.format +
+                         ": give one run id (several go into a bundle: --format bundle)");
+    const int64_t id = ids->front();
     if (o.format == "pdf" || o.format == "html")
-        return export_drawn_report(database_path(o.db), o.id, o.output, o.format);
+        return export_drawn_report(database_path(o.db), id, o.output, o.format);
     std::string text;
     try {
         RunStore store(database_path(o.db), Access::read);
         if (o.format == "hgrm")
-            return export_hgrm(store.summary(o.id), hgrm_layout(store.spec(o.id)), o.output);
+            return export_hgrm(store.summary(id), hgrm_layout(store.spec(id)), o.output);
         if (o.format == "md") {
-            text = report_markdown(load_report(store, o.id));
+            text = report_markdown(load_report(store, id));
         } else if (o.format == "csv") {
-            const RunSummary summary = store.summary(o.id);
-            text = ticks_csv(store.samples(o.id), summary.kind, summary.redis_cluster);
+            const RunSummary summary = store.summary(id);
+            text = ticks_csv(store.samples(id), summary.kind, summary.redis_cluster);
         } else if (o.format == "probes-csv") {
-            text = probes_csv(store.probe_samples(o.id));
+            text = probes_csv(store.probe_samples(id));
         } else if (o.format == "json") {
-            text = export_json(store, o.id).dump(2) + "\n";
+            text = export_json(store, id).dump(2) + "\n";
         } else if (o.format == "hlog") {
-            text = hlog_text(store.info(o.id), store.samples(o.id), store.summary(o.id));
+            text = hlog_text(store.info(id), store.samples(id), store.summary(id));
         } else {
-            return bad_input("--format: \"" + o.format +
-                             "\" is not one of md, html, pdf, csv, probes-csv, json, hgrm, hlog");
+            return bad_input(
+                "--format: \"" + o.format +
+                "\" is not one of md, html, pdf, csv, probes-csv, json, hgrm, hlog, bundle");
         }
     } catch (const StoreError& e) {
         return bad_input(e.what());

@@ -99,8 +99,8 @@ struct CompareOptions {
 };
 struct ExportOptions {
     std::string db;
-    int64_t id = 0;
-    std::string format;  // md, html, pdf, csv, json, hgrm, hlog
+    std::string ids;     // a run's id; a bundle takes "12,13,14"
+    std::string format;  // md, html, pdf, csv, probes-csv, json, hgrm, hlog, bundle
     std::string output;  // empty: stdout
 };
 struct EditOptions {  // delete, note, tag

@@ -111,17 +111,19 @@ int main(int argc, char** argv) {
         cmd->add_option("--db", saved.db, "Database file (default: the user's)");
 
     ImportCommandOptions import;
-    auto* import_cmd = app.add_subcommand("import", "Store another tool's results as a run");
+    auto* import_cmd = app.add_subcommand(
+        "import", "Store another tool's results as a run, or the runs of a PerfLab bundle");
     import_cmd
         ->add_option("file", import.import.file,
-                     "JMeter JTL (CSV), vegeta or k6 JSON lines, memtier_benchmark JSON or .hlog")
+                     "JMeter JTL (CSV), vegeta or k6 JSON lines, memtier_benchmark JSON, .hlog, "
+                     "or a .perflab bundle (perflab export --format bundle)")
         ->required();
     import_cmd->add_option("--name", import.import.name, "The run's name (default: the file's)");
     import_cmd->add_option("--tag", import.import.tags, "Tag the run (repeatable)");
     import_cmd
         ->add_option("--format", import.import.format,
-                     "auto (default), jtl, vegeta, k6, memtier or hlog")
-        ->check(CLI::IsMember({"auto", "jtl", "vegeta", "k6", "memtier", "hlog"}));
+                     "auto (default), jtl, vegeta, k6, memtier, hlog or bundle")
+        ->check(CLI::IsMember({"auto", "jtl", "vegeta", "k6", "memtier", "hlog", "bundle"}));
     import_cmd->add_option("--max-span", import.max_span,
                            "Longest time the file's requests may spread over (default 31d)");
     import_cmd->add_option("--db", import.db, "Run database (default: the user's)");

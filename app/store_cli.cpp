@@ -77,12 +77,14 @@ StoreCommands::StoreCommands(CLI::App& app) : parsed_(std::make_unique<Parsed>()
     add_db(p.compare_cmd, p.compare.db);
 
     p.export_cmd = app.add_subcommand("export", "Export a stored run");
-    p.export_cmd->add_option("id", p.export_.id, "Run id")->required();
+    p.export_cmd->add_option("id", p.export_.ids, "Run id (a bundle: ID,ID,... too)")->required();
     p.export_cmd
         ->add_option("--format", p.export_.format,
-                     "md, html, pdf, csv, probes-csv, json, hgrm or hlog")
+                     "md, html, pdf, csv, probes-csv, json, hgrm, hlog or bundle (a .perflab file "
+                     "another history imports)")
         ->required()
-        ->check(CLI::IsMember({"md", "html", "pdf", "csv", "probes-csv", "json", "hgrm", "hlog"}));
+        ->check(CLI::IsMember(
+            {"md", "html", "pdf", "csv", "probes-csv", "json", "hgrm", "hlog", "bundle"}));
     p.export_cmd->add_option("-o,--output", p.export_.output, "File to write (default: stdout)");
     add_db(p.export_cmd, p.export_.db);
 

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "run_import.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -24,7 +22,9 @@
 #include "model/format.h"
 #include "model/spec.h"
 #include "model/summary.h"
+#include "run_bundle.h"
 #include "sample_rows.h"
+#include "sha256.h"
 
 namespace perflab {
 
@@ -67,24 +67,31 @@ std::string detect(const std::string& file) {
                       "CSV with its header nor an HdrHistogram log (give --format)");
 }
 
-// The file's SHA-256 in hex, read in pieces: the same file imported twice is refused.
+// The file's SHA-256 in hex: the same file imported twice is refused.
 std::string sha256_of(const std::string& file) {
     std::ifstream in(file, std::ios::binary);
-    const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(),
-                                                                      EVP_MD_CTX_free);
-    if (!ctx || !EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr))
-        throw std::runtime_error("SHA-256 is not available");
-    std::string buffer(1 << 16, '\0');
-    while (in.read(buffer.data(), std::streamsize(buffer.size())) || in.gcount() > 0)
-        EVP_DigestUpdate(ctx.get(), buffer.data(), size_t(in.gcount()));
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    EVP_DigestFinal_ex(ctx.get(), digest, &size);
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string hex;
-    for (unsigned int i = 0; i < size; ++i)
-        hex += {kHex[digest[i] >> 4], kHex[digest[i] & 15]};
-    return hex;
+    return sha256_hex(in);
+}
+
+ImportResult import_from_bundle(const std::string& db_path, const ImportOptions& o) {
+    if (!o.name.empty())
+        throw ImportError("--name", "a bundle's runs keep their names (tag them with --tag)");
+    const BundleImport bundle = import_bundle(db_path, o.file, o.tags);
+    if (o.progress) o.progress(1.0);
+    ImportResult result;
+    result.format = "bundle";
+    result.requests = bundle.requests;
+    for (const auto& [from, here] : bundle.stored) {
+        result.run_ids.push_back(here);
+        result.remarks.push_back("run " + std::to_string(from) + " of the bundle stored as run " +
+                                 std::to_string(here));
+    }
+    result.run_id = result.run_ids.front();
+    for (const auto& [from, here] : bundle.already)
+        result.warnings.push_back("run " + std::to_string(from) +
+                                  " of the bundle is stored here already, as run " +
+                                  std::to_string(here) + ": not stored again");
+    return result;
 }
 
 const char* source_of(const std::string& format) {
@@ -302,6 +309,8 @@ std::vector<std::string> remarks_of(const std::string& format, const ImportTicks
 
 ImportResult import_run(const std::string& db_path, const ImportOptions& o) {
     if (!std::ifstream(o.file)) throw std::runtime_error("cannot read " + o.file);
+    if (o.format == "bundle" || (o.format == "auto" && is_bundle(o.file)))
+        return import_from_bundle(db_path, o);
     ImportResult result;
     result.format = o.format == "auto" ? detect(o.file) : o.format;
     const std::string sha256 = sha256_of(o.file);
@@ -347,6 +356,7 @@ ImportResult import_run(const std::string& db_path, const ImportOptions& o) {
                 totals->ops[op].latency = h;
     rows.finish(result.run_id, summary, run.start_ms + last_ms);
     tx.commit();
+    result.run_ids = {result.run_id};
     return result;
 }
 

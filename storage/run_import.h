@@ -14,7 +14,7 @@ struct ImportOptions {
     std::string file;
     std::string name;  // empty: the file's name
     std::vector<std::string> tags;
-    std::string format = "auto";  // auto, jtl, vegeta, k6, memtier or hlog
+    std::string format = "auto";  // auto, jtl, vegeta, k6, memtier, hlog or bundle
     // The longest time the file's requests may spread over (import_span.h).
     int64_t max_span_s = kImportMaxSpanS;
     // Called now and then from the reading thread with the share of the file read, 0..1.
@@ -22,8 +22,10 @@ struct ImportOptions {
 };
 
 struct ImportResult {
-    int64_t run_id = 0;
-    std::string format;  // the one read: jtl, vegeta, k6, memtier or hlog
+    int64_t run_id = 0;  // the first run stored
+    // Every run stored: a bundle (run_bundle.h) holds several.
+    std::vector<int64_t> run_ids;
+    std::string format;  // the one read: jtl, vegeta, k6, memtier, hlog or bundle
     uint64_t requests = 0;
     // What was skipped (a last line cut short), also in the run's notes.
     std::vector<std::string> warnings;
@@ -41,7 +43,8 @@ struct ImportResult {
 // in its notes, the file's SHA-256 with the run: the same file is refused a second time.
 // Nothing is stored unless the whole file reads. Throws ImportError for bad content,
 // StoreError for the database, std::runtime_error for a file that cannot be opened, holds no
-// request or was imported before.
+// request or was imported before. A PerfLab bundle stores its runs as import_bundle does,
+// each with `tags`; it takes no `name`.
 ImportResult import_run(const std::string& db_path, const ImportOptions& options);
 
 }  // namespace perflab

@@ -19,6 +19,8 @@
 #include <set>
 #include <utility>
 
+#include "file_dialogs.h"
+#include "run_bundle.h"
 #include "run_list_model.h"
 #include "run_notes_editor.h"
 #include "store_query.h"
@@ -52,6 +54,7 @@ HistoryView::HistoryView(std::string dbPath, QWidget* parent)
       delete_(new QPushButton(tr("Delete…"), this)),
       baseline_(new QPushButton(tr("Mark as baseline"), this)),
       compareBaseline_(new QPushButton(tr("Compare with baseline"), this)),
+      bundle_(new QPushButton(tr("Export bundle…"), this)),
       editor_(new RunNotesEditor(this)),
       runView_(new StoredRunView(dbPath_, this)) {
     auto* list = new QWidget(pages_);
@@ -109,6 +112,7 @@ QWidget* HistoryView::setupList(QWidget* page) {
     buttons->addWidget(baseline_);
     buttons->addWidget(compareBaseline_);
     buttons->addStretch(1);
+    buttons->addWidget(bundle_);
     buttons->addWidget(delete_);
     auto* left = new QWidget(page);
     auto* leftLayout = new QVBoxLayout(left);
@@ -138,6 +142,16 @@ QWidget* HistoryView::setupList(QWidget* page) {
     baseline_->setToolTip(tr("The run the runs of its name are compared with"));
     connect(baseline_, &QPushButton::clicked, this, &HistoryView::markBaseline);
     connect(compareBaseline_, &QPushButton::clicked, this, &HistoryView::compareWithBaseline);
+    bundle_->setToolTip(tr("The selected runs in one .perflab file another PerfLab imports"));
+    connect(bundle_, &QPushButton::clicked, this, [this] {
+        const QList<qint64> ids = selectedRunIds();
+        if (ids.empty()) return;
+        const QString path = ask_save_path(
+            this, tr("Export bundle"), tr("PerfLab bundle (*.perflab)"),
+            QStringLiteral("bundle/dir"),
+            ids.size() == 1 ? tr("run-%1.perflab").arg(ids.front()) : tr("runs.perflab"));
+        if (!path.isEmpty()) exportBundle(path);
+    });
     auto* del = new QShortcut(QKeySequence::Delete, table_);
     connect(del, &QShortcut::activated, this, &HistoryView::deleteSelected);
     return split;
@@ -233,6 +247,7 @@ void HistoryView::selectionChanged() {
     delete_->setEnabled(!ids.empty());
     baseline_->setEnabled(ids.size() == 1);
     compareBaseline_->setEnabled(ids.size() == 1);
+    bundle_->setEnabled(!ids.empty());
     const qint64 id = ids.size() == 1 ? ids.front() : 0;
     // A refresh keeps the selection: what the user is typing stays.
     if (id == editor_->runId() && !reloadEditor_) return;
@@ -345,6 +360,23 @@ void HistoryView::compareWithBaseline() {
         [this, id = ids.front()](qint64 base) {
             if (base == id) return showError(tr("run %1 is its name's baseline").arg(id));
             emit compareRequested({base, id});
+        },
+        [this](const QString& message) { showError(message); });
+}
+
+void HistoryView::exportBundle(const QString& path) {
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.empty()) return;
+    editQuery_->submit(
+        [ids = std::vector<int64_t>(ids.begin(), ids.end()),
+         file = path.toStdString()](RunStore& store) {
+            export_bundle(store.path(), ids, file);
+            return int(ids.size());
+        },
+        [this, path](int runs) {
+            status_->setStyleSheet(QString());
+            status_->setText(tr("%n run(s) written to %1", nullptr, runs).arg(path));
+            emit bundleExported(path, runs);
         },
         [this](const QString& message) { showError(message); });
 }

@@ -27,8 +27,8 @@ class StoredRunView;
 // Every stored run with its key figures, newest first, filtered by name, kind and tag as
 // `perflab runs --name --kind --tag` filters. A run opens in a page of its own (its charts
 // and report, Back returns); the selected run's notes and tags are edited beside the list;
-// selected runs are deleted after a confirmation, or handed over for comparison. Every store
-// query runs off the GUI thread.
+// selected runs are deleted after a confirmation, handed over for comparison, or written to a
+// bundle. Every store query runs off the GUI thread.
 class HistoryView : public QWidget {
     Q_OBJECT
   public:
@@ -52,6 +52,7 @@ class HistoryView : public QWidget {
     QPushButton* deleteButton() const { return delete_; }
     QPushButton* baselineButton() const { return baseline_; }
     QPushButton* compareBaselineButton() const { return compareBaseline_; }
+    QPushButton* bundleButton() const { return bundle_; }
     RunNotesEditor* notesEditor() const { return editor_; }
     StoredRunView* runView() const { return runView_; }
     bool showingRun() const;
@@ -66,6 +67,9 @@ class HistoryView : public QWidget {
     void markBaseline();
     // The selected run against the baseline of its name.
     void compareWithBaseline();
+    // The selected runs in one bundle at `path` (run_bundle.h), for another history; the
+    // button asks where.
+    void exportBundle(const QString& path);
 
   signals:
     void compareRequested(const QList<qint64>& ids);
@@ -74,6 +78,7 @@ class HistoryView : public QWidget {
     // An edit or delete has landed in the store.
     void runsChanged();
     void failed(const QString& message);
+    void bundleExported(const QString& path, int runs);
 
   protected:
     // Asks the user (QMessageBox) before anything is deleted; tests override it.
@@ -111,6 +116,7 @@ class HistoryView : public QWidget {
     QPushButton* delete_;
     QPushButton* baseline_;
     QPushButton* compareBaseline_;
+    QPushButton* bundle_;
     RunNotesEditor* editor_;
     StoredRunView* runView_;
     bool reloadEditor_ = false;   // after a save: show the notes and tags as stored

@@ -4,6 +4,8 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCoreApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
@@ -11,14 +13,17 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <utility>
 
 #include "ab_dialog.h"
@@ -63,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent)
       hosts_(new HostsView(dbPath_, default_known_hosts_path(), this)),
       session_(new RunSession(this)) {
     setWindowTitle(tr("PerfLab"));
+    setAcceptDrops(true);
     register_metatypes();
     setupViews();
     setupMenus();
@@ -423,12 +429,14 @@ void MainWindow::exportChart() {
 void MainWindow::importResults() {
     const QString path =
         ask_open_path(this, tr("Import another tool's results"),
-                      tr("Results (*.jtl *.csv *.json *.hlog *.log);;All files (*)"),
+                      tr("Results (*.jtl *.csv *.json *.hlog *.log *.perflab);;PerfLab bundle "
+                         "(*.perflab);;All files (*)"),
                       QStringLiteral("import/dir"));
     if (!path.isEmpty()) importFile(path);
 }
 
 void MainWindow::importFile(const QString& path) {
+    ++importing_;
     if (!importProgress_) {
         importProgress_ = new QProgressBar(this);
         importProgress_->setObjectName(QStringLiteral("importProgress"));
@@ -448,29 +456,67 @@ void MainWindow::importFile(const QString& path) {
             if (bar) bar->setValue(int(share * 100));
         });
     };
-    auto* watcher = new QFutureWatcher<std::pair<qint64, QString>>(this);
+    struct Imported {
+        QList<qint64> ids;
+        QString error;
+    };
+    auto* watcher = new QFutureWatcher<Imported>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
         watcher->deleteLater();
-        const auto [id, error] = watcher->result();
+        const auto [ids, error] = watcher->result();
         importProgress_->hide();
+        --importing_;
         if (!error.isEmpty()) {
             report(tr("Cannot import %1").arg(path), error);
             emit importFailed(error);
+            importNext();
             return;
         }
-        statusBar()->showMessage(tr("Imported %1 as run %2").arg(path).arg(id));
+        const qint64 id = ids.front();
+        QStringList names;
+        for (const qint64 i : ids)
+            names << QString::number(i);
+        statusBar()->showMessage(ids.size() == 1
+                                     ? tr("Imported %1 as run %2").arg(path).arg(id)
+                                     : tr("Imported %1 as runs %2").arg(path, names.join(", ")));
         history_->showList();
         history_->selectRun(id);
         showView(View::history);
         emit importFinished(id);
+        importNext();
     });
     watcher->setFuture(QtConcurrent::run([db = dbPath_, options] {
+        Imported imported;
         try {
-            return std::pair<qint64, QString>(import_run(db, options).run_id, QString());
+            for (const int64_t id : import_run(db, options).run_ids)
+                imported.ids << id;
         } catch (const std::exception& e) {
-            return std::pair<qint64, QString>(0, QString::fromStdString(e.what()));
+            imported.error = QString::fromStdString(e.what());
         }
+        return imported;
     }));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() &&
+        std::all_of(urls.begin(), urls.end(), [](const QUrl& url) { return url.isLocalFile(); }))
+        event->acceptProposedAction();
+}
+
+// Each file dropped is imported as File → Import results… imports it, one after another.
+void MainWindow::dropEvent(QDropEvent* event) {
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile()) paths << url.toLocalFile();
+    if (paths.isEmpty()) return;
+    event->acceptProposedAction();
+    importQueue_ << paths;
+    importNext();
+}
+
+void MainWindow::importNext() {
+    if (importing_ == 0 && !importQueue_.isEmpty()) importFile(importQueue_.takeFirst());
 }
 
 // Shown window-modal without a nested event loop: a run going on, its ticks and its end

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QStringList>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,8 +54,10 @@ class MainWindow : public QMainWindow {
     RunSession* session() const { return session_; }
     QAction* startAction() const { return startAction_; }
     QAction* stopAction() const { return stopAction_; }
-    // File → Import results…: another tool's results (JTL, vegeta, k6, .hlog) stored as a run,
-    // read off the GUI thread with a progress bar; importFinished or importFailed follows.
+    // File → Import results…, or a file dropped on the window: another tool's results (JTL,
+    // vegeta, k6, memtier, .hlog) stored as a run, or a PerfLab bundle's runs, read off the
+    // GUI thread with a progress bar; importFinished (the first run stored) or importFailed
+    // follows.
     void importFile(const QString& path);
     // Run → Live metrics for Prometheus…, once answered: HOST:PORT for the runs from now on,
     // remembered in the settings; empty turns it off.
@@ -67,6 +70,8 @@ class MainWindow : public QMainWindow {
 
   protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
   private:
     void setupViews();
@@ -83,6 +88,7 @@ class MainWindow : public QMainWindow {
     void writeSpec(const QString& path);
     void exportChart();
     void importResults();
+    void importNext();
     void openAbDialog();
     void startRedisDemo();  // the Redis quick start, its error reported
     void askMetricsAddress();
@@ -103,6 +109,8 @@ class MainWindow : public QMainWindow {
     RunSession* session_;
     bool closeAfterRun_ = false;
     QProgressBar* importProgress_ = nullptr;
+    int importing_ = 0;        // imports under way
+    QStringList importQueue_;  // files dropped, imported one at a time
     AbDialog* ab_ = nullptr;
     QAction* startAction_ = nullptr;
     QAction* stopAction_ = nullptr;

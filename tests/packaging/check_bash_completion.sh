@@ -39,6 +39,7 @@ expect "export" ex
 expect "import import-host" imp
 expect "--json" runs --j
 expect "pdf probes-csv" export 1 --format p
+expect "bundle" export 1 --format b
 expect "trust" hosts tr
 expect "--per-core" hosts add --p
 expect "specs/a.json specs/b.json" run specs/

@@ -35,7 +35,7 @@ expect() {
 }
 
 expect "--db --help --json --kind --name --tag -h" runs --
-expect "csv hgrm hlog html json md pdf probes-csv" export 1 --format ""
+expect "bundle csv hgrm hlog html json md pdf probes-csv" export 1 --format ""
 expect "add list remove trust" hosts ""
 expect "files -g *.json" run ""
 expect "files -g *.json" gui --spec ""

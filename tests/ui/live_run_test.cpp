@@ -9,9 +9,12 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QInputDialog>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -21,6 +24,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QUrl>
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -103,6 +107,7 @@ class LiveRunTest : public QObject {
     void annotationRoundTripsThroughTheStoreAndTheReport();
     void aNoteStandsWhereItWasAskedFor();
     void importLandsInTheHistoryWithItsProgress();
+    void bundleGoesOutOfHistoryAndDropsBackIn();
     void agentsRunShowsATilePerAgentAndStoresTheirShares();
     void agentAtItsLimitRaisesTheBanner();
     void liveMetricsAreServedWhileTheRunGoes();
@@ -714,6 +719,65 @@ void LiveRunTest::importLandsInTheHistoryWithItsProgress() {
     QCOMPARE(run.id, id);
     QCOMPARE(run.status, std::string("imported"));
     QCOMPARE(run.figures.ops, uint64_t(50));
+}
+
+// History → Export bundle… of two runs, the runs deleted, the bundle dropped on the window:
+// both come back with their figures, under new ids; dropped again, it is refused by content.
+void LiveRunTest::bundleGoesOutOfHistoryAndDropsBackIn() {
+    const test::OwnDataHome home;
+    home.dir().write("a.json", test::vegeta_results(50));
+    home.dir().write("b.json", test::vegeta_results(80));
+    MainWindow window;
+    QSignalSpy imported(&window, &MainWindow::importFinished);
+    for (const char* name : {"a.json", "b.json"}) {
+        window.importFile(QString::fromStdString(home.dir().file(name)));
+        QTRY_COMPARE_WITH_TIMEOUT(imported.count(), name[0] == 'a' ? 1 : 2, 10000);
+    }
+    const QList<qint64> ids = {imported.at(0).at(0).toLongLong(),
+                               imported.at(1).at(0).toLongLong()};
+    HistoryView* history = window.historyView();
+    QTRY_VERIFY_WITH_TIMEOUT(history->model()->rowCount() == 2, 10000);
+    history->selectRuns(ids);
+    QTRY_VERIFY(history->bundleButton()->isEnabled());
+    QSignalSpy written(history, &HistoryView::bundleExported);
+    const QString file = QString::fromStdString(home.dir().file("two.perflab"));
+    history->exportBundle(file);
+    QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 10000);
+    QCOMPARE(written.at(0).at(1).toInt(), 2);
+    {
+        RunStore store(default_database_path(), Access::write);
+        for (const qint64 id : ids)
+            store.remove(id);
+    }
+
+    const auto drop = [&window, &file] {
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(file)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton,
+                              Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent event(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &event);
+    };
+    drop();
+    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 3, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(history->model()->rowCount() == 2, 10000);
+    std::vector<uint64_t> ops;
+    for (int row = 0; row < 2; ++row) {
+        const RunInfo& run = history->model()->run(row);
+        QVERIFY(!ids.contains(run.id));
+        QCOMPARE(run.status, std::string("imported"));
+        ops.push_back(run.figures.ops);
+    }
+    std::sort(ops.begin(), ops.end());
+    QCOMPARE(ops, (std::vector<uint64_t>{50, 80}));
+
+    QSignalSpy refused(&window, &MainWindow::importFailed);
+    drop();
+    QTRY_COMPARE_WITH_TIMEOUT(refused.count(), 1, 10000);
+    QVERIFY2(refused.at(0).at(0).toString().contains(QStringLiteral("stored here already")),
+             qPrintable(refused.at(0).at(0).toString()));
 }
 
 // A run that two agents send (real sshd on loopback, each starting this build's perflab
