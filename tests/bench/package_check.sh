@@ -8,7 +8,8 @@
 # from the source and build trees: --version, demo --help, a 3-second headless demo against
 # memcached, the man page, the desktop entry and metainfo, the bash completion, and the window
 # under Xvfb with its icon and a screenshot. What it does not prove: an install on a bare Debian 12 (this
-# machine has the build's libraries already; a debootstrap root would).
+# machine has the build's libraries already); tests/bench/package_bare_root.sh proves that, in a
+# debootstrap root.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 deb="${1:-$(ls "$root"/build/package/perflab_*.deb | tail -n 1)}"

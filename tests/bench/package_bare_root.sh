@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs the Debian package on a bare Debian 12 and runs it there:
+#   tests/bench/package_bare_root.sh [DEB] [ROOT_CACHE_DIR]
+#   (defaults: build/package/perflab_*.deb, /var/cache/perflab-bare-root)
+# What it proves, beyond tests/bench/package_check.sh: on a debootstrap --variant=minbase
+# bookworm root, which has none of the build's libraries, `apt-get install ./perflab_*.deb`
+# resolves everything from the Debian archive (Recommends included), pulls no -dev package and
+# no compiler, and the installed files alone run: --version, a 3-second headless demo against
+# the memcached it brings, the man page without warnings, and the window under Xvfb, whose
+# screenshot lands outside the root ($SCREENSHOT, default /tmp/perflab-bare-root.png).
+# Needs root, network to deb.debian.org, and on the host Xvfb, x11-utils and imagemagick.
+# The pristine root is cached as a tarball and apt's downloads beside it, so only the first run
+# pays for debootstrap and the downloads; each run unpacks a fresh copy of the root into a
+# temporary directory and deletes it.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+deb="$(realpath "${1:-$(ls "$repo"/build/package/perflab_*.deb | tail -n 1)}")"
+cache="${2:-/var/cache/perflab-bare-root}"
+tarball="$cache/bookworm.tar"
+shot="${SCREENSHOT:-/tmp/perflab-bare-root.png}"
+fail() { echo "package_bare_root: FAILED: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || fail "needs root (debootstrap, chroot, mounts)"
+[ -f "$deb" ] || fail "no package at $deb"
+
+work="$(mktemp -d /tmp/perflab-bare-root.XXXXXX)"
+r="$work/root"
+mounts=()
+cleanup() {
+  local status=$? p
+  set +e  # every step of the clean-up runs, whatever the one before did
+  [ -n "${xvfb:-}" ] && kill "$xvfb" 2>/dev/null
+  # Anything still running from inside the root (the window, a memcached) would hold it busy.
+  for p in /proc/[0-9]*; do
+    [ "$(readlink "$p/root" 2>/dev/null)" = "$r" ] && kill -9 "${p#/proc/}" 2>/dev/null
+  done
+  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+    umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}" || true
+  done
+  # Never delete through a mount that is still there (its /dev is the host's).
+  if findmnt -rno TARGET | grep -q "^$work/"; then
+    echo "package_bare_root: left $work in place, something is still mounted in it" >&2
+  else
+    rm -rf --one-file-system "$work"
+  fi
+  exit "$status"
+}
+trap cleanup EXIT
+in_root() { chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
+  DEBIAN_FRONTEND=noninteractive HOME=/scratch/home XDG_CONFIG_HOME=/scratch/config \
+  XDG_DATA_HOME=/scratch/data XDG_RUNTIME_DIR=/scratch/runtime PERFLAB_DB=/scratch/runs.db \
+  ${DISPLAY:+DISPLAY=$DISPLAY} "$@"; }
+bind() { mount "$@" && mounts+=("${*: -1}"); }
+started=$SECONDS
+# The root lives in memory (about 1 GB at the end): dpkg's fsyncs and deleting 30000 files cost
+# minutes on this machine's disk, and unmounting it is the whole clean-up.
+mkdir "$r"
+bind -t tmpfs -o size=4g,mode=755 bare-root "$r"
+
+# 1. The bare root: debootstrap once, then the cached tarball.
+if [ -f "$tarball" ]; then
+  tar -xpf "$tarball" -C "$r" --numeric-owner || fail "unpacking $tarball"
+  echo "== root unpacked from $tarball ($((SECONDS - started)) s)"
+else
+  if ! command -v debootstrap >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y debootstrap >/dev/null ||
+      fail "apt-get install debootstrap"
+  fi
+  debootstrap --variant=minbase bookworm "$r" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
+    { tail -n 20 "$work/debootstrap.log"; fail "debootstrap"; }
+  mkdir -p "$cache"
+  { tar -cpf "$tarball.part" -C "$r" --numeric-owner . && mv "$tarball.part" "$tarball"; } ||
+    fail "caching the root in $tarball"
+  echo "== root made by debootstrap, cached in $tarball ($((SECONDS - started)) s)"
+fi
+
+# The archives a fresh Debian 12 install uses, so the install sees today's library versions.
+cat >"$r/etc/apt/sources.list" <<'EOF'
+deb http://deb.debian.org/debian bookworm main
+deb http://deb.debian.org/debian bookworm-updates main
+deb http://deb.debian.org/debian-security bookworm-security main
+EOF
+cp /etc/resolv.conf "$r/etc/resolv.conf"
+# No service starts inside the chroot (memcached's postinst would start one and keep it).
+printf '#!/bin/sh\nexit 101\n' >"$r/usr/sbin/policy-rc.d" && chmod +x "$r/usr/sbin/policy-rc.d"
+bind -t proc proc "$r/proc"
+bind -t sysfs sys "$r/sys"
+bind --bind /dev "$r/dev"
+bind --bind /dev/pts "$r/dev/pts"
+bind -t tmpfs shm "$r/dev/shm"  # the bind of /dev does not bring the host's /dev/shm
+# Downloaded .debs are kept between runs (apt checks each against the archive's hashes), so a
+# second run resolves the same way but does not fetch 116 MB again.
+mkdir -p "$cache/archives"
+bind --bind "$cache/archives" "$r/var/cache/apt/archives"
+mkdir -p "$r"/scratch/{home,config,data,runtime} && chmod 700 "$r/scratch/runtime"
+
+# 2. The install, with Recommends, as a user would type it.
+cp "$deb" "$r/tmp/" && chmod 644 "$r/tmp/$(basename "$deb")"
+in_root dpkg-query -W -f='${Package}\n' | sort >"$work/before"
+in_root apt-get update >"$work/apt.log" 2>&1 || { cat "$work/apt.log"; fail "apt-get update in the root"; }
+t=$SECONDS
+in_root sh -c "cd /tmp && apt-get install -y ./$(basename "$deb")" >>"$work/apt.log" 2>&1 ||
+  { tail -n 30 "$work/apt.log"; fail "apt-get install ./$(basename "$deb") in the bare root"; }
+in_root dpkg-query -W -f='${Package}\n' | sort >"$work/after"
+comm -13 "$work/before" "$work/after" >"$work/new"
+mapfile -t new <"$work/new"
+kib="$(in_root dpkg-query -W -f='${Package} ${Installed-Size}\n' "${new[@]}" | awk '{s += $2} END {print s}')"
+echo "== apt-get install: ${#new[@]} packages installed, $((kib / 1024)) MiB installed size," \
+  "$(sed -n 's/^Need to get \(.*\) of archives\.$/\1/p' "$work/apt.log" | head -n 1) to download ($((SECONDS - t)) s)"
+grep -qx perflab "$work/new" || fail "perflab is not among the installed packages"
+for pkg in $(dpkg-deb -f "$deb" Recommends | tr -d ' ' | tr ',' ' '); do
+  grep -qx "$pkg" "$work/new" || fail "$pkg (Recommends) was not installed"
+done
+dev="$(grep -- '-dev$' "$work/new" || true)"
+[ -z "$dev" ] || fail "-dev packages installed: ${dev//$'\n'/ }"
+cc="$(grep -E '^(gcc|g\+\+|cpp|clang|binutils|build-essential)(-[0-9]+)?$' "$work/new" || true)"
+[ -z "$cc" ] || fail "a compiler or toolchain installed: ${cc//$'\n'/ }"
+echo "no -dev package, no compiler"
+
+# 3. The installed software, run with nothing else than the root's files.
+version="$(in_root perflab --version)" || fail "perflab --version"
+echo "$version" | head -n 3
+grep -q "$(dpkg-deb -f "$deb" Version)" <<<"$version" || fail "--version does not name $(dpkg-deb -f "$deb" Version)"
+in_root perflab demo --seconds 3 >"$work/demo.log" 2>&1 || { cat "$work/demo.log"; fail "perflab demo --seconds 3"; }
+tail -n 3 "$work/demo.log"
+# man-db is the test's tool to read the page, not a dependency of the package (minbase lacks it).
+in_root apt-get install -y --no-install-recommends man-db >>"$work/apt.log" 2>&1 ||
+  { tail -n 20 "$work/apt.log"; fail "apt-get install man-db (test tool)"; }
+in_root env MANWIDTH=80 man --warnings -l /usr/share/man/man1/perflab.1.gz >"$work/man.txt" 2>"$work/man.err" ||
+  { cat "$work/man.err"; fail "man -l perflab.1.gz"; }
+[ ! -s "$work/man.err" ] || { cat "$work/man.err"; fail "man -l warns"; }
+grep -q "perflab export" "$work/man.txt" || fail "the man page has no perflab export"
+echo "man page: $(wc -l <"$work/man.txt") lines, no warnings"
+
+# The X server runs on the host; the root sees its socket through a bind mount.
+display=99
+while [ -e "/tmp/.X${display}-lock" ]; do display=$((display + 1)); done
+Xvfb ":$display" -screen 0 1024x700x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+export DISPLAY=":$display"
+sleep 1
+mkdir -p "$r/tmp/.X11-unix"
+bind --bind /tmp/.X11-unix "$r/tmp/.X11-unix"
+in_root perflab gui --size 1024x700 >"$work/gui.log" 2>&1 &
+gui=$!
+sleep 5
+kill -0 "$gui" 2>/dev/null || { cat "$work/gui.log"; fail "perflab gui did not stay up"; }
+window="$(xwininfo -root -tree | grep '"PerfLab": ("perflab"' | grep -o '0x[0-9a-f]*' | head -n 1)"
+[ -n "$window" ] || { cat "$work/gui.log"; fail "no PerfLab window on $DISPLAY"; }
+xprop -id "$window" _NET_WM_ICON | grep -q "Icon (" || fail "the window has no icon"
+import -window root "$shot" || fail "screenshot to $shot"
+echo "window under Xvfb, with its icon: $shot"
+echo "== package_bare_root: ok ($((SECONDS - started)) s)"
