@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""make_manpage.py PERFLAB VERSION OUT: writes OUT (perflab.1) and OUT.gz from the --help of
-perflab and of each of its subcommands, so the page says what the binary beside it does."""
+"""make_manpage.py PERFLAB VERSION OUT README: writes OUT (perflab.1) and OUT.gz from the --help
+of perflab and of each of its subcommands, so the page says what the binary beside it does,
+and from README's "Run specs" section, the spec reference, so neither drifts from its source."""
 import gzip
 import re
 import subprocess
@@ -67,8 +68,85 @@ def command(out, perflab, words, level):
         command(out, perflab, [*words, name], level + 1)
 
 
+def inline(text):
+    """Markdown's inline marks as roff fonts: `code` and **bold** bold, links as their text."""
+    text = re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r"\1 <\2>", text)
+    parts = re.split(r"(`[^`]+`|\*\*[^*]+\*\*)", text)
+    out = []
+    for part in parts:
+        if part.startswith("`") and part.endswith("`") and len(part) > 1:
+            out.append("\\fB" + esc(part[1:-1]) + "\\fR")
+        elif part.startswith("**") and part.endswith("**") and len(part) > 3:
+            out.append("\\fB" + esc(part[2:-2].replace("`", "")) + "\\fR")
+        else:
+            out.append(esc(part))
+    return "".join(out)
+
+
+def markdown(out, text):
+    """The README's Markdown as it is written there: ### headings, paragraphs, - and 1. lists
+    (continued by indented lines), fenced code and | tables, both kept as preformatted text."""
+    lines = text.splitlines()
+    i = 0
+    paragraph = []
+
+    def flush():
+        if paragraph:
+            out.append(".PP")
+            out.append(re.sub(r"^([.'])", r"\\&\1", inline(" ".join(paragraph))))
+            paragraph.clear()
+
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("```"):
+            flush()
+            out += [".PP", ".RS 2", ".nf"]
+            i += 1
+            while i < len(lines) and not lines[i].startswith("```"):
+                out.append("\\&" + esc(lines[i]))
+                i += 1
+            out += [".fi", ".RE"]
+        elif line.startswith("|"):
+            flush()
+            out += [".PP", ".RS 2", ".nf"]
+            while i < len(lines) and lines[i].startswith("|"):
+                if not re.match(r"^\|[ :|-]+\|$", lines[i]):
+                    out.append("\\&" + inline(lines[i]))
+                i += 1
+            out += [".fi", ".RE"]
+            continue
+        elif line.startswith("#"):
+            flush()
+            out.append('.SS "%s"' % inline(line.lstrip("#").strip()))
+        elif re.match(r"^(- |\d+\. )", line):
+            flush()
+            bullet, _, first = line.partition(" ")
+            item = [first]
+            while i + 1 < len(lines) and lines[i + 1].startswith("  ") and lines[i + 1].strip():
+                i += 1
+                item.append(lines[i].strip())
+            out.append('.IP "%s" 4' % ("\\(bu" if bullet == "-" else bullet))
+            out.append(re.sub(r"^([.'])", r"\\&\1", inline(" ".join(item))))
+        elif not line.strip():
+            flush()
+        else:
+            paragraph.append(line.strip())
+        i += 1
+    flush()
+
+
+def spec_reference(readme):
+    """README's "## Run specs" section, up to the next ## heading."""
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    start = text.index("\n## Run specs\n")
+    body = text[start + len("\n## Run specs\n"):]
+    end = re.search(r"^## ", body, re.M)
+    return body[:end.start()] if end else body
+
+
 def main():
-    perflab, version, path = sys.argv[1:4]
+    perflab, version, path, readme = sys.argv[1:5]
     description, _, parts = sections(help_of(perflab, []))
     summary = description.split(": ", 1)[-1]
     out = [
@@ -91,6 +169,8 @@ def main():
     out.append(".SH COMMANDS")
     for name, _ in parts.get("Subcommands", []):
         command(out, perflab, [name], 1)
+    out.append(".SH RUN SPECS")
+    markdown(out, spec_reference(readme))
     out += [
         ".SH FILES",
         ".TP",

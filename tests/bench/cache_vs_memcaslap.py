@@ -13,7 +13,7 @@ requests and reads their replies and does nothing else. Its CPU per op is what t
 TCP path costs any client; `ratio floor/memcaslap` says how far below a peer a client can get.
 
 Example:
-  tests/bench/cache_vs_memcaslap.py --perflab build/release/app/perflab --driver async \
+  tests/bench/cache_vs_memcaslap.py --perflab build/ci/app/perflab --driver async \
       --floor build/ci/tests/integration/transport_floor
 """
 
@@ -35,7 +35,7 @@ from http_vs_wrk import floor_transports  # noqa: E402
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--perflab", default="build/release/app/perflab",
+    p.add_argument("--perflab", default="build/ci/app/perflab",
                    help="perflab binary (a release build)")
     p.add_argument("--memcaslap", default="memcaslap")
     p.add_argument("--memcached", default="memcached")

@@ -32,7 +32,7 @@ from http_vs_wrk import free_port, per_request, pinned, run_measured, run_nginx 
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--perflab", default="build/release/app/perflab",
+    p.add_argument("--perflab", default="build/ci/app/perflab",
                    help="perflab binary (a release build)")
     p.add_argument("--h2load", default="h2load")
     p.add_argument("--nginx", default="nginx")

@@ -39,7 +39,7 @@ import urllib.parse
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--perflab", default="build/release/app/perflab",
+    p.add_argument("--perflab", default="build/ci/app/perflab",
                    help="perflab binary (a release build)")
     p.add_argument("--wrk", default="wrk")
     p.add_argument("--nginx", default="nginx")

@@ -23,7 +23,7 @@ memtier_benchmark is not packaged for Debian 12; build it from its public source
 redis-benchmark is in Debian's redis-tools, which this script installs with apt-get if missing.
 
 Example:
-  tests/bench/redis_vs_memtier.py --perflab build/release/app/perflab \
+  tests/bench/redis_vs_memtier.py --perflab build/ci/app/perflab \
       --memtier /tmp/memtier/memtier_benchmark
 """
 
@@ -43,7 +43,7 @@ import time
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--perflab", default="build/release/app/perflab",
+    p.add_argument("--perflab", default="build/ci/app/perflab",
                    help="perflab binary (a release build)")
     p.add_argument("--memtier", default="memtier_benchmark", help="memtier_benchmark binary")
     p.add_argument("--redis-benchmark", default="redis-benchmark")

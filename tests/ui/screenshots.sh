@@ -6,7 +6,7 @@
 # Needs xvfb, imagemagick and poppler-utils (.ci/install-deps.sh), memcached and a JDK.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-bin="${1:-$root/build/release/app/perflab}"
+bin="${1:-$root/build/ci/app/perflab}"
 out="${2:-$root/build/screenshots}"
 mkdir -p "$out"
 
