@@ -4,7 +4,7 @@
 // 127.0.0.1, a client's: Redis asks for one by default), the counts read from the server's
 // own commandstats over its plain port. A certificate the spec's CA did not sign, or that
 // names another server, fails the run before its first op, saying so (exit 1); TLS keys
-// that are wrong are bad input (exit 2).
+// that are wrong are bad input (exit 2). A Redis Cluster over TLS reads its slot map over TLS.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -166,16 +166,48 @@ TEST_F(RedisTls, BadTlsKeysAreBadInput) {
           std::string("cache.redis.tls.colour: unknown key")})
         EXPECT_NE(r.err.find(says), npos) << says << " not in:\n" << r.err;
 
-    json cluster = spec(tls_endpoint(), true);
-    cluster["cache"]["redis"]["cluster"] = true;
-    const auto c = perflab_run(cluster);
-    EXPECT_EQ(c.code, 2) << c.err;
-    EXPECT_NE(c.err.find("cache.redis.tls: not with \"cluster\""), npos) << c.err;
-
     const auto word = perflab_run(spec(tls_endpoint(), "yes"));
     EXPECT_EQ(word.code, 2) << word.err;
     EXPECT_NE(word.err.find("cache.redis.tls: expected true, false or an object, got string"), npos)
         << word.err;
+}
+
+// A three-node cluster whose nodes speak TLS to clients and to each other (tls-cluster): the
+// slot map is read over TLS from the seed, names the nodes' TLS ports, and every node's own
+// commandstats (read over their plain ports) add up to the run's counts.
+TEST_F(RedisTls, AClusterOverTlsCountsAsItsNodes) {
+    std::vector<uint16_t> tls_ports;
+    const RedisCluster cluster(3, [&](size_t) {
+        tls_ports.push_back(free_port());
+        return std::vector<std::string>{"--tls-port",         std::to_string(tls_ports.back()),
+                                        "--tls-cert-file",    certs_.file("server.crt"),
+                                        "--tls-key-file",     certs_.file("server.key"),
+                                        "--tls-ca-cert-file", certs_.file("ca.crt"),
+                                        "--tls-cluster",      "yes"};
+    });
+    json s = spec("127.0.0.1:" + std::to_string(tls_ports[0]), tls(), 3000);
+    s["cache"]["redis"]["cluster"] = true;
+    const auto r = perflab_run(s, {"--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["ops"]["get"]["count"].get<uint64_t>(), 3000u);
+    EXPECT_EQ(j["ops"]["get"]["count"].get<uint64_t>(), cluster.command_stat("get", "calls"));
+    EXPECT_EQ(j["ops"]["set"]["count"].get<uint64_t>(), cluster.command_stat("set", "calls"));
+    EXPECT_EQ(j["hits"].get<uint64_t>(), cluster.info_sum("stats", "keyspace_hits"));
+    EXPECT_EQ(j["errors"], json::object()) << r.out;
+    for (size_t i = 0; i < cluster.size(); ++i)
+        EXPECT_GT(command_stat(cluster.node(i), "get", "calls"), 0u) << "node " << i;
+
+    // A certificate the spec's CA did not sign fails it at the slot map, naming the seed.
+    const auto refused = perflab_run([&] {
+        json other = s;
+        other["cache"]["redis"]["tls"] = tls("other-ca");
+        return other;
+    }());
+    EXPECT_EQ(refused.code, 1) << refused.err;
+    EXPECT_NE(refused.err.find("127.0.0.1:" + std::to_string(tls_ports[0]) + ": "), npos)
+        << refused.err;
+    EXPECT_NE(refused.err.find("certificate verify failed"), npos) << refused.err;
 }
 
 }  // namespace

@@ -97,12 +97,17 @@ uint64_t command_stat(const RedisServer& server, const std::string& command,
     return at == std::string::npos ? 0 : std::stoull(line.substr(at + field.size() + 2));
 }
 
-RedisCluster::RedisCluster(int masters) {
+RedisCluster::RedisCluster(int masters,
+                           const std::function<std::vector<std::string>(size_t)>& node_args) {
     std::vector<std::string> create = {"redis-cli", "--cluster", "create"};
     for (int i = 0; i < masters; ++i) {
-        nodes_.push_back(std::make_unique<RedisServer>(
-            std::vector<std::string>{"--cluster-enabled", "yes", "--cluster-config-file",
-                                     "nodes.conf", "--cluster-port", std::to_string(free_port())}));
+        std::vector<std::string> args = {"--cluster-enabled",     "yes",
+                                         "--cluster-config-file", "nodes.conf",
+                                         "--cluster-port",        std::to_string(free_port())};
+        if (node_args)
+            for (auto& a : node_args(size_t(i)))
+                args.push_back(std::move(a));
+        nodes_.push_back(std::make_unique<RedisServer>(std::move(args)));
         create.push_back(nodes_.back()->endpoint());
     }
     create.insert(create.end(), {"--cluster-replicas", "0", "--cluster-yes"});

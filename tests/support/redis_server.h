@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -44,10 +45,12 @@ class RedisServer {
 
 // A Redis Cluster of `masters` redis-server nodes on free loopback ports (each with its bus on
 // another free port), made by redis-cli --cluster create without replicas; ready once every
-// node's CLUSTER INFO says cluster_state:ok.
+// node's CLUSTER INFO says cluster_state:ok. `node_args`, if given, adds options to node i's
+// redis-server (a TLS port of its own).
 class RedisCluster {
   public:
-    explicit RedisCluster(int masters = 3);
+    explicit RedisCluster(int masters = 3,
+                          const std::function<std::vector<std::string>(size_t)>& node_args = {});
 
     size_t size() const { return nodes_.size(); }
     const RedisServer& node(size_t i) const { return *nodes_.at(i); }

@@ -55,12 +55,16 @@ void AsyncEngine::resolve() {
 
 void AsyncEngine::start() {
     resolve();
+    if (const auto& tls = spec_.cache->redis.tls) tls_.emplace(*tls);
     // A cluster's servers are seeds: the connections go to the masters its slot map names.
     if (spec_.cache->redis.cluster) {
-        cluster_ = discover_cluster(servers_, spec_.cache->redis, spec_.cache->timeout_ms);
+        std::vector<std::string> hosts;
+        for (const auto& s : spec_.cache->servers)
+            hosts.push_back(s.host);
+        cluster_ = discover_cluster(servers_, hosts, spec_.cache->redis, tls_ ? &*tls_ : nullptr,
+                                    spec_.cache->timeout_ms);
         servers_ = cluster_->nodes;
     }
-    if (const auto& tls = spec_.cache->redis.tls) tls_.emplace(*tls);
     int connections = 1;
     for (const auto& p : spec_.phases)
         connections = std::max(connections, phase_connections(spec_, p));

@@ -9,10 +9,12 @@
 #include <boost/asio/write.hpp>
 #include <charconv>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "resp_codec.h"
+#include "tls_filter.h"
 
 namespace perflab {
 
@@ -77,13 +79,18 @@ bool parse_value(std::string_view data, size_t& pos, RespValue& out, int depth =
     return true;
 }
 
-// Connects, sends `request` and reads `wanted` replies, all within the deadline; an empty
-// string, or what went wrong.
-std::string exchange(const tcp::endpoint& server, const OutBuffer& request, size_t wanted,
-                     int timeout_ms, std::vector<RespValue>& replies) {
+// Connects, sends `request` and reads `wanted` replies, all within the deadline, over TLS
+// when `tls` is given (its certificate checked against `host`); an empty string, or what went
+// wrong.
+std::string exchange(const tcp::endpoint& server, const std::string& host, const TlsContext* tls,
+                     const OutBuffer& request, size_t wanted, int timeout_ms,
+                     std::vector<RespValue>& replies) {
     asio::io_context io;
     tcp::socket socket(io);
     asio::steady_timer deadline(io);
+    std::optional<TlsFilter> filter;
+    bool handshaken = false;
+    OutBuffer wire(4096);
     std::string error;
     std::string in;
     char chunk[16 * 1024];
@@ -99,29 +106,81 @@ std::string exchange(const tcp::endpoint& server, const OutBuffer& request, size
         if (error.empty()) error = why;
         deadline.cancel();
     };
+    // One write at a time: the handshake's flights, then the request.
+    const auto send = [&](std::string_view bytes) {
+        boost::system::error_code ec;
+        asio::write(socket, asio::buffer(bytes.data(), bytes.size()), ec);
+        if (ec) finish(ec.message());
+        return !ec;
+    };
+    // The request, sealed when the link is TLS.
+    const auto send_request = [&] {
+        if (!filter) return send({request.data(), request.size()});
+        wire.clear();
+        if (!filter->seal({request.data(), request.size()}, wire)) {
+            finish(filter->error());
+            return false;
+        }
+        return send({wire.data(), wire.size()});
+    };
+    // Plaintext received, as whole replies.
+    const auto take = [&](std::string_view plain) {
+        in.append(plain);
+        size_t pos = 0;
+        replies.clear();
+        try {
+            for (RespValue v; replies.size() < wanted && parse_value(in, pos, v); v = {})
+                replies.push_back(std::move(v));
+        } catch (const std::exception& e) {
+            finish(e.what());
+            return true;
+        }
+        if (replies.size() == wanted) finish({});
+        return replies.size() == wanted;
+    };
+    // Ciphertext received: the handshake's until it is done, then the replies'.
+    const auto take_sealed = [&](std::string_view sealed) {
+        if (!handshaken) {
+            wire.clear();
+            const auto step = filter->handshake(sealed, wire);
+            if (step == TlsFilter::Handshake::failed) {
+                finish(filter->error());
+                return true;
+            }
+            if (!wire.empty() && !send({wire.data(), wire.size()})) return true;
+            if (step == TlsFilter::Handshake::more) return false;
+            handshaken = true;
+            if (!send_request()) return true;
+        } else if (!filter->feed(sealed)) {
+            finish(filter->error());
+            return true;
+        }
+        char plain[16 * 1024];
+        for (long n; (n = filter->open(plain, sizeof plain)) != 0;) {
+            if (n < 0) {
+                finish(filter->error());
+                return true;
+            }
+            if (take({plain, size_t(n)})) return true;
+        }
+        return false;
+    };
     std::function<void()> read = [&] {
         socket.async_read_some(asio::buffer(chunk), [&](boost::system::error_code ec, size_t n) {
             if (ec) return finish(ec.message());
-            in.append(chunk, n);
-            size_t pos = 0;
-            replies.clear();
-            try {
-                for (RespValue v; replies.size() < wanted && parse_value(in, pos, v); v = {})
-                    replies.push_back(std::move(v));
-            } catch (const std::exception& e) {
-                return finish(e.what());
-            }
-            if (replies.size() == wanted) return finish({});
-            read();
+            const bool done = filter ? take_sealed({chunk, n}) : take({chunk, n});
+            if (!done) read();
         });
     };
     socket.async_connect(server, [&](boost::system::error_code ec) {
         if (ec) return finish(ec.message());
-        asio::async_write(socket, asio::buffer(request.data(), request.size()),
-                          [&](boost::system::error_code ec, size_t) {
-                              if (ec) return finish(ec.message());
-                              read();
-                          });
+        if (tls) {
+            filter.emplace(*tls, host);
+            if (take_sealed({})) return;
+        } else if (!send_request()) {
+            return;
+        }
+        read();
     });
     io.run();
     return error;
@@ -178,8 +237,9 @@ ClusterMap map_of(const RespValue& slots, const tcp::endpoint& seed) {
 
 }  // namespace
 
-ClusterMap discover_cluster(const std::vector<tcp::endpoint>& seeds, const RedisHandshake& login,
-                            int timeout_ms) {
+ClusterMap discover_cluster(const std::vector<tcp::endpoint>& seeds,
+                            const std::vector<std::string>& hosts, const RedisHandshake& login,
+                            const TlsContext* tls, int timeout_ms) {
     OutBuffer request(512);
     size_t wanted = 1;
     if (!login.password.empty()) {
@@ -191,9 +251,11 @@ ClusterMap discover_cluster(const std::vector<tcp::endpoint>& seeds, const Redis
     }
     resp_encode_command(request, {"CLUSTER", "SLOTS"});
     std::string unreached;
-    for (const auto& seed : seeds) {
+    for (size_t i = 0; i < seeds.size(); ++i) {
+        const tcp::endpoint& seed = seeds[i];
         std::vector<RespValue> replies;
-        if (auto error = exchange(seed, request, wanted, timeout_ms, replies); !error.empty()) {
+        if (auto error = exchange(seed, hosts.at(i), tls, request, wanted, timeout_ms, replies);
+            !error.empty()) {
             unreached += (unreached.empty() ? "" : "; ") + text_of(seed) + ": " + error;
             continue;
         }

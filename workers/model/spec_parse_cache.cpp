@@ -148,8 +148,6 @@ RedisHandshake parse_redis(const nlohmann::json& json, std::vector<SpecError>& e
     if (h.cluster && h.db.value_or(0) != 0)
         r.error("cache.redis.db", "a Redis Cluster has database 0 only (SELECT is refused)");
     if (const auto* t = r.child("tls")) h.tls = parse_tls(*t, errors, read_files);
-    if (h.tls && h.cluster)
-        r.error("cache.redis.tls", "not with \"cluster\" yet (the slot map is read in plain text)");
     return h;
 }
 
