@@ -35,6 +35,7 @@ int run_spec(const RunSpec& spec, const RunOptions& options, int64_t* stored = n
 
 struct DemoOptions {
     int seconds = 10;
+    bool redis = false;  // against a redis-server PerfLab starts, in place of memcached
 };
 
 int demo_command(const DemoOptions& options);

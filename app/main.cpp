@@ -66,6 +66,9 @@ int main(int argc, char** argv) {
         app.add_subcommand("demo", "Short cache run against a memcached PerfLab starts itself");
     demo_cmd->add_option("--seconds", demo.seconds, "Length of the demo")
         ->check(CLI::Range(2, 3600));
+    demo_cmd->add_flag("--redis", demo.redis,
+                       "Against a redis-server PerfLab starts itself (probed), in place of "
+                       "memcached");
 
     ProbeCommandOptions probe;
     auto* probe_cmd =

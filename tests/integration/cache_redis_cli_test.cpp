@@ -92,5 +92,27 @@ TEST(RedisCli, JsonSummaryCountsWhatTheServerCounted) {
     EXPECT_EQ(r.out.find("right"), npos);
 }
 
+// `perflab demo --redis`: a redis-server of PerfLab's own, a cache-aside run against it with
+// the server probed, stored in the user's history (here a scratch one) like any run.
+TEST(RedisCli, DemoRunsAgainstARedisServerItStarts) {
+    TempDir home;
+    const auto r = run({"env", "XDG_DATA_HOME=" + home.path(), PERFLAB_BINARY, "demo", "--redis",
+                        "--seconds", "2"},
+                       120);
+    ASSERT_EQ(r.code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("demo: redis-server started on 127.0.0.1:"), npos) << r.out;
+    const std::string db = home.file("perflab/perflab.db");
+    const auto shown = run({PERFLAB_BINARY, "show", "1", "--db", db, "--json"});
+    ASSERT_EQ(shown.code, 0) << shown.err;
+    const json j = json::parse(shown.out);
+    EXPECT_EQ(j["spec"]["cache"]["protocol"], "redis");
+    EXPECT_GT(j["summary"]["ops"]["get"]["count"].get<uint64_t>(), 0u);
+    EXPECT_EQ(j["summary"]["errors"], json::object()) << j["summary"].dump();
+    // The probe's samples came from the server the demo ran against.
+    const auto probes = run({PERFLAB_BINARY, "export", "1", "--format", "probes-csv", "--db", db});
+    ASSERT_EQ(probes.code, 0) << probes.err;
+    EXPECT_NE(probes.out.find("keyspace_hits"), npos) << probes.out.substr(0, 2000);
+}
+
 }  // namespace
 }  // namespace perflab::test
