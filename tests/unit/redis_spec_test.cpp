@@ -132,9 +132,11 @@ TEST(RedisSpec, TlsIsReadAndRoundTrips) {
                           R"(and its key go together))"));
     EXPECT_TRUE(has_error(redis_cache({{"tls", 1}}),
                           "cache.redis.tls: expected true, false or an object, got integer"));
-    EXPECT_TRUE(has_error(redis_cache({{"tls", true}, {"cluster", true}}),
-                          R"(cache.redis.tls: not with "cluster" yet (the slot map is read in )"
-                          R"(plain text))"));
+    // A cluster over TLS: its slot map is read over TLS too.
+    const auto cluster = parse_spec(redis_cache({{"tls", true}, {"cluster", true}}));
+    ASSERT_TRUE(cluster) << cluster.error_text();
+    EXPECT_TRUE(cluster.spec->cache->redis.cluster);
+    EXPECT_EQ(parse_spec(to_json(*cluster.spec)).spec->cache->redis, cluster.spec->cache->redis);
 }
 
 Environment env_with(const std::string& name, const std::string& value) {
