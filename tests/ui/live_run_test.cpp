@@ -749,6 +749,8 @@ void LiveRunTest::bundleGoesOutOfHistoryAndDropsBackIn() {
         for (const qint64 id : ids)
             store.remove(id);
     }
+    history->refresh();
+    QTRY_COMPARE_WITH_TIMEOUT(history->model()->rowCount(), 0, 10000);
 
     const auto drop = [&window, &file] {
         QMimeData mime;
@@ -762,6 +764,7 @@ void LiveRunTest::bundleGoesOutOfHistoryAndDropsBackIn() {
     };
     drop();
     QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 3, 10000);
+    // The list shows the store once its refresh after the import came back.
     QTRY_VERIFY_WITH_TIMEOUT(history->model()->rowCount() == 2, 10000);
     std::vector<uint64_t> ops;
     for (int row = 0; row < 2; ++row) {
