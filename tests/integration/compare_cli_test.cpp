@@ -12,7 +12,9 @@
 // 15 ms, which would hide a small slowdown in p99 (the verdict would rightly be `same`).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "http_run_helpers.h"
 #include "http_test_server.h"
@@ -134,13 +136,23 @@ TEST_F(CompareCli, TheBaselinesHistoryGivesARunItsRunToRunNoise) {
     // (Not throughput: at a fixed rate the runs' throughputs hardly differ.)
     EXPECT_EQ(same["figures"]["throughput"]["verdict"][1], "same") << same.dump();
     for (const char* figure : {"p50_us", "p99_us"}) {
+        const json& f = same["figures"][figure];
         const json& without = alone["figures"][figure]["ci_pct"][1];
-        const json& with = same["figures"][figure]["ci_pct"][1];
+        const json& with = f["ci_pct"][1];
         ASSERT_TRUE(without.is_array() && with.is_array()) << figure << same.dump();
-        EXPECT_GT(with[1].get<double>() - with[0].get<double>(),
-                  without[1].get<double>() - without[0].get<double>())
-            << figure;
-        EXPECT_EQ(same["figures"][figure]["verdict"][1], "same") << figure << same.dump();
+        const double lo = with[0].get<double>(), hi = with[1].get<double>();
+        EXPECT_GT(hi - lo, without[1].get<double>() - without[0].get<double>()) << figure;
+        // The median is the server's 5 ms in every run. A 5 ms server's p99 is the machine's:
+        // CI saw three runs at 9.0-9.6 ms and a fourth, once the machine had quietened, at
+        // 6.3 ms, a real change the history had not seen. Its verdict is the interval's.
+        if (std::string(figure) == "p50_us") {
+            EXPECT_EQ(f["verdict"][1], "same") << figure << same.dump();
+        } else {
+            // (5%: compare's default threshold.)
+            const bool told =
+                !(lo <= 0 && hi >= 0) && std::abs(f["delta_pct"][1].get<double>()) >= 5;
+            EXPECT_EQ(f["verdict"][1] != "same", told) << figure << same.dump();
+        }
     }
     const auto text = perflab({"compare", "--baseline", "4"});
     EXPECT_NE(text.out.find("Run-to-run noise from 3 earlier runs of this name on this machine "
