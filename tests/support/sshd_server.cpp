@@ -77,7 +77,12 @@ SshdServer::SshdServer(const NetNamespace* host)
                                   dir_.file("authorized_keys") +
                                   "\nPubkeyAuthentication yes\nPasswordAuthentication no\n"
                                   "KbdInteractiveAuthentication no\nPermitRootLogin "
-                                  "prohibit-password\nUsePAM no\nStrictModes no\n");
+                                  "prohibit-password\nUsePAM no\nStrictModes no\nSetEnv HOME=" +
+                                  dir_.file("home") + "\n");
+    // The sessions' shell reads $HOME/.bashrc even for a command. The test machine's own rc
+    // files are not the tests' business: one (pyenv's rehash) waited forever on a lock that a
+    // session killed by a test had left, hanging every later SSH command of the suite.
+    std::filesystem::create_directories(dir_.file("home"));
     std::filesystem::create_directories("/run/sshd");
     start();
 }
