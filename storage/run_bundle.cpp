@@ -24,6 +24,7 @@ namespace {
 constexpr std::string_view kMagic = "PERFLAB-BUNDLE 1\n";
 // A database that inflates past this is no bundle PerfLab wrote a run into memory for.
 constexpr uint64_t kMaxBytes = uint64_t{1} << 34;
+constexpr uint64_t kDeflateMaxRatio = 1032;
 
 // A directory of its own under $TMPDIR for the bundle's database, removed with what is in it.
 class ScratchDir {
@@ -183,10 +184,13 @@ std::string database_of(const std::string& file) {
         throw bad("its size line is damaged");
     const uint64_t size =
         std::strtoull(std::string(rest.substr(6, size_end - 6)).c_str(), nullptr, 10);
-    if (size == 0 || size > kMaxBytes) throw bad("its size line is damaged");
+    const std::string_view body = rest.substr(size_end + 1);
+    // Deflate shrinks at most 1032 to 1, so a larger size is a lie to be refused before it
+    // is allocated.
+    if (size == 0 || size > kMaxBytes || size > uint64_t(body.size()) * kDeflateMaxRatio)
+        throw bad("its size line is damaged");
     std::string db(size, '\0');
     uLongf inflated = uLongf(size);
-    const std::string_view body = rest.substr(size_end + 1);
     if (uncompress(reinterpret_cast<Bytef*>(db.data()), &inflated,
                    reinterpret_cast<const Bytef*>(body.data()), uLong(body.size())) != Z_OK ||
         inflated != size)

@@ -181,6 +181,17 @@ TEST(Bundle, AChangedByteIsRefusedAndNothingIsStored) {
     const auto cut = perflab({"import", dir.file("cut.perflab"), "--db", b});
     EXPECT_EQ(cut.code, 2);
     EXPECT_NE(cut.err.find("does not match its SHA-256"), std::string::npos) << cut.err;
+    // A size line that asks for 8 GiB, under a digest that matches it: refused before the
+    // allocation, since deflate's 1032:1 cannot make the body that large.
+    const size_t body_at = whole.find('\n', whole.find("bytes ")) + 1;
+    dir.write("rest", "bytes 8589934592\n" + whole.substr(body_at));
+    const auto digest = test::run({"sha256sum", dir.file("rest")}, 30);
+    ASSERT_EQ(digest.code, 0) << digest.err;
+    dir.write("big.perflab", "PERFLAB-BUNDLE 1\nsha256 " + digest.out.substr(0, 64) + "\n" +
+                                 bytes_of(dir.file("rest")));
+    const auto big = perflab({"import", dir.file("big.perflab"), "--db", b});
+    EXPECT_EQ(big.code, 2);
+    EXPECT_NE(big.err.find("size line is damaged"), std::string::npos) << big.err;
     // None of those stored a run.
     const auto runs = perflab({"runs", "--db", b, "--json"});
     EXPECT_TRUE(runs.code != 0 || json::parse(runs.out, nullptr, false).empty()) << runs.out;
