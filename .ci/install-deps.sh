@@ -13,6 +13,7 @@ packages=(
   memcached libmemcached-tools nginx-light openssh-server wrk openssl nghttp2-client
   default-jdk-headless libhdrhistogram-java jmeter jmeter-http procps iproute2
   xvfb xauth imagemagick python3 poppler-utils locales tzdata
+  x11-utils  # xdpyinfo, xwininfo, xprop: the package checks find the window and its icon
   clang libfuzzer-14-dev libclang-rt-14-dev  # the fuzz preset (tests/bench/fuzz.sh)
   prometheus  # scrapes run --metrics-listen in its test
   nmon  # writes the captures import-host reads in its test

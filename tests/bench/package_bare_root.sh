@@ -20,6 +20,7 @@ cache="${2:-/var/cache/perflab-bare-root}"
 tarball="$cache/bookworm.tar"
 shot="${SCREENSHOT:-/tmp/perflab-bare-root.png}"
 fail() { echo "package_bare_root: FAILED: $*" >&2; exit 1; }
+source "$(dirname "$0")/xvfb_window.sh"
 [ "$(id -u)" = 0 ] || fail "needs root (debootstrap, chroot, mounts)"
 [ -f "$deb" ] || fail "no package at $deb"
 
@@ -133,21 +134,13 @@ grep -q "perflab export" "$work/man.txt" || fail "the man page has no perflab ex
 echo "man page: $(wc -l <"$work/man.txt") lines, no warnings"
 
 # The X server runs on the host; the root sees its socket through a bind mount.
-display=99
-while [ -e "/tmp/.X${display}-lock" ]; do display=$((display + 1)); done
-Xvfb ":$display" -screen 0 1024x700x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb=$!
-export DISPLAY=":$display"
-sleep 1
+start_xvfb
 mkdir -p "$r/tmp/.X11-unix"
 bind --bind /tmp/.X11-unix "$r/tmp/.X11-unix"
 in_root perflab gui --size 1024x700 >"$work/gui.log" 2>&1 &
 gui=$!
-sleep 5
-kill -0 "$gui" 2>/dev/null || { cat "$work/gui.log"; fail "perflab gui did not stay up"; }
-window="$(xwininfo -root -tree | grep '"PerfLab": ("perflab"' | grep -o '0x[0-9a-f]*' | head -n 1)"
-[ -n "$window" ] || { cat "$work/gui.log"; fail "no PerfLab window on $DISPLAY"; }
-xprop -id "$window" _NET_WM_ICON | grep -q "Icon (" || fail "the window has no icon"
+window="$(perflab_window "$gui" "$work/gui.log")" || exit 1
+window_has_icon "$window" || fail "the window has no icon"
 import -window root "$shot" || fail "screenshot to $shot"
 echo "window under Xvfb, with its icon: $shot"
 echo "== package_bare_root: ok ($((SECONDS - started)) s)"

@@ -18,6 +18,7 @@ work="$(mktemp -d)"
 cleanup() { [ -n "${xvfb:-}" ] && kill "$xvfb" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 fail() { echo "package_check: $*" >&2; exit 1; }
+source "$(dirname "$0")/xvfb_window.sh"
 echo "== $deb"
 
 depends="$(dpkg-deb -f "$deb" Depends)"
@@ -67,19 +68,12 @@ echo "man page, desktop entry, metainfo, bash completion: ok"
 
 # PACKAGE_CHECK_GUI=0 (the Packaging.DebianPackage test): no window, whose check waits.
 [ "${PACKAGE_CHECK_GUI:-1}" = 1 ] || exit 0
-display=99
-while [ -e "/tmp/.X${display}-lock" ]; do display=$((display + 1)); done
-Xvfb ":$display" -screen 0 1024x700x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb=$!
-export DISPLAY=":$display"
-sleep 1
+start_xvfb
 "$bin" gui --size 1024x700 >gui.log 2>&1 &
 gui=$!
-sleep 4
-kill -0 "$gui" 2>/dev/null || { cat gui.log; fail "the window did not stay up"; }
+window="$(perflab_window "$gui" gui.log)" || exit 1
 # The window's icon is the SVG the binary carries (xprop: x11-utils).
-window="$(xwininfo -root -tree | grep '"PerfLab": ("perflab"' | grep -o '0x[0-9a-f]*' | head -n 1)"
-xprop -id "$window" _NET_WM_ICON | grep -q "Icon (" || fail "the window has no icon"
+window_has_icon "$window" || fail "the window has no icon"
 shot="${SCREENSHOT:-$root/build/package/installed-gui.png}"
 import -window root "$shot"
 kill "$gui"
