@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli_run.h"
 #include "process.h"
 #include "redis_server.h"
 
@@ -30,14 +31,6 @@ json spec_for(const std::string& server, json redis) {
               {"ttl_s", 60},
               {"pipeline", 16},
               {"redis", std::move(redis)}}}};
-}
-
-Output perflab_run(const json& spec, const std::vector<std::string>& flags = {}) {
-    TempDir dir;
-    dir.write("spec.json", spec.dump());
-    std::vector<std::string> argv = {PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store"};
-    argv.insert(argv.end(), flags.begin(), flags.end());
-    return run(argv);
 }
 
 TEST(RedisCli, BadRedisKeysExit2NamingEachKey) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_run.h"
 #include "process.h"
 #include "redis_server.h"
 
@@ -28,14 +29,6 @@ json spec_for(const std::string& server, json commands) {
               {"commands", std::move(commands)},
               {"keys", {{"count", 100}}},
               {"pipeline", 8}}}};
-}
-
-Output perflab_run(const json& spec, const std::vector<std::string>& flags = {}) {
-    TempDir dir;
-    dir.write("spec.json", spec.dump());
-    std::vector<std::string> argv = {PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store"};
-    argv.insert(argv.end(), flags.begin(), flags.end());
-    return run(argv);
 }
 
 struct BadCase {

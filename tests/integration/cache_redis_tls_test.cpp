@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli_run.h"
 #include "process.h"
 #include "redis_server.h"
 
@@ -85,15 +86,6 @@ class RedisTls : public ::testing::Test {
                   {"pipeline", 16},
                   {"timeout_ms", 5000},
                   {"redis", {{"tls", tls}}}}}};
-    }
-
-    Output perflab_run(const json& spec, const std::vector<std::string>& flags = {}) const {
-        TempDir dir;
-        dir.write("spec.json", spec.dump());
-        std::vector<std::string> argv = {PERFLAB_BINARY, "run", dir.file("spec.json"),
-                                         "--no-store"};
-        argv.insert(argv.end(), flags.begin(), flags.end());
-        return run(argv);
     }
 
     Certificates certs_;
