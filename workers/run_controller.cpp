@@ -286,7 +286,10 @@ std::optional<RunController::Exit> RunController::run_phase(int slot, Clock::tim
                                : Clock::time_point::max();
     // A judged step waits for its replies, up to the longest an op may take.
     const int timeout_ms = plan_.http ? plan_.http->timeout_ms : plan_.cache->timeout_ms;
-    const auto settle_end = phase_end + std::chrono::milliseconds(timeout_ms + 1000);
+    // (A phase of ops has no end to settle after; max() plus anything would overflow.)
+    const auto settle_end = phase_end == Clock::time_point::max()
+                                ? phase_end
+                                : phase_end + std::chrono::milliseconds(timeout_ms + 1000);
     const bool judged = how == PhaseEnd::judged;
     pending_rate_.store(0);
     pending_scale_.store(0);
