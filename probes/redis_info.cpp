@@ -46,10 +46,10 @@ void add_latencies(nlohmann::json& v, const std::string& command, std::string_vi
 
 }  // namespace
 
-std::optional<std::pair<RespReply, size_t>> read_resp_reply(std::string_view buffer) {
+std::optional<std::pair<RedisProbeReply, size_t>> read_resp_reply(std::string_view buffer) {
     const size_t end = buffer.find("\r\n");
     if (end == std::string_view::npos) return std::nullopt;
-    RespReply r;
+    RedisProbeReply r;
     r.type = buffer.empty() ? 0 : buffer[0];
     const std::string_view line = buffer.substr(1, end - 1);
     if (r.type == '+' || r.type == '-') {

@@ -10,8 +10,10 @@
 namespace perflab {
 
 // One RESP reply of the kinds the probe's requests get: a simple string ('+'), an error ('-'),
-// or a bulk string ('$', nil when `nil`).
-struct RespReply {
+// or a bulk string ('$', nil when `nil`). (Not named RespReply: the cache driver's reply has
+// that name in this namespace, and two classes of one name break the one-definition rule —
+// UBSan caught their members mixed up in one binary.)
+struct RedisProbeReply {
     char type = 0;
     std::string text;
     bool nil = false;
@@ -19,7 +21,7 @@ struct RespReply {
 
 // The reply at the start of `buffer` and the bytes it took; nullopt while it is incomplete.
 // Throws std::runtime_error on bytes that are not such a reply.
-std::optional<std::pair<RespReply, size_t>> read_resp_reply(std::string_view buffer);
+std::optional<std::pair<RedisProbeReply, size_t>> read_resp_reply(std::string_view buffer);
 
 // A RESP request of bulk strings, as redis-cli sends one.
 std::string resp_command(std::initializer_list<std::string_view> words);

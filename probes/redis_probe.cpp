@@ -33,14 +33,14 @@ void RedisProbe::connect() {
         throw ProbeError(source() + ": " + e.what());
     }
     if (target_.password.empty()) return;
-    const RespReply r = request(resp_command({"AUTH", target_.password}));
+    const RedisProbeReply r = request(resp_command({"AUTH", target_.password}));
     if (r.type != '+') {
         close();
         throw ProbeError(source() + ": AUTH refused: " + r.text);
     }
 }
 
-RespReply RedisProbe::request(const std::string& command) {
+RedisProbeReply RedisProbe::request(const std::string& command) {
     try {
         link_->send(command);
         std::string buffer;
@@ -58,7 +58,7 @@ RespReply RedisProbe::request(const std::string& command) {
 
 std::map<std::string, std::string> RedisProbe::fetch() {
     if (!link_) connect();
-    const RespReply r = request(resp_command({"INFO", "all"}));
+    const RedisProbeReply r = request(resp_command({"INFO", "all"}));
     if (r.type != '$' || r.nil) {
         close();
         throw ProbeError(source() + ": INFO refused: " + r.text);

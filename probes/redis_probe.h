@@ -53,7 +53,7 @@ class RedisProbe : public Probe {
     using Clock = std::chrono::steady_clock;
     std::map<std::string, std::string> fetch();  // throws ProbeError
     void connect();
-    RespReply request(const std::string& command);
+    RedisProbeReply request(const std::string& command);
 
     RedisTarget target_;
     std::unique_ptr<SshSession> ssh_;
