@@ -44,9 +44,12 @@ FrozenColumnTable::FrozenColumnTable(QWidget* parent)
     showFirstColumnOnly();
 }
 
+// QTableWidget's destructor, which runs after this one, clears the model and the headers: their
+// signals must not reach the slots of this part, gone by then (UBSan saw modelReset do so).
 FrozenColumnTable::~FrozenColumnTable() {
     disconnect(horizontalHeader(), nullptr, this, nullptr);
     disconnect(verticalHeader(), nullptr, this, nullptr);
+    disconnect(model(), nullptr, this, nullptr);
 }
 
 void FrozenColumnTable::showFirstColumnOnly() {
