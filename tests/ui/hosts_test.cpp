@@ -187,8 +187,10 @@ void HostsTest::addedHostIsTrustedOnRequestAndShowsItsProfile() {
     SshSession session(*parse_ssh_target(server.target()), o);
     session.connect();
 
-    auto* memory = view.findChild<QLabel*>(QStringLiteral("profile_memory"));
-    QVERIFY(memory && memory->isVisible());
+    QLabel* memory = nullptr;
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        (memory = view.findChild<QLabel*>(QStringLiteral("profile_memory"))) && memory->isVisible(),
+        qPrintable(status(view)), 20000);
     const QString kb = local_mem_total_kb();
     QVERIFY(!kb.isEmpty());
     QVERIFY2(memory->text().contains(kb + QStringLiteral(" kB")), qPrintable(memory->text()));
