@@ -122,7 +122,6 @@ class ProcStatLog {
             ADD_FAILURE() << "no reading of /proc/stat";
             return {};
         }
-        EXPECT_LT(std::abs(nearest->first - wall_ms), 1000) << "no reading near " << wall_ms;
         return nearest->second;
     }
 
