@@ -7,10 +7,12 @@
 
 #include <cmath>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <regex>
 
 #include "memcached_server.h"
+#include "proc_stat_log.h"
 #include "process.h"
 
 namespace perflab::test {
@@ -36,6 +38,7 @@ TEST(ImportHost, AnNmonCaptureAgreesWithTheLocalProbe) {
     MemcachedServer memcached;
     // One core busy, so the CPU sits away from both ends where any reading agrees.
     Process busy({"sh", "-c", "while :; do :; done"});
+    ProcStatLog proc_stat;
     const json spec = {{"name", "nmon"},
                        {"kind", "cache"},
                        {"tick_ms", 1000},
@@ -66,32 +69,54 @@ TEST(ImportHost, AnNmonCaptureAgreesWithTheLocalProbe) {
     ASSERT_GE(local.size(), 6u);
     ASSERT_GE(nmon_samples.size(), 6u) << read_file(capture);
 
-    // nmon stamps whole seconds: a snapshot's interval ends within the second after its
-    // stamp, so a snapshot and a local tick can be up to a second apart and, on a machine
-    // with other work, differ by what that second held. Over the run's steady part (not its
-    // first or last tick) the two means cover the same seconds but for that slack at the ends.
-    const double first = local.front()["t_ms"], last = local.back()["t_ms"];
-    double theirs = 0, ours = 0;
-    int compared = 0, ticks = 0;
-    for (const auto& n : nmon_samples) {
-        const double ends = n["t_ms"].get<double>() + 500;
-        if (ends - 1000 < first || ends > last - 1000) continue;
-        theirs += n["values"]["cpu_busy"].get<double>();
-        ++compared;
-    }
-    for (const auto& l : local) {
-        const double t = l["t_ms"];
-        if (t == first || t == last) continue;
-        ours += l["values"]["cpu_busy"].get<double>();
+    // Each reading agrees with the machine's own, /proc/stat over the same window: where the
+    // two windows differ (the machine has other work) so may the two readings. A local tick
+    // covers the time since the one before; the run's first and last ticks are left out.
+    const int64_t started = stored["run"]["started_at_ms"].get<int64_t>();
+    const auto t_of = [](const json& s) { return s["t_ms"].get<int64_t>(); };
+    const auto cpu_of = [](const json& s) { return s["values"]["cpu_busy"].get<double>(); };
+    const int64_t first = t_of(local.front()), last = t_of(local.back());
+    double ours = 0;
+    int ticks = 0;
+    for (size_t i = 1; i + 1 < local.size(); ++i) {
+        ours += cpu_of(local[i]) * double(t_of(local[i]) - t_of(local[i - 1]));
         ++ticks;
+    }
+    ASSERT_GE(ticks, 4);
+    const int64_t ours_from = t_of(local[0]), ours_to = t_of(local[local.size() - 2]);
+    ours /= double(ours_to - ours_from);
+    const double machine_ours = proc_stat.busy_pct(started + ours_from, started + ours_to, false);
+    EXPECT_NEAR(ours, machine_ours, 5) << ticks << " ticks";
+    EXPECT_GT(machine_ours, 30) << "the busy loop is one core";
+
+    // A snapshot's values are over the interval from the snapshot before to its own ZZZZ time,
+    // which nmon stamps in whole seconds: the interval ends somewhere in the second after
+    // its stamp. Snapshots within the run's steady part are compared, against the machine's
+    // reading over the same seconds shifted by that fraction (the one nearest is nmon's).
+    double theirs = 0;
+    int compared = 0;
+    int64_t theirs_from = 0, theirs_to = 0;
+    for (size_t i = 1; i < nmon_samples.size(); ++i) {
+        const int64_t from = t_of(nmon_samples[i - 1]), to = t_of(nmon_samples[i]);
+        if (from < first || to + 1000 > last) continue;
+        if (compared++ == 0) theirs_from = from;
+        theirs_to = to;
+        theirs += cpu_of(nmon_samples[i]) * double(to - from);
     }
     // Snapshots on the run's clock: a capture put an hour off would have none in the run.
     // How many there are is nmon's pace, which a loaded machine slows (4 in 7 s seen).
     ASSERT_GE(compared, 3) << read_file(capture);
-    ASSERT_GE(ticks, 4);
-    EXPECT_NEAR(theirs / compared, ours / ticks, 5)
-        << compared << " snapshots, " << ticks << " ticks";
-    EXPECT_GT(ours / ticks, 30) << "the busy loop is one core";
+    theirs /= double(theirs_to - theirs_from);
+    double machine_theirs = 0;
+    for (int64_t shift = 0; shift < 1000; shift += 50) {
+        const double machine =
+            proc_stat.busy_pct(started + theirs_from + shift, started + theirs_to + shift, false);
+        if (shift == 0 || std::abs(machine - theirs) < std::abs(machine_theirs - theirs))
+            machine_theirs = machine;
+    }
+    EXPECT_NEAR(theirs, machine_theirs, 5) << compared << " snapshots";
+    std::cout << "cpu_busy: local probe " << ours << "% (machine " << machine_ours << "%), nmon "
+              << theirs << "% (machine " << machine_theirs << "%)\n";
     // Memory in bytes as the local probe's, from nmon's MB.
     EXPECT_NEAR(nmon_samples.front()["values"]["mem_total"].get<double>(),
                 local.front()["values"]["mem_total"].get<double>(),

@@ -8,14 +8,13 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <thread>
 #include <vector>
 
 #include "http_test_server.h"
 #include "nginx_server.h"
+#include "proc_stat_log.h"
 #include "process.h"
 #include "prometheus_probe.h"
 #include "sshd_server.h"
@@ -77,60 +76,6 @@ std::vector<nlohmann::json> prometheus_samples(const nlohmann::json& exported) {
     return out;
 }
 
-// /proc/stat's first line: (busy, total) jiffies of all cpus, busy being all but idle (as
-// node_exporter's modes other than "idle": user, nice, system, iowait, irq, softirq, steal;
-// guest time is inside user already).
-std::pair<double, double> proc_stat_cpu() {
-    std::ifstream in("/proc/stat");
-    std::string cpu;
-    double user, nice, system, idle, iowait, irq, softirq, steal;
-    in >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
-    const double busy = user + nice + system + iowait + irq + softirq + steal;
-    return {busy, busy + idle};
-}
-
-int64_t wall_ms_now() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
-// proc_stat_cpu() every 20 ms with the wall clock, while it lives: the machine's own reading
-// over any window of a run, not over the life of the process that runs it (whose start and
-// end, long under a sanitizer, the probe does not see).
-class ProcStatLog {
-  public:
-    ProcStatLog()
-        : thread_([this](std::stop_token stop) {
-              while (!stop.stop_requested()) {
-                  const auto reading = proc_stat_cpu();
-                  {
-                      std::lock_guard lock(mutex_);
-                      readings_.push_back({wall_ms_now(), reading});
-                  }
-                  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-              }
-          }) {}
-    // The reading taken nearest to `wall_ms`.
-    std::pair<double, double> at(int64_t wall_ms) {
-        std::lock_guard lock(mutex_);
-        const auto nearest = std::min_element(
-            readings_.begin(), readings_.end(), [wall_ms](const auto& a, const auto& b) {
-                return std::abs(a.first - wall_ms) < std::abs(b.first - wall_ms);
-            });
-        if (nearest == readings_.end()) {
-            ADD_FAILURE() << "no reading of /proc/stat";
-            return {};
-        }
-        return nearest->second;
-    }
-
-  private:
-    std::mutex mutex_;
-    std::vector<std::pair<int64_t, std::pair<double, double>>> readings_;
-    std::jthread thread_;
-};
-
 // A busy loop beside a run: the probe's rate of node_cpu_seconds_total{mode!="idle"}, summed
 // over the cpus and divided by their number, over the run is /proc/stat's busy share over the
 // same window, within 5 points.
@@ -141,7 +86,7 @@ TEST(PrometheusProbe, NodeExporterCpuAgreesWithProcStat) {
     test::Process busy({"/bin/sh", "-c", "while :; do :; done"});
     const nlohmann::json probe = {{"prometheus", exporter.url()},
                                   {"metrics", {"node_cpu_seconds_total{mode!=\"idle\"}"}}};
-    ProcStatLog proc_stat;
+    test::ProcStatLog proc_stat;
     const StoredRun r = run_stored(http_spec(nginx.url("/ok"), 4, 50, probe), dir);
     ASSERT_EQ(r.run.code, 0) << r.run.out << r.run.err;
     const double cpus = double(sysconf(_SC_NPROCESSORS_ONLN));
@@ -166,8 +111,7 @@ TEST(PrometheusProbe, NodeExporterCpuAgreesWithProcStat) {
     ASSERT_GT(window_ms, 3000) << r.exported.at("probe_samples").dump();
     const double probe_pct = 100.0 * busy_seconds / (window_ms / 1000.0) / cpus;
     const int64_t started = r.exported.at("run").at("started_at_ms").get<int64_t>();
-    const auto before = proc_stat.at(started), after = proc_stat.at(started + last_t);
-    const double proc_pct = 100.0 * (after.first - before.first) / (after.second - before.second);
+    const double proc_pct = proc_stat.busy_pct(started, started + last_t, true);
     // The loop alone keeps one cpu busy.
     EXPECT_GT(proc_pct, 100.0 / cpus - 5);
     EXPECT_NEAR(probe_pct, proc_pct, 5.0) << r.run.out;
