@@ -126,6 +126,9 @@ std::string ProcessProbe::script(const ProcessTarget& t, int tick_ms) {
     const std::string tick = format_fixed(tick_ms / 1000.0, 3);
     // The threads known as named are those after jcmd ran: attaching starts a thread in the
     // JVM ("Attach Listener"), which would otherwise look new and ask jcmd again.
+    // The clock, the process's times and its threads' are read by one cat, back to back: read
+    // a fork or two apart, on a loaded machine the threads' figures covered a later window
+    // than the process's (its spinners summed to 114% of a process at 97%).
     s += "[ -n \"$p\" ] && [ -r /proc/$p/stat ] || { echo @@nopid; exit 1; }; "
          "echo \"@@hz $(getconf CLK_TCK)\"; echo \"@@pid $p\"; "
          "j=; [ \"$(cat /proc/$p/comm)\" = java ] && command -v jcmd >/dev/null && j=1; "
@@ -141,12 +144,12 @@ std::string ProcessProbe::script(const ProcessTarget& t, int tick_ms) {
          "if [ -n \"$new\" ]; then asked=${u%.*}; "
          "jcmd $p Thread.print 2>/dev/null | grep '^\".* nid=' | sed 's/^/@@jt /'; "
          "named=$(echo $(ls /proc/$p/task 2>/dev/null)); fi; fi; "
-         "echo \"@@t $u\"; echo \"@@stat $(cat /proc/$p/stat 2>/dev/null)\"; "
+         "cat /proc/uptime /proc/$p/stat /proc/$p/task/*/stat 2>/dev/null | "
+         "sed '1s/^/@@t /; 2s/^/@@stat /; 3,$s/^/@@task /'; "
          "grep -E '^(VmRSS|Threads):' /proc/$p/status 2>/dev/null | sed 's/^/@@st /'; "
          "grep -h -E '^(non)?voluntary_ctxt_switches:' /proc/$p/task/*/status 2>/dev/null | "
          "sed 's/^/@@st /'; "
          "[ -r /proc/$p/fd ] && echo \"@@fd $(ls /proc/$p/fd 2>/dev/null | wc -l)\"; "
-         "cat /proc/$p/task/*/stat 2>/dev/null | sed 's/^/@@task /'; "
          "echo @@end || exit 0; sleep " +
          tick + "; done; echo @@gone";
     return s;

@@ -95,8 +95,8 @@ TEST(ProcessProbe, HotJavaThreadsTopTheTableByTheirJvmNames) {
     EXPECT_GT(last.at("open_files").get<double>(), 0);
     EXPECT_TRUE(last.contains("ctx_voluntary_ps")) << last.dump();
     EXPECT_TRUE(last.contains("ctx_involuntary_ps")) << last.dump();
-    // The process's CPU holds its top threads' (the two spinners among them). The threads are
-    // read a moment after the process, each rounded to a clock tick: 10 points of slack.
+    // The process's CPU holds its top threads' (the two spinners among them), read at the same
+    // moment; each thread's rounded to a clock tick: 10 points of slack.
     double threads_cpu = 0;
     for (const auto& [key, v] : last.items())
         if (key.starts_with("thread.")) threads_cpu += v.get<double>();
