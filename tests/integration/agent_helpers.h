@@ -75,6 +75,17 @@ inline std::vector<double> whole_tick_rates(const std::string& console) {
     return rates;
 }
 
+// How many tick lines the console printed for the phase, with figures or without.
+inline size_t tick_lines(const std::string& console) {
+    const std::regex tick("^[0-9:]{8} (hit:[0-9.]+% )?get/s:");
+    std::istringstream lines(console);
+    size_t n = 0;
+    for (std::string line;
+         std::getline(lines, line) && line.find(" ops, get ") == std::string::npos;)
+        n += std::regex_search(line, tick);
+    return n;
+}
+
 // The counts of `run --json`'s ops summed: an agent's requests, gets and sets.
 inline uint64_t sum_counts(const nlohmann::json& ops) {
     uint64_t n = 0;

@@ -28,6 +28,7 @@ using test::NginxServer;
 using test::no_agent_left;
 using test::SshdServer;
 using test::sum_counts;
+using test::tick_lines;
 using test::whole_tick_rates;
 
 // Two agent hosts; the servers under test listen on the first pair's near address, which the
@@ -112,8 +113,8 @@ TEST(AgentsNetns, HttpRequestsEqualNginxsLog) {
     EXPECT_TRUE(test::wait_until(no_agent_left));
 }
 
-// 4000/s from two hosts: every planned op sent once (memcached's count), four whole ticks,
-// and the merged p99 is the p99 of the agents' own histograms merged here.
+// 4000/s from two hosts: every planned op sent once (memcached's count), four ticks, and the
+// merged p99 is the p99 of the agents' own histograms merged here.
 TEST(AgentsNetns, OpenModelSendsThePlanFromTwoHosts) {
     TwoHosts hosts;
     MemcachedServer server(64, {"-l", hosts.server_address()});
@@ -132,7 +133,10 @@ TEST(AgentsNetns, OpenModelSendsThePlanFromTwoHosts) {
     const Histogram by_hand = agents_latency_merged(j);
     EXPECT_EQ(by_hand.count(), counted);
     EXPECT_EQ(json(by_hand.percentile(99)), j["latency_us"]["p99"]) << j.dump();
-    EXPECT_EQ(whole_tick_rates(r.err).size(), 4u) << r.err;
+    // A line per tick, not per agent; fewer of them with figures when an agent is behind (its
+    // tick then comes with the next).
+    EXPECT_EQ(tick_lines(r.err), 4u) << r.err;
+    EXPECT_GE(whole_tick_rates(r.err).size(), 1u) << r.err;
 }
 
 // One host's sshd dies mid-run: the run goes on with the other agent and says so, and the
