@@ -12,9 +12,16 @@ With --floor, a third client runs in each round: transport_floor, which sends th
 requests and reads their replies and does nothing else. Its CPU per op is what the kernel's
 TCP path costs any client; `ratio floor/memcaslap` says how far below a peer a client can get.
 
-Example:
+With --memtier, memtier_benchmark runs in each round too (memcache_text, one thread, the same
+connections, key space, value sizes and get:set ratio, and --pipeline as cache.pipeline): the
+peer for pipelined runs, which memcaslap cannot make. memtier is not packaged for Debian 12;
+build it from its public source outside the project (see tests/bench/redis_vs_memtier.py).
+
+Examples:
   tests/bench/cache_vs_memcaslap.py --perflab build/ci/app/perflab --driver async \
       --floor build/ci/tests/integration/transport_floor
+  tests/bench/cache_vs_memcaslap.py --driver async --protocol text --pipeline 16 \
+      --memtier /tmp/memtier/memtier_benchmark
 """
 
 import argparse
@@ -69,6 +76,8 @@ def parse_args():
                    help="transport_floor binary: also run the bare-protocol client (epoll, and "
                         "io_uring where the machine allows it), the floor any client's CPU per "
                         "op stands on")
+    p.add_argument("--memtier", default=None,
+                   help="memtier_benchmark binary: also run it, pipelined as PerfLab is")
     p.add_argument("--verbose", action="store_true")
     return p.parse_args()
 
@@ -256,6 +265,18 @@ def run_memcaslap(args, server, workdir, connections):
     return run_client(args, server, argv, args.duration, os.path.join(workdir, "mcs.out"))
 
 
+def run_memtier(args, server, workdir, connections):
+    # memtier's keys are prefix + number as PerfLab's, from its minimum of 1: the prefilled
+    # keys 1 to N-1, all hits as PerfLab's.
+    argv = [args.memtier, "--protocol=memcache_text", "-s", "127.0.0.1", "-p", str(server.port),
+            "-t", "1", "-c", str(connections), f"--pipeline={args.pipeline or 1}",
+            f"--ratio={args.set_ratio}:{args.get_ratio}", f"--key-prefix={key_prefix(args)}",
+            "--key-minimum=1", f"--key-maximum={args.keys - 1}", "--key-pattern=R:R",
+            f"--data-size-range={args.value_min}-{args.value_max}",
+            f"--test-time={int(args.duration)}", "--hide-histogram"]
+    return run_client(args, server, argv, args.duration, os.path.join(workdir, "memtier.out"))
+
+
 def run_floor(args, server, workdir, connections, transport):
     argv = [args.floor, str(server.port), str(connections), f"{args.duration:g}", transport,
             "memcache", "--keys", str(args.keys), "--prefix", key_prefix(args),
@@ -280,7 +301,9 @@ def main():
     args = parse_args()
     global NICE
     NICE = args.nice
-    for tool in ("taskset", args.memcached) + ((args.memcaslap,) if args.only != "perflab" else ()):
+    peers = ((args.memcaslap,) if args.only != "perflab" else ()) + \
+        ((args.memtier,) if args.memtier else ())
+    for tool in ("taskset", args.memcached) + peers:
         if not shutil.which(tool):
             sys.exit(f"{tool} not found")
     if args.only != "memcaslap" and not os.access(args.perflab, os.X_OK):
@@ -297,12 +320,14 @@ def main():
               f"{args.duration:g}s x {args.rounds} rounds; nice {args.nice}; driver={args.driver or 'default'} "
               f"protocol={args.protocol} threads={args.threads} pipeline={args.pipeline}")
         for n in counts:
-            pl, mc, fl = [], [], {t: [] for t in transports}
+            pl, mc, mt, fl = [], [], [], {t: [] for t in transports}
             for _ in range(args.rounds):
                 if args.only != "memcaslap":
                     pl.append(run_perflab(args, server, workdir, n))
                 if args.only != "perflab":
                     mc.append(run_memcaslap(args, server, workdir, n))
+                if args.memtier:
+                    mt.append(run_memtier(args, server, workdir, n))
                 for t in transports:
                     fl[t].append(run_floor(args, server, workdir, n, t))
             print(f"connections {n}:")
@@ -314,6 +339,9 @@ def main():
             if mc:
                 print(f"  memcaslap {fmt(mc, 'ops_s'):10.0f} ops/s  {fmt(mc, 'cpu_us_op'):6.2f} "
                       f"us CPU/op  rounds {[round(r['ops_s']) for r in mc]}")
+            if mt:
+                print(f"  memtier   {fmt(mt, 'ops_s'):10.0f} ops/s  {fmt(mt, 'cpu_us_op'):6.2f} "
+                      f"us CPU/op  rounds {[round(r['ops_s']) for r in mt]}")
             for t, rs in fl.items():
                 line = (f"  floor {t:5s} {fmt(rs, 'ops_s'):10.0f} ops/s  "
                         f"{fmt(rs, 'cpu_us_op'):6.2f} us CPU/op")
@@ -327,6 +355,10 @@ def main():
                       f"{fmt(pl, 'ops_s') / fmt(mc, 'ops_s'):.2f}")
                 print(f"  CPU/op    ratio perflab/memcaslap: "
                       f"{fmt(pl, 'cpu_us_op') / fmt(mc, 'cpu_us_op'):.2f}")
+            if pl and mt:
+                print(f"  ops/s     ratio perflab/memtier: {fmt(pl, 'ops_s') / fmt(mt, 'ops_s'):.2f}")
+                print(f"  CPU/op    ratio perflab/memtier: "
+                      f"{fmt(pl, 'cpu_us_op') / fmt(mt, 'cpu_us_op'):.2f}")
             sys.stdout.flush()
     finally:
         server.stop()
