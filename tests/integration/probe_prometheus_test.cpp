@@ -234,6 +234,48 @@ TEST(PrometheusProbe, TargetThatDiesMidRunIsAGapAndAnEvent) {
     EXPECT_EQ(told, 1) << exported.at("events").dump();
 }
 
+// An exporter that starts answering something else (an error page a proxy put in its place):
+// an event saying what is wrong, gaps, and the run ends as planned.
+TEST(PrometheusProbe, TargetAnsweringGarbageMidRunIsAGapAndAnEvent) {
+    test::TempDir dir;
+    test::HttpTestServer server;
+    server.set_reply_body("# TYPE perflab_test_steady gauge\nperflab_test_steady 7\n");
+    const std::string url = server.url("/metrics");
+    const nlohmann::json probe = {{"prometheus", url}, {"metrics", {"perflab_test_steady"}}};
+    dir.write("spec.json", http_spec(server.url("/"), 4, 20, probe).dump());
+    const std::string db = dir.file("runs.db");
+    test::Process run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db},
+                      dir.file("run.out"), dir.file("run.err"));
+    ASSERT_TRUE(test::wait_until(
+        [&] {
+            return test::read_file(dir.file("run.out")).find("perflab_test_steady=") !=
+                   std::string::npos;
+        },
+        std::chrono::seconds(30)))
+        << test::read_file(dir.file("run.out"));
+    server.set_reply_body("<html><body>502 Bad Gateway</body></html>\n");
+    ASSERT_EQ(run.wait(), 0) << test::read_file(dir.file("run.out"))
+                             << test::read_file(dir.file("run.err"));
+    const auto e = test::run({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "json"}, 60);
+    ASSERT_EQ(e.code, 0) << e.err;
+    const auto exported = nlohmann::json::parse(e.out);
+    EXPECT_EQ(exported.at("run").at("status"), "completed") << exported.at("run").dump();
+    const auto samples = prometheus_samples(exported);
+    ASSERT_FALSE(samples.empty());
+    EXPECT_FALSE(samples.front().at("gap").get<bool>());
+    EXPECT_EQ(samples.front().at("values").at("prom.perflab_test_steady"), 7.0)
+        << samples.front().dump();
+    EXPECT_TRUE(samples.back().at("gap").get<bool>()) << samples.back().dump();
+    int told = 0;
+    for (const auto& ev : exported.at("events")) {
+        const auto text = ev.at("text").get<std::string>();
+        if (text.find("probe prometheus " + url) == std::string::npos) continue;
+        ++told;
+        EXPECT_NE(text.find("not the exposition format"), std::string::npos) << text;
+    }
+    EXPECT_EQ(told, 1) << exported.at("events").dump();
+}
+
 // A selector taking every node_ metric: the first 50 series are kept, the rest told once; with
 // interval_ms over the tick, scrapes are that far apart (less half a tick), not each tick.
 TEST(PrometheusProbe, ManySeriesAreCappedAndIntervalSpacesScrapes) {
