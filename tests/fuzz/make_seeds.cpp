@@ -110,7 +110,7 @@ void write_all(const fs::path& source) {
         write(corpus / "hdr_decompress", "perflab" + n, '\0' + hdr::compressed(hs[i]));
         write(corpus / "hdr_decompress", "plain" + n, '\1' + inflated(hdr::compressed(hs[i])));
     }
-    const auto memtier = memtier_histograms(source / "tests/fixtures/memtier/run-3s.json");
+    const auto memtier = memtier_histograms(source / "tests/fixtures/memtier/real-3s.json");
     for (size_t i = 0; i < memtier.size(); ++i)
         write(corpus / "hdr_decompress", "memtier" + std::to_string(i), '\0' + memtier[i]);
 

@@ -417,7 +417,7 @@ TEST_F(ImportCli, JtlFieldsFollowRfc4180) {
 // and Python's csv module reads rows as wide as the header.
 TEST_F(ImportCli, SummaryOnlyRunExportsUnknownLatenciesEmpty) {
     const std::string memtier =
-        std::string(PERFLAB_SOURCE_DIR) + "/tests/fixtures/memtier/run-3s.json";
+        std::string(PERFLAB_SOURCE_DIR) + "/tests/fixtures/memtier/real-3s.json";
     ASSERT_EQ(perflab({"import", memtier, "--db", db}).code, 0);
     ASSERT_EQ(show(1)["run"]["summary_only"], true);
     const std::string csv = dir.file("ticks.csv");

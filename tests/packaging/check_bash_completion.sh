@@ -49,7 +49,7 @@ expect "specs/a.json specs/b.json" gui --spec specs/
 source_dir=$(cd "$(dirname "$completion")/../.." && pwd)
 "$perflab" import "$source_dir/tests/fixtures/memtier/interrupted.json" --format memtier \
     --db "$dir/runs.db" >/dev/null 2>&1 || { echo "import failed"; exit 1; }
-"$perflab" import "$source_dir/tests/fixtures/memtier/run-3s.json" --format memtier \
+"$perflab" import "$source_dir/tests/fixtures/memtier/real-3s.json" --format memtier \
     --db "$dir/runs.db" >/dev/null 2>&1 || { echo "import failed"; exit 1; }
 expect "1 2" show --db "$dir/runs.db" ""
 expect "2" compare --db "$dir/runs.db" 1 2

@@ -43,7 +43,7 @@ expect "files -g *.json" gui --spec ""
 dir=$(mktemp -d)
 trap 'rm -rf $dir' EXIT
 source_dir=${completion:A:h:h:h}
-for f in interrupted run-3s; do
+for f in interrupted real-3s; do
   $perflab import $source_dir/tests/fixtures/memtier/$f.json --format memtier --db $dir/runs.db \
     >/dev/null 2>&1 || { print "import failed"; exit 1 }
 done

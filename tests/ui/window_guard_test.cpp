@@ -292,7 +292,7 @@ void WindowGuardTest::everyTemplateAndEveryKindOfRunShowsAndExports() {
     // with Transaction Controllers (transactions beside requests) and an .hlog PerfLab wrote
     // of the SLO run.
     for (const std::string& file :
-         {std::string(PERFLAB_SOURCE_DIR) + "/tests/fixtures/memtier/run-3s.json",
+         {std::string(PERFLAB_SOURCE_DIR) + "/tests/fixtures/memtier/real-3s.json",
           std::string(PERFLAB_SOURCE_DIR) + "/tests/fuzz/corpus/jtl/jmeter-2.13-transactions.jtl",
           out_->file("first.hlog")}) {
         if (file.ends_with(".hlog")) {
