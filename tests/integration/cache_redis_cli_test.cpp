@@ -107,5 +107,40 @@ TEST(RedisCli, DemoRunsAgainstARedisServerItStarts) {
     EXPECT_NE(probes.out.find("keyspace_hits"), npos) << probes.out.substr(0, 2000);
 }
 
+// The open model against a server that stops answering for half a second (CLIENT PAUSE):
+// the ops due meanwhile wait in the client and count from the times they were due, so the
+// run's p99 holds the pause and an SLO of 100 ms fails (exit 3); every planned op is sent or
+// dropped, and the server counted every one sent.
+TEST(RedisCli, OpenModelCountsAPauseFromTheIntendedTimesAndFailsTheSlo) {
+    RedisServer server;
+    TempDir dir;
+    json spec = spec_for(server.endpoint(), json::object());
+    spec["tick_ms"] = 500;
+    spec["phases"] = {{{"rate", 1000}, {"duration_s", 4}, {"concurrency", 4}}};
+    spec["slo"] = {{"latency_ms", {{"p99", 100}}}};
+    // Every op from the plan (cache-aside would add a SET after each miss).
+    spec["cache"]["workload"] = "ratio";
+    spec["cache"]["get_ratio"] = 9;
+    spec["cache"]["set_ratio"] = 1;
+    dir.write("spec.json", spec.dump());
+    Process run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store", "--json"},
+                dir.file("out"), dir.file("err"));
+    ASSERT_TRUE(wait_until([&] { return read_file(dir.file("err")).find(" get/s:") != npos; },
+                           std::chrono::seconds(30)))
+        << read_file(dir.file("err"));
+    EXPECT_EQ(server.cli({"CLIENT", "PAUSE", "500", "ALL"}), "OK\n");
+    EXPECT_EQ(run.wait(), 3) << read_file(dir.file("err"));
+    const json out = json::parse(read_file(dir.file("out")), nullptr, false);
+    ASSERT_TRUE(out.is_object()) << read_file(dir.file("out"));
+    const uint64_t gets = out["ops"]["get"]["count"].get<uint64_t>();
+    const uint64_t sets = out["ops"]["set"]["count"].get<uint64_t>();
+    EXPECT_EQ(gets, server.calls("get"));
+    EXPECT_EQ(sets, server.calls("set"));
+    EXPECT_EQ(out["sent"].get<uint64_t>() + out["dropped"].get<uint64_t>(), 4000u);
+    // The ops due in the pause's first 100 ms (2.5% of the run's) each waited over 400 ms.
+    EXPECT_GE(out["latency_us"]["p99"].get<double>(), 400'000) << out["latency_us"].dump();
+    EXPECT_FALSE(out["slo"]["passed"].get<bool>()) << out["slo"].dump();
+}
+
 }  // namespace
 }  // namespace perflab::test

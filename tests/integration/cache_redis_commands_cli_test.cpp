@@ -92,6 +92,11 @@ std::vector<BadCase> bad_cases() {
     cases.push_back({"a phase's workload", phase_workload,
                      "phases[0].workload: the run sends cache.commands, which replace the "
                      "workload"});
+    json cluster = spec_for(server, {hset});
+    cluster["cache"]["redis"] = {{"cluster", true}};
+    cases.push_back({"on a Redis Cluster", cluster,
+                     "cache.commands: not with a Redis Cluster (an op's slot would be its key's, "
+                     "which a command need not have)"});
     return cases;
 }
 
