@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "nginx_server.h"
+#include "proc_stat_log.h"
 #include "process.h"
 #include "process_probe.h"
 #include "sshd_server.h"
@@ -59,6 +66,66 @@ struct HotJvm {
     }
 };
 
+// A thread's CPU time (utime + stime of /proc/PID/task/TID/stat) every 20 ms with the wall
+// clock, while it lives: the share of a core the machine gave that thread over any window of
+// a run.
+class ThreadCpuLog {
+  public:
+    ThreadCpuLog(pid_t pid, const std::string& name) {
+        const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+        for (const auto& task : std::filesystem::directory_iterator(tasks)) {
+            std::string comm;
+            std::getline(std::ifstream(task.path() / "comm"), comm);
+            if (comm == name) stat_ = task.path() / "stat";
+        }
+        EXPECT_FALSE(stat_.empty()) << "no thread " << name << " in " << tasks;
+        thread_ = std::jthread([this](std::stop_token stop) {
+            while (!stop.stop_requested()) {
+                const double ticks = cpu_ticks();
+                {
+                    std::lock_guard lock(mutex_);
+                    readings_.push_back({test::wall_ms_now(), ticks});
+                }
+                std::this_thread::sleep_for(20ms);
+            }
+        });
+    }
+    // % of one core from `from_ms` to `to_ms` (wall clock).
+    double share(int64_t from_ms, int64_t to_ms) {
+        const double hz = double(sysconf(_SC_CLK_TCK));
+        const auto a = at(from_ms), b = at(to_ms);
+        return 100.0 * (b.second - a.second) / hz / (double(b.first - a.first) / 1000.0);
+    }
+
+  private:
+    double cpu_ticks() const {
+        std::ifstream in(stat_);
+        std::string line;
+        std::getline(in, line);
+        // After the command's closing parenthesis: state, then 10 fields, then utime, stime.
+        std::istringstream fields(line.substr(line.rfind(')') + 2));
+        std::string field;
+        double utime = 0, stime = 0;
+        for (int i = 0; i < 11; ++i)
+            fields >> field;
+        fields >> utime >> stime;
+        return utime + stime;
+    }
+    std::pair<int64_t, double> at(int64_t wall_ms) {
+        std::lock_guard lock(mutex_);
+        const auto nearest = std::min_element(
+            readings_.begin(), readings_.end(), [wall_ms](const auto& x, const auto& y) {
+                return std::abs(x.first - wall_ms) < std::abs(y.first - wall_ms);
+            });
+        return nearest == readings_.end() ? std::pair<int64_t, double>{} : *nearest;
+    }
+
+    std::filesystem::path stat_;
+    std::mutex mutex_;
+    std::vector<std::pair<int64_t, double>> readings_;
+    std::jthread thread_;
+};
+
 // The hot-threads table a report JSON gives for the whole run.
 std::vector<nlohmann::json> run_threads(const nlohmann::json& exported) {
     std::vector<nlohmann::json> out;
@@ -71,6 +138,7 @@ TEST(ProcessProbe, HotJavaThreadsTopTheTableByTheirJvmNames) {
     HotJvm jvm;
     test::NginxServer nginx;
     test::TempDir dir;
+    ThreadCpuLog alpha(jvm.process.pid(), "hot-alpha"), beta(jvm.process.pid(), "hot-beta");
     const nlohmann::json probe = {{"process", {{"match", "PerflabHotThreads " + jvm.token}}}};
     dir.write("spec.json", http_spec(nginx.url("/ok"), 4, probe).dump());
     const std::string db = dir.file("runs.db");
@@ -113,12 +181,18 @@ TEST(ProcessProbe, HotJavaThreadsTopTheTableByTheirJvmNames) {
     const std::set<std::string> top = {table[0].at("thread").get<std::string>(),
                                        table[1].at("thread").get<std::string>()};
     EXPECT_EQ(top, (std::set<std::string>{"hot-alpha", "hot-beta"}));
-    // A spinner has a core's share of what the machine gives it: up to a core (slack for
-    // clock-tick rounding), and on a loaded machine (two cores, stress-ng beside) much less,
-    // but never nothing.
+    // A spinner's mean is the share of a core the machine gave it over the samples (its own
+    // /proc/PID/task/TID/stat over the same window), within 15 points: about a core on a quiet
+    // machine, less beside other work. The first sample covers the tick before its time.
+    const int64_t started = exported.at("run").at("started_at_ms").get<int64_t>();
+    const int64_t from = started + samples.front().at("t_ms").get<int64_t>() - 500;
+    const int64_t to = started + samples.back().at("t_ms").get<int64_t>();
     for (int i = 0; i < 2; ++i) {
-        EXPECT_GE(table[i].at("mean_cpu_pct").get<double>(), 5) << table[i].dump();
-        EXPECT_LE(table[i].at("mean_cpu_pct").get<double>(), 110) << table[i].dump();
+        ThreadCpuLog& own = table[i].at("thread") == "hot-alpha" ? alpha : beta;
+        const double machine = own.share(from, to);
+        EXPECT_NEAR(table[i].at("mean_cpu_pct").get<double>(), machine, 15)
+            << table[i].dump() << " (the thread's own figure: " << machine << "%)";
+        EXPECT_GT(machine, 5) << table[i].dump();
     }
     for (const auto& t : table) {
         if (t.at("thread") == "cold") {
