@@ -8,18 +8,16 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <thread>
-#include <utility>
 #include <vector>
 
 #include "nginx_server.h"
-#include "proc_stat_log.h"
 #include "process.h"
 #include "process_probe.h"
+#include "reading_log.h"
 #include "sshd_server.h"
 
 namespace perflab {
@@ -66,64 +64,49 @@ struct HotJvm {
     }
 };
 
-// A thread's CPU time (utime + stime of /proc/PID/task/TID/stat) every 20 ms with the wall
-// clock, while it lives: the share of a core the machine gave that thread over any window of
-// a run.
+// The stat file of the thread of process `pid` named `name` (its comm, which a JVM sets to the
+// Java thread's name).
+std::filesystem::path thread_stat(pid_t pid, const std::string& name) {
+    const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+    for (const auto& task : std::filesystem::directory_iterator(tasks)) {
+        std::string comm;
+        std::getline(std::ifstream(task.path() / "comm"), comm);
+        if (comm == name) return task.path() / "stat";
+    }
+    ADD_FAILURE() << "no thread " << name << " in " << tasks;
+    return {};
+}
+
+// utime + stime of a /proc/PID/task/TID/stat, in clock ticks.
+double thread_cpu_ticks(const std::filesystem::path& stat) {
+    std::ifstream in(stat);
+    std::string line;
+    std::getline(in, line);
+    // After the command's closing parenthesis: state, then 10 fields, then utime, stime.
+    std::istringstream fields(line.substr(line.rfind(')') + 2));
+    std::string field;
+    double utime = 0, stime = 0;
+    for (int i = 0; i < 11; ++i)
+        fields >> field;
+    fields >> utime >> stime;
+    return utime + stime;
+}
+
+// A thread's CPU time read every 20 ms: the share of a core the machine gave that thread over
+// any window of a run.
 class ThreadCpuLog {
   public:
-    ThreadCpuLog(pid_t pid, const std::string& name) {
-        const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
-        for (const auto& task : std::filesystem::directory_iterator(tasks)) {
-            std::string comm;
-            std::getline(std::ifstream(task.path() / "comm"), comm);
-            if (comm == name) stat_ = task.path() / "stat";
-        }
-        EXPECT_FALSE(stat_.empty()) << "no thread " << name << " in " << tasks;
-        thread_ = std::jthread([this](std::stop_token stop) {
-            while (!stop.stop_requested()) {
-                const double ticks = cpu_ticks();
-                {
-                    std::lock_guard lock(mutex_);
-                    readings_.push_back({test::wall_ms_now(), ticks});
-                }
-                std::this_thread::sleep_for(20ms);
-            }
-        });
-    }
+    ThreadCpuLog(pid_t pid, const std::string& name)
+        : log_([stat = thread_stat(pid, name)] { return thread_cpu_ticks(stat); }) {}
     // % of one core from `from_ms` to `to_ms` (wall clock).
     double share(int64_t from_ms, int64_t to_ms) {
         const double hz = double(sysconf(_SC_CLK_TCK));
-        const auto a = at(from_ms), b = at(to_ms);
+        const auto a = log_.at(from_ms), b = log_.at(to_ms);
         return 100.0 * (b.second - a.second) / hz / (double(b.first - a.first) / 1000.0);
     }
 
   private:
-    double cpu_ticks() const {
-        std::ifstream in(stat_);
-        std::string line;
-        std::getline(in, line);
-        // After the command's closing parenthesis: state, then 10 fields, then utime, stime.
-        std::istringstream fields(line.substr(line.rfind(')') + 2));
-        std::string field;
-        double utime = 0, stime = 0;
-        for (int i = 0; i < 11; ++i)
-            fields >> field;
-        fields >> utime >> stime;
-        return utime + stime;
-    }
-    std::pair<int64_t, double> at(int64_t wall_ms) {
-        std::lock_guard lock(mutex_);
-        const auto nearest = std::min_element(
-            readings_.begin(), readings_.end(), [wall_ms](const auto& x, const auto& y) {
-                return std::abs(x.first - wall_ms) < std::abs(y.first - wall_ms);
-            });
-        return nearest == readings_.end() ? std::pair<int64_t, double>{} : *nearest;
-    }
-
-    std::filesystem::path stat_;
-    std::mutex mutex_;
-    std::vector<std::pair<int64_t, double>> readings_;
-    std::jthread thread_;
+    test::ReadingLog<double> log_;
 };
 
 // The hot-threads table a report JSON gives for the whole run.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -67,6 +68,39 @@ StoredRun run_stored(const nlohmann::json& spec, const test::TempDir& dir) {
     EXPECT_EQ(e.code, 0) << e.err;
     r.exported = nlohmann::json::parse(e.out);
     return r;
+}
+
+// A stored run of `spec` that `mid_run` changes once the console shows `shown` (a probe's value
+// on the run's clock), and its export when it ended as planned.
+StoredRun run_changed_midway(const nlohmann::json& spec, const test::TempDir& dir,
+                             const std::string& shown, const std::function<void()>& mid_run) {
+    StoredRun r;
+    dir.write("spec.json", spec.dump());
+    const std::string db = dir.file("runs.db");
+    test::Process run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db},
+                      dir.file("run.out"), dir.file("run.err"));
+    const bool seen = test::wait_until(
+        [&] { return test::read_file(dir.file("run.out")).find(shown) != std::string::npos; },
+        std::chrono::seconds(30));
+    EXPECT_TRUE(seen) << test::read_file(dir.file("run.out"));
+    if (seen) mid_run();
+    r.run.code = run.wait();
+    r.run.out = test::read_file(dir.file("run.out"));
+    r.run.err = test::read_file(dir.file("run.err"));
+    if (!seen || r.run.code != 0) return r;
+    const auto e = test::run({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "json"}, 60);
+    EXPECT_EQ(e.code, 0) << e.err;
+    r.exported = nlohmann::json::parse(e.out);
+    return r;
+}
+
+// The texts of the run's events about the probe of `url`.
+std::vector<std::string> probe_events(const nlohmann::json& exported, const std::string& url) {
+    std::vector<std::string> out;
+    for (const auto& ev : exported.at("events"))
+        if (ev.at("text").get<std::string>().find("probe prometheus " + url) != std::string::npos)
+            out.push_back(ev.at("text"));
+    return out;
 }
 
 std::vector<nlohmann::json> prometheus_samples(const nlohmann::json& exported) {
@@ -208,36 +242,18 @@ TEST(PrometheusProbe, TargetThatDiesMidRunIsAGapAndAnEvent) {
     auto exporter = std::make_unique<Exporter>(node_exporter(dir));
     const std::string url = exporter->url();
     const nlohmann::json probe = {{"prometheus", url}, {"metrics", {"node_load1"}}};
-    dir.write("spec.json", http_spec(nginx.url("/ok"), 4, 50, probe).dump());
-    const std::string db = dir.file("runs.db");
-    test::Process run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db},
-                      dir.file("run.out"), dir.file("run.err"));
-    // Killed once the probe has shown a value on the run's clock.
-    ASSERT_TRUE(test::wait_until(
-        [&] {
-            return test::read_file(dir.file("run.out")).find("node_load1=") != std::string::npos;
-        },
-        std::chrono::seconds(30)))
-        << test::read_file(dir.file("run.out"));
-    exporter.reset();
-    ASSERT_EQ(run.wait(), 0) << test::read_file(dir.file("run.out"))
-                             << test::read_file(dir.file("run.err"));
-    EXPECT_NE(test::read_file(dir.file("run.out")).find("prometheus " + url + " -- no data --"),
-              std::string::npos)
-        << test::read_file(dir.file("run.out"));
-    const auto e = test::run({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "json"}, 60);
-    ASSERT_EQ(e.code, 0) << e.err;
-    const auto exported = nlohmann::json::parse(e.out);
-    EXPECT_EQ(exported.at("run").at("status"), "completed") << exported.at("run").dump();
-    const auto samples = prometheus_samples(exported);
+    const StoredRun r = run_changed_midway(http_spec(nginx.url("/ok"), 4, 50, probe), dir,
+                                           "node_load1=", [&] { exporter.reset(); });
+    ASSERT_EQ(r.run.code, 0) << r.run.out << r.run.err;
+    ASSERT_TRUE(r.exported.is_object());
+    EXPECT_NE(r.run.out.find("prometheus " + url + " -- no data --"), std::string::npos)
+        << r.run.out;
+    EXPECT_EQ(r.exported.at("run").at("status"), "completed") << r.exported.at("run").dump();
+    const auto samples = prometheus_samples(r.exported);
     ASSERT_FALSE(samples.empty());
     EXPECT_FALSE(samples.front().at("gap").get<bool>());
     EXPECT_TRUE(samples.back().at("gap").get<bool>());
-    int told = 0;
-    for (const auto& ev : exported.at("events"))
-        if (ev.at("text").get<std::string>().find("probe prometheus " + url) != std::string::npos)
-            ++told;
-    EXPECT_EQ(told, 1) << exported.at("events").dump();
+    EXPECT_EQ(probe_events(r.exported, url).size(), 1u) << r.exported.at("events").dump();
 }
 
 // An exporter that starts answering something else (an error page a proxy put in its place):
@@ -248,38 +264,22 @@ TEST(PrometheusProbe, TargetAnsweringGarbageMidRunIsAGapAndAnEvent) {
     server.set_reply_body("# TYPE perflab_test_steady gauge\nperflab_test_steady 7\n");
     const std::string url = server.url("/metrics");
     const nlohmann::json probe = {{"prometheus", url}, {"metrics", {"perflab_test_steady"}}};
-    dir.write("spec.json", http_spec(server.url("/"), 4, 20, probe).dump());
-    const std::string db = dir.file("runs.db");
-    test::Process run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db},
-                      dir.file("run.out"), dir.file("run.err"));
-    ASSERT_TRUE(test::wait_until(
-        [&] {
-            return test::read_file(dir.file("run.out")).find("perflab_test_steady=") !=
-                   std::string::npos;
-        },
-        std::chrono::seconds(30)))
-        << test::read_file(dir.file("run.out"));
-    server.set_reply_body("<html><body>502 Bad Gateway</body></html>\n");
-    ASSERT_EQ(run.wait(), 0) << test::read_file(dir.file("run.out"))
-                             << test::read_file(dir.file("run.err"));
-    const auto e = test::run({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "json"}, 60);
-    ASSERT_EQ(e.code, 0) << e.err;
-    const auto exported = nlohmann::json::parse(e.out);
-    EXPECT_EQ(exported.at("run").at("status"), "completed") << exported.at("run").dump();
-    const auto samples = prometheus_samples(exported);
+    const StoredRun r = run_changed_midway(
+        http_spec(server.url("/"), 4, 20, probe), dir, "perflab_test_steady=", [&] {
+            server.set_reply_body("<html><body>502 Bad Gateway</body></html>\n");
+        });
+    ASSERT_EQ(r.run.code, 0) << r.run.out << r.run.err;
+    ASSERT_TRUE(r.exported.is_object());
+    EXPECT_EQ(r.exported.at("run").at("status"), "completed") << r.exported.at("run").dump();
+    const auto samples = prometheus_samples(r.exported);
     ASSERT_FALSE(samples.empty());
     EXPECT_FALSE(samples.front().at("gap").get<bool>());
     EXPECT_EQ(samples.front().at("values").at("prom.perflab_test_steady"), 7.0)
         << samples.front().dump();
     EXPECT_TRUE(samples.back().at("gap").get<bool>()) << samples.back().dump();
-    int told = 0;
-    for (const auto& ev : exported.at("events")) {
-        const auto text = ev.at("text").get<std::string>();
-        if (text.find("probe prometheus " + url) == std::string::npos) continue;
-        ++told;
-        EXPECT_NE(text.find("not the exposition format"), std::string::npos) << text;
-    }
-    EXPECT_EQ(told, 1) << exported.at("events").dump();
+    const auto told = probe_events(r.exported, url);
+    ASSERT_EQ(told.size(), 1u) << r.exported.at("events").dump();
+    EXPECT_NE(told.front().find("not the exposition format"), std::string::npos) << told.front();
 }
 
 // A selector taking every node_ metric: the first 50 series are kept, the rest told once; with
