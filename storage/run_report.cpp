@@ -805,7 +805,8 @@ nlohmann::json export_json(RunStore& store, int64_t id) {
                                {"sent", s.sent},
                                {"late", s.late},
                                {"dropped", s.dropped},
-                               {"errors", s.errors}};
+                               {"errors", s.errors},
+                               {"drain", s.drain}};
         if (cache) {
             tick["hits"] = hits ? nlohmann::json(s.hits) : nlohmann::json();
             tick["misses"] = hits ? nlohmann::json(s.misses) : nlohmann::json();

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,10 @@ class LoadEngine {
     // How long before a search step begins its rate must be known: the time an order takes
     // to reach the agents.
     virtual Clock::duration step_lead() const { return {}; }
+    // The moment start() was to return, when it was set in common with other processes (agents
+    // and their controller): the run's clock counts from it, not from when start() did return,
+    // so that every process's ticks and phases fall on one grid.
+    virtual std::optional<Clock::time_point> common_start() const { return std::nullopt; }
 };
 
 // Engines the spec selects, given the spec with its ${NAME} references resolved (secrets.h);

@@ -221,6 +221,8 @@ void RunController::emit_drain(const Draining& d, Clock::time_point now) {
     sample.t_ms = ms_since_start(now);
     sample.interval_ms = sample.t_ms - ms_since_start(d.ended);
     sample.phase = phase;
+    // Past its end a phase plans nothing; agents' parts merged in carry their own plan's rate.
+    sample.planned_rate = 0;
     sample.drain = true;
     if (sample.total_ops() > 0 || sample.dropped > 0 || sample.sent > 0) publish(sample);
     for (auto* o : observers_)
@@ -600,7 +602,7 @@ RunSummary RunController::run() {
         std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - starting);
     for (auto* o : observers_)
         o->on_ready();
-    start_ = last_sample_ = Clock::now();
+    start_ = last_sample_ = engine_->common_start().value_or(Clock::now());
     next_tick_ = start_ + std::chrono::milliseconds(spec_.tick_ms);
     emit_event({0, "start",
                 "engine ready in " + std::to_string(ready_ms.count()) + " ms (connections" +

@@ -129,7 +129,12 @@ TEST(AgentsConductor, OpenPhaseAfterAnOpsPhaseHoldsItsRateFromItsFirstTick) {
     int ticks = 0;
     for (const auto& tick : exported["ticks"]) {
         if (tick["phase"] != 1 || tick["interval_ms"].get<int64_t>() <= 0) continue;
-        if (tick["planned_rate"].get<double>() == 0) continue;  // the phase's drain
+        // The replies (and, from an agent that began late, the last sends) after the phase's
+        // end: no tick of its plan.
+        if (tick["drain"].get<bool>()) {
+            EXPECT_EQ(tick["planned_rate"].get<double>(), 0) << tick.dump();
+            continue;
+        }
         // The phase begins on a tick: its first tick is a whole one (not the sliver of a
         // tick an agent's own clock would leave), as are the others.
         EXPECT_GT(tick["interval_ms"].get<double>(), 500) << tick.dump();
@@ -143,6 +148,79 @@ TEST(AgentsConductor, OpenPhaseAfterAnOpsPhaseHoldsItsRateFromItsFirstTick) {
         ++ticks;
     }
     EXPECT_EQ(ticks, 3) << exported["ticks"].dump();
+    EXPECT_TRUE(test::wait_until(no_agent_left));
+}
+
+// An agent program whose records of `type` from the controller reach it `seconds` late, as over
+// a link that holds some.
+std::string held_agent(const Controller& controller, const std::string& type, double seconds) {
+    const std::string path = controller.dir().file("held-" + type);
+    controller.dir().write("held-" + type,
+                           "#!/usr/bin/python3\n"
+                           "import subprocess, sys, time\n"
+                           "agent = subprocess.Popen(['" PERFLAB_BINARY
+                           "', 'agent'], stdin=subprocess.PIPE)\n"
+                           "for line in iter(sys.stdin.buffer.readline, b''):\n"
+                           "    if b'\"type\":\"" +
+                               type +
+                               "\"' in line:\n"
+                               "        time.sleep(" +
+                               std::to_string(seconds) +
+                               ")\n"
+                               "    agent.stdin.write(line)\n"
+                               "    agent.stdin.flush()\n"
+                               "agent.stdin.close()\n"
+                               "sys.exit(agent.wait())\n");
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    return path;
+}
+
+// b gets the run's start 1.3 s after it was sent, 0.3 s past the start itself: it is late,
+// says so and sends what it owes at once. Its clock still counts from the common start, so the
+// next phase, ordered ahead, begins on it and its ticks with every other agent's: each tick holds
+// both agents' shares. (Counting from its own late start, its ticks and its second phase ran
+// 0.3 s behind the run's, and that phase's first tick held 802 of its ops and the last 198.)
+TEST(AgentsConductor, AnAgentStartedLateKeepsTheRunsTicks) {
+    MemcachedServer server;
+    SshdServer a, b;
+    const Controller controller({&a, &b});
+    const json spec = cache_spec(server,
+                                 {{{"duration_s", 2}, {"rate", 1000}, {"concurrency", 4}},
+                                  {{"duration_s", 2}, {"rate", 2000}, {"concurrency", 4}}},
+                                 {agent(a), agent(b, held_agent(controller, "start", 1.3))});
+    const std::string db = controller.dir().file("runs.db");
+    const auto before = test::cache_counters(server);
+    const auto r = controller.run(spec, {"--db", db, "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("agent " + b.target() + " late: it began phase 1 "), std::string::npos)
+        << r.err;
+    const json j = json::parse(r.out);
+    uint64_t requests = 0;
+    for (size_t phase = 0; phase < 2; ++phase) {
+        requests += j["phases"][phase]["requests"].get<uint64_t>();
+        EXPECT_EQ(j["phases"][phase]["sent"].get<uint64_t>() +
+                      j["phases"][phase]["dropped"].get<uint64_t>(),
+                  2000u * (phase + 1))
+            << r.out;
+    }
+    EXPECT_EQ(served(before, test::cache_counters(server)), requests);
+
+    const json exported = stored({PERFLAB_BINARY, "export", "1", "--db", db, "--format", "json"});
+    int ticks = 0;
+    for (const auto& tick : exported["ticks"]) {
+        if (tick["phase"] != 1) continue;
+        if (tick["drain"].get<bool>()) {
+            EXPECT_EQ(tick["planned_rate"].get<double>(), 0) << tick.dump();
+            continue;
+        }
+        EXPECT_EQ(tick["planned_rate"].get<double>(), 2000) << tick.dump();
+        ASSERT_EQ(tick["agents"].size(), 2u) << tick.dump();
+        // Each agent's share of a 500 ms tick at 2000/s: 500 ops (±25%, as above).
+        for (const auto& part : tick["agents"])
+            EXPECT_NEAR(part["ops"].get<double>(), 500, 125) << tick.dump();
+        ++ticks;
+    }
+    EXPECT_EQ(ticks, 4) << exported["ticks"].dump();
     EXPECT_TRUE(test::wait_until(no_agent_left));
 }
 

@@ -40,6 +40,7 @@ class AgentsEngine : public LoadEngine {
     // Each agent's figures so far, in the spec's order; whole once the last phase drained.
     std::vector<AgentTotals> agent_totals() const override { return totals_; }
     Clock::duration step_lead() const override;
+    std::optional<Clock::time_point> common_start() const override { return start_; }
     // The remote agents' machines, once start() connected them.
     std::vector<HardwareProfile> agent_profiles() const;
 

@@ -27,6 +27,7 @@ class StartAtEngine : public LoadEngine {
     std::string first_connection_error() const override {
         return engine_->first_connection_error();
     }
+    std::optional<Clock::time_point> common_start() const override { return at_; }
 
   private:
     std::unique_ptr<LoadEngine> engine_;
