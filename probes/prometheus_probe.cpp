@@ -93,6 +93,7 @@ ProbeReading PrometheusProbe::poll() {
         }
         series_.remember(std::move(now));
         last_time_ = t;
+        if (!r.gap && series_.hidden() > 0) r.values["hidden_series"] = series_.hidden();
         if (series_.hidden() > 0 && !told_hidden_) {
             told_hidden_ = true;
             r.events.push_back({0, "warning",

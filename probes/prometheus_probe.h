@@ -20,7 +20,8 @@ namespace perflab {
 //
 // A target that is down or answers no exposition text costs a gap and one event per outage;
 // the first good scrape after it is a new baseline. Series over the cap are told once as an
-// event, "N more series not shown".
+// event, "N more series not shown", and counted in each sample's "hidden_series" (absent
+// when none is), which the charts write on the probe's panels.
 struct PrometheusTarget {
     std::string url;
     std::vector<PromSelector> selectors;

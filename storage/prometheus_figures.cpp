@@ -41,7 +41,8 @@ std::vector<PromFigure> prometheus_figures(const std::vector<ProbeSample>& sampl
     for (const auto& s : samples) {
         if (s.kind != "prometheus" || s.gap || s.t_ms <= from_ms || s.t_ms > to_ms) continue;
         for (const auto& [key, v] : s.values.items()) {
-            if (!v.is_number()) continue;
+            // The series' figures, not the count of those over the cap ("hidden_series").
+            if (!v.is_number() || !key.starts_with("prom.")) continue;
             const double x = v.get<double>();
             auto& f = by_series[{s.source, key}];
             if (f.samples == 0) {

@@ -65,6 +65,7 @@ QString ProbeCharts::coresKind() {
 void ProbeCharts::begin(const RunSpec& spec) {
     series_.clear();
     promPanels_.clear();
+    promSourcePanels_.clear();
     promGraphs_.clear();
     made_ = 0;
     loopback_ = loopbackTargets(spec);
@@ -340,9 +341,11 @@ void ProbeCharts::addPrometheus(const ProbeSample& s) {
             const QString metric = full.mid(5, brace < 0 ? -1 : brace - 5);
             const QString labels = brace < 0 ? metric : full.mid(brace);
             auto p = promPanels_.find(source + metric);
-            if (p == promPanels_.end())
+            if (p == promPanels_.end()) {
                 p = promPanels_.insert(source + metric,
                                        panel(metric, QObject::tr("Prometheus"), source));
+                promSourcePanels_.insert(source, *p);
+            }
             const int n = int(
                 std::count_if(promGraphs_.keyBegin(), promGraphs_.keyEnd(), [&](const QString& k) {
                     return k.startsWith(source + QStringLiteral("prom.") + metric);
@@ -353,6 +356,13 @@ void ProbeCharts::addPrometheus(const ProbeSample& s) {
         }
         chart_->append(*graph, t, value.get<double>());
     }
+    // Series over the probe's cap: said on each of its panels, not only in the events.
+    const auto hidden = s.values.find("hidden_series");
+    if (hidden == s.values.end() || !hidden->is_number_integer()) return;
+    const QString caption =
+        QObject::tr("%1 · %2 more series not shown").arg(source).arg(hidden->get<int64_t>());
+    for (const int p : promSourcePanels_.values(source))
+        chart_->setCaption(p, caption);
 }
 
 }  // namespace perflab

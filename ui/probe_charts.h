@@ -60,10 +60,11 @@ class ProbeCharts {
 
     TimeChart* chart_;
     bool loopback_ = false;
-    QHash<QString, Series> series_;         // by kind and source
-    int made_ = 0;                          // panels made since begin, for their order
-    QHash<QString, int> promPanels_;        // by source and metric
-    QHash<QString, QCPGraph*> promGraphs_;  // by source and value key
+    QHash<QString, Series> series_;              // by kind and source
+    int made_ = 0;                               // panels made since begin, for their order
+    QHash<QString, int> promPanels_;             // by source and metric
+    QMultiHash<QString, int> promSourcePanels_;  // the same, by source
+    QHash<QString, QCPGraph*> promGraphs_;       // by source and value key
 };
 
 }  // namespace perflab

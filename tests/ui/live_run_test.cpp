@@ -468,6 +468,24 @@ void LiveRunTest::prometheusPanelPerMetricLinePerLabelSet() {
     QCOMPARE(conns->dataCount(), 2);
     QCOMPARE(ok->valueAxis(), missing->valueAxis());
     QVERIFY(ok->valueAxis() != conns->valueAxis());
+
+    // Series over the probe's cap: each of its panels says how many, the host's none.
+    view.addProbeSample(
+        {3000,
+         source,
+         "prometheus",
+         {{"prom.reqs_total:rate{code=\"200\"}", 45.0}, {"prom.conns", 4.0}, {"hidden_series", 7}},
+         false});
+    int told = 0;
+    for (const int panel : view.chart()->panelsInOrder()) {
+        const QString title = view.chart()->panelTitle(panel);
+        const bool prometheus = title.contains(QStringLiteral("(reqs_total:rate)")) ||
+                                title.contains(QStringLiteral("(conns)"));
+        QCOMPARE(title.contains(QStringLiteral("7 more series not shown")), prometheus);
+        told += prometheus;
+    }
+    QCOMPARE(told, 2);
+    QVERIFY(!graph(view.chart(), QStringLiteral("hidden_series")));
 }
 
 void LiveRunTest::processPanelsStackItsCpuAndDrawItsRss() {
