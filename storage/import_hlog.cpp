@@ -222,6 +222,8 @@ void HlogRun::drain(const std::function<void(IntervalSample&&)>& f) {
         const int64_t from_ms = node.key() - start_ms_;
         s.t_ms = from_ms + interval.length_ms;
         s.interval_ms = interval.length_ms;
+        // A histogram log holds latencies only.
+        s.bytes_in_known = s.bytes_out_known = false;
         for (const auto& [op, encoded] : interval.ops) {
             OpSample& o = s.ops[op];
             o.latency = decoded(encoded.latency);

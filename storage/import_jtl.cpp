@@ -54,6 +54,7 @@ class Columns {
         width_ = header.size();
     }
     size_t width() const { return width_; }
+    bool has(const char* name) const { return index_.count(name) > 0; }
     const std::string* get(const std::vector<std::string>& row, const char* name) const {
         const auto it = index_.find(name);
         return it == index_.end() ? nullptr : &row[it->second];
@@ -114,6 +115,8 @@ ImportRecord record_of(const Columns& c, const std::vector<std::string>& row, in
     }
     r.bytes_in = optional_bytes(c, row, "bytes", n);
     r.bytes_out = optional_bytes(c, row, "sentBytes", n);
+    r.bytes_in_known = c.has("bytes");
+    r.bytes_out_known = c.has("sentBytes");
     return r;
 }
 

@@ -34,6 +34,8 @@ ImportRecord record_of(const nlohmann::json& data, int64_t n) {
     r.sent_us = *ended - r.latency_us;
     r.line = n;
     r.time_field = "data.time";
+    // k6 counts data_received and data_sent per iteration, not per request.
+    r.bytes_in_known = r.bytes_out_known = false;
     const auto tags_it = data.find("tags");
     const nlohmann::json tags =
         tags_it != data.end() && tags_it->is_object() ? *tags_it : nlohmann::json::object();

@@ -186,6 +186,8 @@ void add_seconds(const json& series, const std::string& op, const std::string& p
         // Bytes per second arrived in memtier 2.1.
         s.bytes_in += optional_count(second, "Bytes RX", here);
         s.bytes_out += optional_count(second, "Bytes TX", here);
+        s.bytes_in_known = s.bytes_in_known && second.contains("Bytes RX");
+        s.bytes_out_known = s.bytes_out_known && second.contains("Bytes TX");
     }
 }
 
@@ -326,12 +328,15 @@ MemtierRun read_memtier(std::istream& in, int64_t max_span_s) {
                           std::to_string(span_ms) + " ms ends before second " +
                               std::to_string(last_second) + " of the Time-Serie");
     std::vector<IntervalSample> out(static_cast<size_t>(ticks));
+    bool rx_known = true, tx_known = true;
     for (auto& [second, s] : seconds) {
         IntervalSample& into = out[size_t(std::min(second, ticks - 1))];
         for (const auto& [op, o] : s.ops)
             into.ops[op].count += o.count;
         into.bytes_in += s.bytes_in;
         into.bytes_out += s.bytes_out;
+        rx_known = rx_known && s.bytes_in_known;
+        tx_known = tx_known && s.bytes_out_known;
     }
     run.hits_recorded =
         add_hits(member(stats, "Gets", kSection), std::string(kSection) + ".Gets", span_ms, out);
@@ -343,6 +348,10 @@ MemtierRun read_memtier(std::istream& in, int64_t max_span_s) {
         }
     } else {
         run.wire_bytes = true;
+        for (auto& s : out) {
+            s.bytes_in_known = rx_known;
+            s.bytes_out_known = tx_known;
+        }
     }
     // Every op in each tick; the sends of a tick spread over it, as far as a count tells.
     for (int64_t i = 0; i < ticks; ++i) {

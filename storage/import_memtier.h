@@ -26,7 +26,8 @@ namespace perflab {
 // Latencies". Hits and misses are the run's, from its rates: memtier counts none per second,
 // so they are spread over the seconds in proportion to their gets. Bytes are value bytes as
 // PerfLab counts them (the "data_size" of each set and each hit) when every value had that
-// size; otherwise memtier's wire bytes, and `wire_bytes` says so.
+// size; otherwise memtier's wire bytes, and `wire_bytes` says so (unknown before memtier 2.1,
+// which recorded none).
 struct MemtierRun {
     std::vector<IntervalSample> ticks;         // on the run's clock, which starts at "Start time"
     int64_t start_ms = 0;                      // wall clock, ms since the epoch

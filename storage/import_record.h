@@ -19,6 +19,9 @@ struct ImportRecord {
     std::string error;  // why it failed, as the tool said
     uint64_t bytes_in = 0;
     uint64_t bytes_out = 0;
+    // The file records them (a JTL has "bytes" from JMeter 2.x, "sentBytes" from 3.1).
+    bool bytes_in_known = true;
+    bool bytes_out_known = true;
     // A JMeter Transaction Controller's row: the time of the requests in it, which have rows of
     // their own; counted apart, never as a request.
     bool transaction = false;

@@ -100,6 +100,8 @@ void ImportTicks::add(const ImportRecord& r) {
         ++s.errors[r.error.empty() ? "error" : r.error];
     s.bytes_in += r.bytes_in;
     s.bytes_out += r.bytes_out;
+    bytes_in_unknown_ = bytes_in_unknown_ || !r.bytes_in_known;
+    bytes_out_unknown_ = bytes_out_unknown_ || !r.bytes_out_known;
     // Sends and replies in µs since the second the tick begins; drain() moves them onto the
     // run's clock, which starts at the first tick.
     const int64_t sent = r.sent_us - second * 1'000'000;
@@ -125,6 +127,8 @@ void ImportTicks::drain(const std::function<void(IntervalSample&&)>& f) {
         }
         s.t_ms = (second - first_s_ + 1) * 1000;
         s.interval_ms = 1000;
+        s.bytes_in_known = !bytes_in_unknown_;
+        s.bytes_out_known = !bytes_out_unknown_;
         f(std::move(s));
     }
 }

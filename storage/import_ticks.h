@@ -72,6 +72,10 @@ class ImportTicks {
     uint64_t requests_ = 0;
     bool any_ = false;  // a request or transaction was added
     uint64_t passed_off_status_ = 0;
+    // A file records bytes in every request or in none: one without them leaves every tick's
+    // unknown, a second without requests included.
+    bool bytes_in_unknown_ = false;
+    bool bytes_out_unknown_ = false;
     int64_t first_s_ = 0;
     int64_t newest_s_ = 0;
 };

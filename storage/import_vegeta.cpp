@@ -60,6 +60,8 @@ ImportRecord record_of(const nlohmann::json& line, int64_t n) {
     r.ok = r.code >= 200 && r.code <= 399;  // vegeta's own success
     r.bytes_in = optional_count(line, "bytes_in", n);
     r.bytes_out = optional_count(line, "bytes_out", n);
+    r.bytes_in_known = line.contains("bytes_in") && !line["bytes_in"].is_null();
+    r.bytes_out_known = line.contains("bytes_out") && !line["bytes_out"].is_null();
     const std::string method = optional_text(line, "method", n);
     const std::string url = optional_text(line, "url", n);
     r.op = url.empty() ? "vegeta" : (method.empty() ? "GET" : method) + " " + url;

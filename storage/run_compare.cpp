@@ -44,8 +44,8 @@ std::vector<std::pair<std::string, double>> figures_of(const RunSummary& s) {
         {"service_p99_us", f.service.empty() ? kNone : double(f.service.percentile(99))},
         {"errors", double(f.errors)},
         {"hit_rate", f.hit_rate.value_or(kNone)},
-        {"bytes_in", double(t.bytes_in)},
-        {"bytes_out", double(t.bytes_out)},
+        {"bytes_in", t.bytes_in_known ? double(t.bytes_in) : kNone},
+        {"bytes_out", t.bytes_out_known ? double(t.bytes_out) : kNone},
         {"redis_moved", redirections ? double(t.moved) : kNone},
         {"redis_ask", redirections ? double(t.asked) : kNone},
     };

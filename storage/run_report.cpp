@@ -309,7 +309,8 @@ std::string totals_line(RunKind kind, const PhaseTotals& p, bool cluster) {
         s += "hit rate - (hits and misses unknown), ";
     else if (kind == RunKind::cache && t.hits + t.misses > 0)
         s += "hit rate " + format_fixed(t.hit_rate() * 100, 2) + "%, ";
-    s += "bytes in " + format_bytes(t.bytes_in) + ", out " + format_bytes(t.bytes_out);
+    s += "bytes in " + bytes_text(t.bytes_in, t.bytes_in_known) + ", out " +
+         bytes_text(t.bytes_out, t.bytes_out_known);
     for (const auto& [code, n] : t.status_codes)
         s += ", status " + std::to_string(code) + ": " + std::to_string(n);
     for (const auto& [kind, n] : t.errors)
@@ -725,7 +726,10 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind,
             row << s.hits << ',' << s.misses << ',' << format_fixed(s.hit_rate(), 4) << ',';
         else if (cache)
             row << ",,,";
-        row << s.bytes_in << ',' << s.bytes_out << ',' << s.sent << ',' << s.late << ',';
+        // Empty where the run's source did not count them, as the unknown hits are.
+        row << (s.bytes_in_known ? std::to_string(s.bytes_in) : "") << ','
+            << (s.bytes_out_known ? std::to_string(s.bytes_out) : "") << ',' << s.sent << ','
+            << s.late << ',';
         if (redirections) row << s.moved << ',' << s.asked << ',';
         row << csv_latency(all, 50) << ',' << csv_latency(all, 99) << ','
             << (all.empty() ? std::string() : std::to_string(all.max()));
@@ -800,8 +804,8 @@ nlohmann::json export_json(RunStore& store, int64_t id) {
                                {"planned_rate", s.planned_rate},
                                {"connections", s.connections},
                                {"ops", ops},
-                               {"bytes_in", s.bytes_in},
-                               {"bytes_out", s.bytes_out},
+                               {"bytes_in", bytes_json(s.bytes_in, s.bytes_in_known)},
+                               {"bytes_out", bytes_json(s.bytes_out, s.bytes_out_known)},
                                {"sent", s.sent},
                                {"late", s.late},
                                {"dropped", s.dropped},

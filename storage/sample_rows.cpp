@@ -74,9 +74,9 @@ RunRows::RunRows(Connection& db)
               "INSERT INTO samples (run_id, seq, t_ms, interval_ms, phase, planned_rate, "
               "connections, hits, misses, bytes_in, bytes_out, sent, late, errors_json, "
               "status_json, dropped, first_send_us, last_send_us, last_reply_us, drain, "
-              "agents_json, moved, asked) VALUES "
+              "agents_json, moved, asked, bytes_in_known, bytes_out_known) VALUES "
               "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-              "?19, ?20, ?21, ?22, ?23)"),
+              "?19, ?20, ?21, ?22, ?23, ?24, ?25)"),
       op_(db,
           "INSERT INTO sample_ops (run_id, seq, op, count, errors, histogram, service, "
           "check_failures, checks_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
@@ -116,6 +116,7 @@ void RunRows::sample(int64_t run, int64_t seq, const IntervalSample& s) {
     else
         sample_.bind(21, agent_ticks_json(s.agents).dump());
     sample_.bind(22, i64(s.moved)).bind(23, i64(s.asked));
+    sample_.bind(24, int64_t{s.bytes_in_known}).bind(25, int64_t{s.bytes_out_known});
     sample_.run();
     for (const auto& [name, op] : s.ops) {
         op_.bind(1, run).bind(2, seq).bind(3, name).bind(4, i64(op.count));
@@ -256,8 +257,8 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
     Statement q(db,
                 "SELECT seq, t_ms, interval_ms, phase, planned_rate, connections, hits, misses, "
                 "bytes_in, bytes_out, sent, late, errors_json, status_json, dropped, "
-                "first_send_us, last_send_us, last_reply_us, drain, agents_json, moved, asked "
-                "FROM samples "
+                "first_send_us, last_send_us, last_reply_us, drain, agents_json, moved, asked, "
+                "bytes_in_known, bytes_out_known FROM samples "
                 "WHERE run_id = ?1 AND (?2 < 0 OR t_ms - interval_ms / 2 > ?2) AND "
                 "t_ms - interval_ms / 2 <= ?3 ORDER BY seq");
     q.bind(1, run).bind(2, from_ms).bind(3, to_ms);
@@ -297,6 +298,8 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
         }
         s.moved = uint64_t(q.integer(20));
         s.asked = uint64_t(q.integer(21));
+        s.bytes_in_known = q.integer(22) != 0;
+        s.bytes_out_known = q.integer(23) != 0;
         ticks.push_back(std::move(s));
     }
     if (ticks.empty()) return;
@@ -394,7 +397,8 @@ std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
                 "SELECT phase, max(t_ms), max(t_ms) - min(t_ms - interval_ms), sum(hits), "
                 "sum(misses), sum(bytes_in), sum(bytes_out), sum(sent), sum(late), sum(dropped), "
                 "min(CASE WHEN sent > 0 THEN first_send_us END), max(last_send_us), "
-                "max(last_reply_us), sum(moved), sum(asked) FROM samples WHERE run_id = ?1 "
+                "max(last_reply_us), sum(moved), sum(asked), min(bytes_in_known), "
+                "min(bytes_out_known) FROM samples WHERE run_id = ?1 "
                 "GROUP BY phase ORDER BY phase");
     q.bind(1, run);
     std::vector<IntervalSample> out;
@@ -416,6 +420,8 @@ std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
         s.last_reply_us = q.integer(12);
         s.moved = uint64_t(q.integer(13));
         s.asked = uint64_t(q.integer(14));
+        s.bytes_in_known = q.integer(15) != 0;
+        s.bytes_out_known = q.integer(16) != 0;
         at[s.phase] = out.size();
         out.push_back(std::move(s));
     }

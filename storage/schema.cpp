@@ -264,10 +264,27 @@ ALTER TABLE samples ADD COLUMN moved INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE samples ADD COLUMN asked INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Version 18: whether a tick's bytes were counted (IntervalSample::bytes_in_known and
+// bytes_out_known). Imports stored 0 where the file had none: an imported run with no byte
+// in a direction over all its ticks is taken as one that did not count them (a memtier run
+// of misses only, which counted 0 value bytes in, is the one it takes wrongly).
+constexpr const char* kVersion18 = R"sql(
+ALTER TABLE samples ADD COLUMN bytes_in_known INTEGER NOT NULL DEFAULT 1
+    CHECK (bytes_in_known IN (0, 1));
+ALTER TABLE samples ADD COLUMN bytes_out_known INTEGER NOT NULL DEFAULT 1
+    CHECK (bytes_out_known IN (0, 1));
+UPDATE samples SET bytes_in_known = 0 WHERE run_id IN (
+    SELECT s.run_id FROM samples s JOIN runs r ON r.id = s.run_id
+    WHERE r.status = 'imported' GROUP BY s.run_id HAVING sum(s.bytes_in) = 0);
+UPDATE samples SET bytes_out_known = 0 WHERE run_id IN (
+    SELECT s.run_id FROM samples s JOIN runs r ON r.id = s.run_id
+    WHERE r.status = 'imported' GROUP BY s.run_id HAVING sum(s.bytes_out) = 0);
+)sql";
+
 constexpr const char* kSteps[] = {kVersion1,  kVersion2,  kVersion3,  kVersion4,  kVersion5,
                                   kVersion6,  kVersion7,  kVersion8,  kVersion9,  kVersion10,
                                   kVersion11, kVersion12, kVersion13, kVersion14, kVersion15,
-                                  kVersion16, kVersion17};
+                                  kVersion16, kVersion17, kVersion18};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

@@ -204,6 +204,24 @@ TEST(HlogImport, AnExportedLogImportsBackToTheSameFigures) {
         for (const char* p : {"p50", "p90", "p99", "p999"})
             EXPECT_EQ(b["latency_us"][p], a["latency_us"][p]) << p;
     }
+    // A histogram log holds no bytes: unknown in every output, never 0.
+    EXPECT_GT(original["summary"]["bytes_out"].get<uint64_t>(), 0u);
+    for (const char* bytes : {"bytes_in", "bytes_out"})
+        EXPECT_TRUE(back["summary"][bytes].is_null()) << back["summary"].dump();
+    const Output text = perflab({"show", "1", "--db", other});
+    EXPECT_NE(text.out.find("bytes in -, out -"), std::string::npos) << text.out;
+    const json ticks =
+        json::parse(perflab({"export", "1", "--db", other, "--format", "json"}).out)["ticks"];
+    ASSERT_FALSE(ticks.empty());
+    for (const auto& tick : ticks)
+        EXPECT_TRUE(tick["bytes_in"].is_null() && tick["bytes_out"].is_null()) << tick.dump();
+    ASSERT_EQ(perflab({"import", hlog, "--db", db}).code, 0);
+    const json compared = json::parse(perflab({"compare", "1", "2", "--db", db, "--json"}).out);
+    EXPECT_EQ(compared["figures"]["bytes_out"]["values"][0], original["summary"]["bytes_out"])
+        << compared["figures"]["bytes_out"].dump();
+    EXPECT_TRUE(compared["figures"]["bytes_out"]["values"][1].is_null())
+        << compared["figures"]["bytes_out"].dump();
+
     const Output again = perflab({"import", hlog, "--db", other});
     EXPECT_EQ(again.code, 2);
     EXPECT_NE(again.err.find("was imported already, as run 1"), std::string::npos) << again.err;

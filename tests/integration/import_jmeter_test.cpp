@@ -109,7 +109,7 @@ TEST(ImportJmeter, JmetersOwnJtlOfARunAgainstNginx) {
 // Transaction Controller's rows (no responseCode, "Number of samples in transaction" in
 // responseMessage) apart, with their elapsed times and their count per second of the run (the
 // second each was sent in, from the first second any row was sent in); bytes and the first and
-// last request sent (ms).
+// last request sent (ms); whether the file has a sentBytes column.
 json jtl_figures(const std::string& jtl) {
     static const char* kScript = R"py(
 import csv, json, sys
@@ -117,7 +117,8 @@ with open(sys.argv[1], newline="") as f:
     header = f.readline()
     f.seek(0)
     rows = list(csv.DictReader(f, delimiter="\t" if "\t" in header else ","))
-out = {"labels": {}, "transactions": {}, "bytes": 0, "codes": {}, "failures": {}, "sent": []}
+out = {"labels": {}, "transactions": {}, "bytes": 0, "codes": {}, "failures": {}, "sent": [],
+       "sent_bytes_column": "sentBytes" in rows[0]}
 first_s = min(int(r["timeStamp"]) // 1000 for r in rows)
 for r in rows:
     if r["responseCode"] == "" and r["responseMessage"].startswith("Number of samples in transaction"):
@@ -158,7 +159,9 @@ widths = sorted({len(r) for r in body})
 sums = {name: sum(int(r[i]) for r in body if r[i] != "")
         for i, name in enumerate(header)
         if name in ("ops", "errors", "bytes_in", "sent") or name.endswith(("_count", "_errors"))}
-print(json.dumps({"header": header, "widths": widths, "sums": sums}))
+filled = {name: sum(r[i] != "" for r in body) for i, name in enumerate(header)}
+print(json.dumps({"header": header, "widths": widths, "sums": sums, "filled": filled,
+                  "rows": len(body)}))
 )py";
     const Output sums = run({"python3", "-c", kScript, csv});
     EXPECT_EQ(sums.code, 0) << sums.err;
@@ -226,6 +229,10 @@ TEST(ImportJmeter, TransactionsAssertionsAndIgnoredStatusAsJmeterCountsThem) {
     }
     EXPECT_DOUBLE_EQ(summary["success"].get<double>(), double(150 - failed) / 150);
     EXPECT_EQ(summary["bytes_in"]["total"], jmeter["bytes"]);
+    // JMeter 2.13 records no bytes sent (its sentBytes column came in 3.1): unknown, not 0.
+    ASSERT_FALSE(jmeter["sent_bytes_column"].get<bool>());
+    EXPECT_TRUE(summary["bytes_out"]["total"].is_null()) << summary["bytes_out"].dump();
+    EXPECT_TRUE(summary["bytes_out"]["mean"].is_null()) << summary["bytes_out"].dump();
     EXPECT_EQ(summary["status_codes"], (json{{"200", 100}, {"404", 50}}));
     EXPECT_EQ(summary["errors"][failure], 50) << summary["errors"].dump();
     // The rate over the attack, the first request sent to the last, and the labels' rates over
@@ -250,6 +257,8 @@ TEST(ImportJmeter, TransactionsAssertionsAndIgnoredStatusAsJmeterCountsThem) {
     EXPECT_EQ(sums["sums"]["ops"], summary["requests"]);
     EXPECT_EQ(sums["sums"]["errors"], failed);
     EXPECT_EQ(sums["sums"]["bytes_in"], summary["bytes_in"]["total"]);
+    EXPECT_EQ(sums["filled"]["bytes_in"], sums["rows"]);
+    EXPECT_EQ(sums["filled"]["bytes_out"], 0);
     for (const auto& [label, op] : summary["ops"].items()) {
         EXPECT_EQ(sums["sums"][label + "_count"], op["count"]) << label;
         EXPECT_EQ(sums["sums"][label + "_errors"], op["errors"]) << label;

@@ -37,26 +37,13 @@ RunSpec redis_spec(bool cluster) {
 
 // A run of `ticks` ticks whose tick i had i MOVED and i % 2 ASK replies, or none.
 test::WrittenRun write_redis_run(const std::string& db, bool cluster, int ticks, bool redirected) {
-    const RunSpec spec = redis_spec(cluster);
-    test::WrittenRun run;
-    StoreWriter writer(db, spec, test::profile());
-    run.id = writer.run_id();
-    SummaryBuilder builder(RunKind::cache);
-    writer.on_start(spec);
-    for (int i = 0; i < ticks; ++i) {
-        auto s = test::synthetic_tick(i, 1000, 0, 2000);
-        s.moved = redirected ? uint64_t(i) : 0;
-        s.asked = redirected ? uint64_t(i % 2) : 0;
-        builder.add(s);
-        writer.on_sample(s);
-        run.samples.push_back(std::move(s));
-    }
-    writer.on_phase_end(builder.phase(0));
-    run.summary = builder.finish(RunStatus::completed);
-    run.summary.redis_cluster = cluster;
-    writer.on_end(run.summary);
-    EXPECT_EQ(writer.finish(), "");
-    return run;
+    return test::write_changed_run(
+        db, redis_spec(cluster), ticks,
+        [&](IntervalSample& s, int i) {
+            s.moved = redirected ? uint64_t(i) : 0;
+            s.asked = redirected ? uint64_t(i % 2) : 0;
+        },
+        [&](RunSummary& summary) { summary.redis_cluster = cluster; });
 }
 
 TEST(StoredRedirections, EveryTickAndEveryOutputKeepsThem) {
@@ -114,14 +101,6 @@ TEST(StoredRedirections, ToldForClusterRunsAndRunsThatHadAny) {
     EXPECT_EQ(compared["figures"]["redis_moved"]["values"], nlohmann::json({0.0, nullptr}));
 }
 
-std::vector<std::string> sample_columns(Connection& db) {
-    Statement q(db, "SELECT name FROM pragma_table_info('samples')");
-    std::vector<std::string> out;
-    while (q.step())
-        out.push_back(q.text(0));
-    return out;
-}
-
 // Schema 16's samples are today's without the two columns version 17 adds: a database made so
 // is migrated as it is opened, its runs kept with no redirections, and stores them afterwards.
 TEST(StoredRedirections, ASchemaSixteenDatabaseMigrates) {
@@ -130,17 +109,19 @@ TEST(StoredRedirections, ASchemaSixteenDatabaseMigrates) {
     const auto old = write_redis_run(db, true, 4, false);
     {
         Connection raw(db, Connection::Mode::read_write);
+        raw.exec("ALTER TABLE samples DROP COLUMN bytes_out_known");
+        raw.exec("ALTER TABLE samples DROP COLUMN bytes_in_known");
         raw.exec("ALTER TABLE samples DROP COLUMN asked");
         raw.exec("ALTER TABLE samples DROP COLUMN moved");
         raw.exec("PRAGMA user_version = 16");
-        const auto columns = sample_columns(raw);
+        const auto columns = test::sample_columns(raw);
         ASSERT_EQ(std::count(columns.begin(), columns.end(), "moved"), 0);
     }
     const auto added = write_redis_run(db, true, 4, true);
     RunStore store(db, Access::read);
     Connection& raw = store.connection();
     EXPECT_EQ(pragma_int(raw, "user_version"), kSchemaVersion);
-    const auto columns = sample_columns(raw);
+    const auto columns = test::sample_columns(raw);
     EXPECT_EQ(std::count(columns.begin(), columns.end(), "moved"), 1);
     EXPECT_EQ(std::count(columns.begin(), columns.end(), "asked"), 1);
     const RunSummary before = store.summary(old.id);

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "model/spec.h"
 #include "model/summary.h"
 #include "remote/hardware_profile.h"
+#include "sqlite.h"
 #include "storage_samples.h"
 #include "store_writer.h"
 
@@ -85,6 +87,40 @@ inline WrittenRun write_run(const std::string& db, int ticks,
     writer.on_end(run.summary);
     EXPECT_EQ(writer.finish(), "");
     return run;
+}
+
+// A one-phase run of `ticks` synthetic ticks of 2000 ops, tick i changed by change(tick, i)
+// before it is stored, and its summary by finish() before the run ends.
+inline WrittenRun write_changed_run(const std::string& db, const RunSpec& spec, int ticks,
+                                    const std::function<void(IntervalSample&, int)>& change,
+                                    const std::function<void(RunSummary&)>& finish = {}) {
+    WrittenRun run;
+    StoreWriter writer(db, spec, profile());
+    run.id = writer.run_id();
+    SummaryBuilder builder(RunKind::cache);
+    writer.on_start(spec);
+    for (int i = 0; i < ticks; ++i) {
+        auto s = synthetic_tick(i, 1000, 0, 2000);
+        change(s, i);
+        builder.add(s);
+        writer.on_sample(s);
+        run.samples.push_back(std::move(s));
+    }
+    writer.on_phase_end(builder.phase(0));
+    run.summary = builder.finish(RunStatus::completed);
+    if (finish) finish(run.summary);
+    writer.on_end(run.summary);
+    EXPECT_EQ(writer.finish(), "");
+    return run;
+}
+
+// The columns of the samples table, as a migration left them.
+inline std::vector<std::string> sample_columns(Connection& db) {
+    Statement q(db, "SELECT name FROM pragma_table_info('samples')");
+    std::vector<std::string> out;
+    while (q.step())
+        out.push_back(q.text(0));
+    return out;
 }
 
 }  // namespace perflab::test

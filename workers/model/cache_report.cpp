@@ -19,8 +19,8 @@ nlohmann::json cache_phase_json(const PhaseTotals& p) {
                         {"hits", or_null(t.hits)},
                         {"misses", or_null(t.misses)},
                         {"hit_rate", or_null(t.hit_rate())},
-                        {"bytes_in", t.bytes_in},
-                        {"bytes_out", t.bytes_out},
+                        {"bytes_in", bytes_json(t.bytes_in, t.bytes_in_known)},
+                        {"bytes_out", bytes_json(t.bytes_out, t.bytes_out_known)},
                         {"late", t.late},
                         {"sent", t.sent},
                         {"dropped", t.dropped},
@@ -99,8 +99,8 @@ void write_totals(std::ostream& out, const PhaseTotals& p, bool cluster) {
     else if (t.hits + t.misses > 0)
         out << "  hit rate " << format_fixed(t.hit_rate() * 100, 2) << "% (" << t.hits << " hits, "
             << t.misses << " misses)\n";
-    out << "  bytes in " << format_bytes(t.bytes_in) << ", out " << format_bytes(t.bytes_out)
-        << "\n";
+    out << "  bytes in " << bytes_text(t.bytes_in, t.bytes_in_known) << ", out "
+        << bytes_text(t.bytes_out, t.bytes_out_known) << "\n";
     if (t.late) out << "  late sends " << t.late << "\n";
     if (t.dropped) out << "  dropped " << t.dropped << " (due, never sent)\n";
     if (cluster || t.moved + t.asked)

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "format.h"
+
 namespace perflab {
 
 namespace {
@@ -44,6 +46,14 @@ Figures figures(RunKind kind, const PhaseTotals& p) {
     f.rate = f.attack_s > 0 ? n / f.attack_s : 0;
     f.throughput = f.duration_s > 0 ? double(f.successes()) / f.duration_s : 0;
     return f;
+}
+
+std::string bytes_text(uint64_t bytes, bool known) {
+    return known ? format_bytes(bytes) : "-";
+}
+
+nlohmann::json bytes_json(uint64_t bytes, bool known) {
+    return known ? nlohmann::json(bytes) : nlohmann::json();
 }
 
 bool hits_known(const IntervalSample& t) {

@@ -46,6 +46,11 @@ Figures figures(RunKind kind, const PhaseTotals& totals);
 // So are those of ops none of which is a get (a run of cache.commands without a GET).
 bool hits_known(const IntervalSample& totals);
 
+// A byte count as a report shows it (format_bytes), "-" where it was not counted
+// (IntervalSample::bytes_in_known); in JSON, null there.
+std::string bytes_text(uint64_t bytes, bool known);
+nlohmann::json bytes_json(uint64_t bytes, bool known);
+
 // {"min", "mean", "p50", "p90", "p95", "p99", "p999", "max"}, in µs.
 nlohmann::json latency_json(const Histogram& h);
 // Sets j["service_us"] to latency_json(service) when the service time was measured.

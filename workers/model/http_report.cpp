@@ -55,6 +55,8 @@ HttpReport http_report(const PhaseTotals& totals) {
     r.service = std::move(f.service);
     r.bytes_in = t.bytes_in;
     r.bytes_out = t.bytes_out;
+    r.bytes_in_known = t.bytes_in_known;
+    r.bytes_out_known = t.bytes_out_known;
     r.success = f.success;
     r.error_rate = f.error_rate;
     r.status_codes = t.status_codes;
@@ -68,6 +70,20 @@ HttpReport http_report(const PhaseTotals& totals) {
     return r;
 }
 
+namespace {
+
+// Unknown (the run's source did not count them): null and "-", never 0.
+nlohmann::json bytes_total_json(uint64_t total, double mean, bool known) {
+    if (!known) return {{"total", nullptr}, {"mean", nullptr}};
+    return {{"total", total}, {"mean", mean}};
+}
+
+std::string bytes_total_text(uint64_t total, double mean, bool known) {
+    return known ? std::to_string(total) + ", " + format_fixed(mean, 2) : "-, -";
+}
+
+}  // namespace
+
 nlohmann::json to_json(const HttpReport& r) {
     nlohmann::json codes = nlohmann::json::object();
     for (const auto& [code, n] : r.status_codes)
@@ -75,23 +91,24 @@ nlohmann::json to_json(const HttpReport& r) {
     nlohmann::json errors = nlohmann::json::object();
     for (const auto& [text, n] : r.errors)
         errors[text] = n;
-    nlohmann::json j = {{"requests", r.requests},
-                        {"rate", r.rate},
-                        {"throughput", r.throughput},
-                        {"duration_s", r.duration_s},
-                        {"attack_s", r.attack_s},
-                        {"wait_s", r.wait_s},
-                        {"latency_us", latency_json(r.latency)},
-                        {"bytes_in", {{"total", r.bytes_in}, {"mean", r.bytes_in_mean()}}},
-                        {"bytes_out", {{"total", r.bytes_out}, {"mean", r.bytes_out_mean()}}},
-                        {"success", r.success},
-                        {"error_rate", r.error_rate},
-                        {"status_codes", codes},
-                        {"errors", errors},
-                        {"late_sends", r.late_sends},
-                        {"dropped", r.dropped},
-                        {"check_failures", r.check_failures},
-                        {"checks_failed", r.checks_failed}};
+    nlohmann::json j = {
+        {"requests", r.requests},
+        {"rate", r.rate},
+        {"throughput", r.throughput},
+        {"duration_s", r.duration_s},
+        {"attack_s", r.attack_s},
+        {"wait_s", r.wait_s},
+        {"latency_us", latency_json(r.latency)},
+        {"bytes_in", bytes_total_json(r.bytes_in, r.bytes_in_mean(), r.bytes_in_known)},
+        {"bytes_out", bytes_total_json(r.bytes_out, r.bytes_out_mean(), r.bytes_out_known)},
+        {"success", r.success},
+        {"error_rate", r.error_rate},
+        {"status_codes", codes},
+        {"errors", errors},
+        {"late_sends", r.late_sends},
+        {"dropped", r.dropped},
+        {"check_failures", r.check_failures},
+        {"checks_failed", r.checks_failed}};
     add_service_json(j, r.service);
     return j;
 }
@@ -145,9 +162,9 @@ std::string http_report_text(const HttpReport& r) {
     if (!r.service.empty())
         line(out, "Service Time", "[min, mean, 50, 90, 95, 99, max]", latencies(r.service));
     line(out, "Bytes In", "[total, mean]",
-         std::to_string(r.bytes_in) + ", " + format_fixed(r.bytes_in_mean(), 2));
+         bytes_total_text(r.bytes_in, r.bytes_in_mean(), r.bytes_in_known));
     line(out, "Bytes Out", "[total, mean]",
-         std::to_string(r.bytes_out) + ", " + format_fixed(r.bytes_out_mean(), 2));
+         bytes_total_text(r.bytes_out, r.bytes_out_mean(), r.bytes_out_known));
     line(out, "Success", "[ratio]", format_fixed(r.success * 100, 2) + "%");
     std::string codes;
     for (const auto& [code, n] : r.status_codes)

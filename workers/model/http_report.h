@@ -22,6 +22,8 @@ struct HttpReport {
     Histogram service;  // open model: from the actual send
     uint64_t bytes_in = 0;
     uint64_t bytes_out = 0;
+    bool bytes_in_known = true;  // IntervalSample's: false where the run's source had none
+    bool bytes_out_known = true;
     double success = 0;     // share of requests answered 200..399
     double error_rate = 0;  // the rest: other codes and transport errors
     std::map<int, uint64_t> status_codes;

@@ -27,6 +27,8 @@ void IntervalSample::merge(const IntervalSample& other) {
     misses += other.misses;
     bytes_in += other.bytes_in;
     bytes_out += other.bytes_out;
+    bytes_in_known = bytes_in_known && other.bytes_in_known;
+    bytes_out_known = bytes_out_known && other.bytes_out_known;
     add_sends(other.sent, other.first_send_us, other.last_send_us);
     add_reply_time(other.last_reply_us);
     late += other.late;

@@ -54,8 +54,13 @@ struct IntervalSample {
     uint64_t misses = 0;
     uint64_t bytes_in = 0;   // value (cache) or response (http) bytes received
     uint64_t bytes_out = 0;  // value (cache) or request (http) bytes sent
-    uint64_t sent = 0;       // operations started
-    uint64_t late = 0;       // open model: operations started over 1 ms after their time
+    // Whether they were counted: another tool's file may not record them (an HdrHistogram log,
+    // a JTL without "bytes" or "sentBytes", memtier before 2.1). Unknown is null or "-" in
+    // every output, never 0; merged with a tick that did not count them, a sum is unknown too.
+    bool bytes_in_known = true;
+    bool bytes_out_known = true;
+    uint64_t sent = 0;  // operations started
+    uint64_t late = 0;  // open model: operations started over 1 ms after their time
     // Open model: operations due in the phase that its end (or a stop) found unsent. With
     // them, ok + errors + dropped over a phase equals the ops it planned.
     uint64_t dropped = 0;
