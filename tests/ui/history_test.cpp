@@ -30,6 +30,7 @@
 #include "run_list_model.h"
 #include "run_notes_editor.h"
 #include "run_store.h"
+#include "store_writer.h"
 #include "stored_run.h"
 #include "stored_run_view.h"
 #include "time_chart.h"
@@ -139,6 +140,7 @@ class HistoryTest : public QObject {
     void startTimesShowLocalTimeBesideUtc();
     void nmonCaptureBecomesAHostsPanels();
     void jmeterTransactionsHaveTheirOwnPanels();
+    void storedProbesHavePanelsAndHotThreads();
 
   private:
     int64_t idOf(const std::string& name);
@@ -595,6 +597,69 @@ void HistoryTest::jmeterTransactionsHaveTheirOwnPanels() {
     QCOMPARE(header.at(header.size() - 4), QByteArray("transaction page_count"));
     QCOMPARE(first.at(first.size() - 4), QByteArray("2"));
     QCOMPARE(first.at(first.size() - 3), QByteArray("2"));  // errors
+}
+
+// A stored run's Prometheus and process samples, written as the probes write them: the run view
+// draws a panel per metric and says on it how many series the probe's cap left out, and its
+// report has the process's hottest threads, the hotter first.
+void HistoryTest::storedProbesHavePanelsAndHotThreads() {
+    test::TempDir dir;
+    const std::string db = dir.file("probes.db");
+    const SpecResult parsed =
+        parse_spec(nlohmann::json::parse(spec_text(server_->endpoint(), "probes", {})));
+    QVERIFY(parsed);
+    const RunSpec& spec = *parsed.spec;
+    HardwareProfile host;
+    host.hostname = "loadgen";
+    StoreWriter writer(db, spec, host);
+    SummaryBuilder builder(RunKind::cache);
+    writer.on_start(spec);
+    const std::string prometheus = "prometheus http://127.0.0.1:9/metrics";
+    const std::string java = "process local 'java'";
+    for (int i = 0; i < 3; ++i) {
+        IntervalSample s;
+        s.t_ms = (i + 1) * 1000;
+        s.interval_ms = 1000;
+        s.ops["get"].count = 100;
+        for (int k = 0; k < 100; ++k)
+            s.ops["get"].latency.record(200 + k);
+        s.misses = 100;
+        builder.add(s);
+        writer.on_sample(s);
+        writer.on_probe_sample({s.t_ms,
+                                prometheus,
+                                "prometheus",
+                                {{"prom.conns", 3.0 + i}, {"hidden_series", 12}},
+                                false});
+        writer.on_probe_sample({s.t_ms,
+                                java,
+                                "process",
+                                {{"cpu_user_pct", 150.0},
+                                 {"cpu_system_pct", 5.0},
+                                 {"thread.hot-alpha.cpu_pct", 95.0},
+                                 {"thread.hot-beta.cpu_pct", 55.0}},
+                                false});
+    }
+    writer.on_phase_end(builder.phase(0));
+    const RunSummary summary = builder.finish(RunStatus::completed);
+    writer.on_end(summary);
+    QCOMPARE(QString::fromStdString(writer.finish()), QString());
+
+    StoredRunView view(db);
+    QSignalSpy loaded(&view, &StoredRunView::runLoaded);
+    view.open(1);
+    QVERIFY(loaded.wait(kWaitMs));
+    QStringList titles;
+    for (int i = 0; i < view.chart()->panelCount(); ++i)
+        titles << view.chart()->panelTitle(i);
+    const QString joined = titles.join(QLatin1Char('|'));
+    QVERIFY2(joined.contains(QStringLiteral("(conns)")), qPrintable(joined));
+    QVERIFY2(joined.contains(QStringLiteral("12 more series not shown")), qPrintable(joined));
+    const QString report = view.reportText();
+    const auto alpha = report.indexOf(QStringLiteral("hot-alpha"));
+    const auto beta = report.indexOf(QStringLiteral("hot-beta"));
+    QVERIFY2(alpha >= 0 && beta > alpha, qPrintable(report));
+    QVERIFY2(report.contains(QStringLiteral("95.0")), qPrintable(report));
 }
 
 int run_history_test(int argc, char** argv) {

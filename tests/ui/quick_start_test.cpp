@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The Quick start's Redis demo: offered when redis-server is installed, it runs the Redis
 // template against a redis-server of the window's own, and the stored run counts what that
-// server counted; the server goes with the window.
+// server counted; the server goes with the window. Without redis-server it is not offered.
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -104,6 +106,37 @@ void QuickStartTest::redisDemoRunsAndIsStoredWithTheServersCounts() {
 
 int run_quick_start_test(int argc, char** argv) {
     QuickStartTest t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+// Run with /usr/bin/redis-server (and /usr/local/bin's) masked in a mount namespace of its
+// own (tests/ui/CMakeLists.txt): the welcome and the Run menu offer no Redis demo, and the
+// memcached Quick start is still there.
+class NoRedisServerTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void noRedisDemoIsOffered();
+};
+
+void NoRedisServerTest::noRedisDemoIsOffered() {
+    QVERIFY2(!redis_server_installed(), "redis-server is not masked: run under ctest");
+    const test::OwnDataHome home;
+    MainWindow window;
+    QSignalSpy refreshed(window.historyView(), &HistoryView::refreshed);
+    QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= 1, 10000);
+    QVERIFY(!window.welcome()->isHidden());
+    QVERIFY(window.welcome()->findChild<QPushButton*>(QStringLiteral("quickStartButton")));
+    QVERIFY(!window.welcome()->findChild<QPushButton*>(QStringLiteral("redisQuickStartButton")));
+    QStringList actions;
+    for (const QAction* menu : window.menuBar()->actions())
+        for (const QAction* action : menu->menu()->actions())
+            actions << action->text().remove(QLatin1Char('&'));
+    QVERIFY2(actions.contains(QStringLiteral("Quick start")), qPrintable(actions.join('|')));
+    QVERIFY2(!actions.join('|').contains(QStringLiteral("Redis")), qPrintable(actions.join('|')));
+}
+
+int run_no_redis_server_test(int argc, char** argv) {
+    NoRedisServerTest t;
     return QTest::qExec(&t, argc, argv);
 }
 

@@ -15,3 +15,4 @@ int run_secrets_test(int argc, char** argv);
 int run_window_guard_test(int argc, char** argv);
 int run_window_keys_test(int argc, char** argv);
 int run_quick_start_test(int argc, char** argv);
+int run_no_redis_server_test(int argc, char** argv);
