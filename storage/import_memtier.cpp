@@ -345,6 +345,8 @@ MemtierRun read_memtier(std::istream& in, int64_t max_span_s) {
             const auto set = s.ops.find("set");
             s.bytes_out = (set == s.ops.end() ? 0 : set->second.count) * *size;
             s.bytes_in = s.hits * *size;
+            // The value bytes in are the hits': unknown with them (memtier before 1.4).
+            s.bytes_in_known = run.hits_recorded;
         }
     } else {
         run.wire_bytes = true;

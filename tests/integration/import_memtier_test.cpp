@@ -265,6 +265,10 @@ TEST_F(ImportMemtier, FileWithoutHitsHasThemUnknownNeverZero) {
         for (const char* figure : {"hits", "misses", "hit_rate"})
             EXPECT_TRUE((*summary)[figure].is_null()) << figure << ": " << summary->dump();
     EXPECT_EQ(show(2)["summary"]["hits"], server.at("get_hits"));
+    // The value bytes received are the hits': unknown with them; those sent stand.
+    EXPECT_TRUE(shown["summary"]["bytes_in"].is_null()) << shown["summary"].dump();
+    EXPECT_EQ(shown["summary"]["bytes_out"], show(2)["summary"]["bytes_out"]);
+    EXPECT_GT(shown["summary"]["bytes_out"].get<uint64_t>(), 0u);
     const Output text = perflab({"show", "1", "--db", db});
     EXPECT_NE(text.out.find("hit rate - (hits and misses unknown"), std::string::npos) << text.out;
     EXPECT_EQ(text.out.find("hit rate 0"), std::string::npos) << text.out;
