@@ -3,6 +3,7 @@
 #include <sys/utsname.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <future>
 #include <sstream>
@@ -288,6 +289,28 @@ TEST(SshSession, CommandThatNeverEndsFailsAtTheDeadline) {
         EXPECT_NE(std::string(e.what()).find("not done within the 2 s deadline"), std::string::npos)
             << e.what();
     }
+}
+
+// A host too busy to answer within one wait: its sshd stopped (SIGSTOP) for longer than two
+// waits of timeout_s as the command is asked for, then let go. The command still runs, as it
+// would have on time; only the deadline would have failed it. (The stall is the fault, as a
+// loaded host makes it; nothing here is timed.)
+TEST(SshSession, AHostSlowerThanOneWaitStillRunsTheCommand) {
+    test::SshdServer server;
+    SshOptions o = options(server);
+    o.timeout_s = 1;
+    o.deadline_s = 60;
+    SshSession session(target(server), o);
+    session.connect();
+    const std::vector<pid_t> sshd = test::descendants(server.pid());
+    ASSERT_FALSE(sshd.empty());
+    for (const pid_t pid : sshd)
+        ASSERT_EQ(kill(pid, SIGSTOP), 0);
+    auto ran = std::async(std::launch::async, [&] { return session.run("echo ran"); });
+    std::this_thread::sleep_for(3s);
+    for (const pid_t pid : sshd)
+        kill(pid, SIGCONT);
+    EXPECT_EQ(ran.get(), "ran\n");
 }
 
 TEST(ProbeRunner, StopWhileProbesConnectCancelsThem) {

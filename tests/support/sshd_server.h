@@ -28,6 +28,7 @@ class SshdServer {
     std::string known_hosts() const { return dir_.file("known_hosts"); }  // trusts this server
     std::string host_fingerprint() const;                                 // SHA256:...
     const TempDir& dir() const { return dir_; }
+    pid_t pid() const { return process_.pid(); }  // the listener's
 
     // Kills the listener and every session it forked: connections drop as if the host went.
     void stop();

@@ -271,11 +271,27 @@ void SshSession::connect() {
     authenticate();
 }
 
+namespace {
+
+// A host too busy to answer within one wait (timeout_s) leaves libssh's request pending
+// (SSH_AGAIN, no error set); called again, libssh waits on for the same answer. So the open
+// and the exec wait up to the deadline, whose watchdog ends the wait by closing the socket.
+template <typename Call>
+int answered(Call call, const std::atomic<bool>& expired) {
+    int rc = call();
+    while (rc == SSH_AGAIN && !expired.load())
+        rc = call();
+    return rc;
+}
+
+}  // namespace
+
 std::unique_ptr<SshChannel> SshSession::open_channel(const std::string& command) {
     ssh_channel channel = ssh_channel_new(session_);
     if (!channel) throw failure(SshError::Kind::channel, "cannot open a channel");
-    if (ssh_channel_open_session(channel) != SSH_OK ||
-        ssh_channel_request_exec(channel, command.c_str()) != SSH_OK) {
+    if (answered([&] { return ssh_channel_open_session(channel); }, expired_) != SSH_OK ||
+        answered([&] { return ssh_channel_request_exec(channel, command.c_str()); }, expired_) !=
+            SSH_OK) {
         ssh_channel_free(channel);
         throw failure(SshError::Kind::channel, "cannot run a command");
     }
@@ -291,7 +307,9 @@ std::unique_ptr<SshChannel> SshSession::forward(const std::string& host, int por
     const SshWatchdog watchdog(fd_, deadline(), expired_);
     ssh_channel channel = ssh_channel_new(session_);
     if (!channel) throw failure(SshError::Kind::channel, "cannot open a channel");
-    if (ssh_channel_open_forward(channel, host.c_str(), port, "127.0.0.1", 0) != SSH_OK) {
+    if (answered(
+            [&] { return ssh_channel_open_forward(channel, host.c_str(), port, "127.0.0.1", 0); },
+            expired_) != SSH_OK) {
         ssh_channel_free(channel);
         throw failure(SshError::Kind::channel,
                       "cannot connect to " + host + ":" + std::to_string(port) + " from the host");
