@@ -154,25 +154,23 @@ TEST(AgentsConductor, OpenPhaseAfterAnOpsPhaseHoldsItsRateFromItsFirstTick) {
 // An agent program whose records of `type` from the controller reach it `seconds` late, as over
 // a link that holds some.
 std::string held_agent(const Controller& controller, const std::string& type, double seconds) {
-    const std::string path = controller.dir().file("held-" + type);
-    controller.dir().write("held-" + type,
+    const std::string name = "held-" + type;
+    controller.dir().write(name,
                            "#!/usr/bin/python3\n"
                            "import subprocess, sys, time\n"
-                           "agent = subprocess.Popen(['" PERFLAB_BINARY
-                           "', 'agent'], stdin=subprocess.PIPE)\n"
-                           "for line in iter(sys.stdin.buffer.readline, b''):\n"
-                           "    if b'\"type\":\"" +
-                               type +
-                               "\"' in line:\n"
-                               "        time.sleep(" +
-                               std::to_string(seconds) +
-                               ")\n"
+                           "HELD = b'\"type\":\"" +
+                               type + "\"'\nSECONDS = " + std::to_string(seconds) +
+                               "\nagent = subprocess.Popen(['" PERFLAB_BINARY
+                               "', 'agent'], stdin=subprocess.PIPE)\n"
+                               "for line in iter(sys.stdin.buffer.readline, b''):\n"
+                               "    if HELD in line:\n"
+                               "        time.sleep(SECONDS)\n"
                                "    agent.stdin.write(line)\n"
                                "    agent.stdin.flush()\n"
                                "agent.stdin.close()\n"
                                "sys.exit(agent.wait())\n");
-    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
-    return path;
+    std::filesystem::permissions(controller.dir().file(name), std::filesystem::perms::owner_all);
+    return controller.dir().file(name);
 }
 
 // b gets the run's start 1.3 s after it was sent, 0.3 s past the start itself: it is late,
