@@ -56,8 +56,7 @@ TEST(StoredBytes, UnknownBytesAreUnknownInEveryOutput) {
     EXPECT_FALSE(summary.overall.totals.bytes_in_known);
     EXPECT_TRUE(summary_json(summary)["bytes_in"].is_null()) << summary_json(summary).dump();
     EXPECT_EQ(summary_json(summary)["bytes_out"], summary.overall.totals.bytes_out);
-    EXPECT_TRUE(store.summary(unknown.id, Window{2000, 4000}).overall.totals.bytes_in_known ==
-                false);
+    EXPECT_FALSE(store.summary(unknown.id, Window{2000, 4000}).overall.totals.bytes_in_known);
 
     const RunReport report = load_report(store, unknown.id);
     for (const std::string& text : {report_text(report), report_markdown(report)})
