@@ -9,7 +9,7 @@
 namespace perflab {
 
 // The schema version this build writes; a database with a higher one is refused untouched.
-constexpr int kSchemaVersion = 18;
+constexpr int kSchemaVersion = 19;
 
 enum class Access {
     read,   // the file must exist; nothing is created

@@ -19,8 +19,20 @@ namespace {
 
 constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 
+// The largest share of a cluster's calls one node answered, in percent: how unevenly the keys
+// spread (100 / nodes when even). None for a run without nodes.
+double hottest_node_share(const IntervalSample& t) {
+    uint64_t all = 0, most = 0;
+    for (const auto& [name, n] : t.nodes) {
+        all += n.total_calls();
+        most = std::max(most, n.total_calls());
+    }
+    return all ? 100.0 * double(most) / double(all) : kNone;
+}
+
 // The figures a reader compares first: the run's figures.h, as `run` reports them. A Redis
-// Cluster run's redirections are shown, never judged: they follow a resharding, not speed.
+// Cluster run's redirections and its hottest node's share are shown, never judged: they follow
+// a resharding and the key space, not speed.
 std::vector<std::pair<std::string, double>> figures_of(const RunSummary& s) {
     const IntervalSample& t = s.overall.totals;
     const Figures f = figures(s.kind, s.overall);
@@ -48,6 +60,7 @@ std::vector<std::pair<std::string, double>> figures_of(const RunSummary& s) {
         {"bytes_out", t.bytes_out_known ? double(t.bytes_out) : kNone},
         {"redis_moved", redirections ? double(t.moved) : kNone},
         {"redis_ask", redirections ? double(t.asked) : kNone},
+        {"redis_hottest_node_pct", hottest_node_share(t)},
     };
 }
 

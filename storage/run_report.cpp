@@ -13,6 +13,8 @@
 #include "hot_threads.h"
 #include "model/figures.h"
 #include "model/format.h"
+#include "model/node_report.h"
+#include "model/node_ticks.h"
 #include "model/phase_load_report.h"
 #include "model/summary_report.h"
 #include "prometheus_figures.h"
@@ -174,6 +176,17 @@ Table hot_threads_table(const RunReport& r) {
 
 // Each agent's share of a run that agents sent: no rows otherwise. Its rate is over the run's
 // attack time, so the agents' rates sum to the run's.
+// A Redis Cluster run's nodes over the run (node_report.h).
+Table nodes_table(const RunSummary& s) {
+    NodeTable n = node_table(s.overall.totals.nodes);
+    return {std::move(n.header), std::move(n.rows)};
+}
+
+constexpr const char* kNodesNote =
+    "What each node answered, as its own INFO commandstats and keyspace counters count it: an "
+    "op redirected counts at the node that answered it; MOVED and ASK at the node that replied "
+    "them.";
+
 Table agents_table(const RunSummary& s) {
     Table t{{"agent", "state", "ops", "rate/s", "errors", "late", "p99", "CPU max", "clock offset",
              "KiB a tick"},
@@ -517,6 +530,8 @@ std::string report_markdown(const RunReport& r, const std::vector<ReportChart>& 
     if (const Table tx = transactions_table(r.transactions); !tx.rows.empty())
         out += "\n## Transactions\n\nNot requests: their requests are counted above.\n\n" +
                markdown_table(tx);
+    if (const Table nodes = nodes_table(r.summary); !nodes.rows.empty())
+        out += "\n## Cluster nodes\n\n" + std::string(kNodesNote) + "\n\n" + markdown_table(nodes);
     if (const Table agents = agents_table(r.summary); !agents.rows.empty())
         out += "\n## Agents\n\n" + markdown_table(agents);
     if (const Table servers = server_table(r); !servers.rows.empty())
@@ -596,6 +611,9 @@ ReportHtmlParts report_html_parts(const RunReport& r) {
         parts.transactions =
             "<h2>Transactions</h2>\n<p>Not requests: their requests are counted above.</p>\n" +
             html_table(tx);
+    if (const Table nodes = nodes_table(r.summary); !nodes.rows.empty())
+        parts.nodes =
+            "<h2>Cluster nodes</h2>\n<p>" + html_escape(kNodesNote) + "</p>\n" + html_table(nodes);
     if (const Table agents = agents_table(r.summary); !agents.rows.empty())
         parts.agents = "<h2>Agents</h2>\n" + html_table(agents);
     if (const Table servers = server_table(r); !servers.rows.empty())
@@ -633,7 +651,8 @@ std::string report_html(const RunReport& r, const std::vector<ReportChart>& imag
         out += machine;
     for (const auto& phase : parts.phases)
         out += phase;
-    out += parts.transactions + parts.agents + parts.servers + parts.slo + parts.search;
+    out +=
+        parts.transactions + parts.nodes + parts.agents + parts.servers + parts.slo + parts.search;
     if (!images.empty()) out += "<h2>Charts</h2>\n";
     for (const auto& image : images)
         out += "<p><img src=\"" + html_escape(image.path) + "\" alt=\"" + html_escape(image.title) +
@@ -819,6 +838,7 @@ nlohmann::json export_json(RunStore& store, int64_t id) {
         }
         if (tells_redirections(report.summary))
             tick["redirections"] = {{"moved", s.moved}, {"ask", s.asked}};
+        if (!s.nodes.empty()) tick["nodes"] = node_ticks_json(s.nodes);
         if (!s.agents.empty()) tick["agents"] = agent_ticks_json(s.agents);
         if (!s.transactions.empty()) {
             tick["transactions"] = transactions_json(s.transactions);

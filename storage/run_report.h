@@ -60,6 +60,7 @@ struct ReportHtmlParts {
     std::vector<std::string> machines;
     std::vector<std::string> phases;           // each phase's figures, then the run's
     std::string transactions;                  // empty when the run has none
+    std::string nodes;                         // a Redis Cluster's; empty for other runs
     std::string agents, servers, slo, search;  // empty when the run has none
     std::string spec, events;                  // empty when the run has none
 };
@@ -72,7 +73,8 @@ std::string ticks_csv(const std::vector<IntervalSample>& samples, RunKind kind,
                       bool redis_cluster = false);
 
 // Everything stored about a run: the report, every tick with its encoded histograms
-// (base64) and, where the report tells them, its redirections, every probe sample.
+// (base64) and, where the report tells them, its redirections and cluster nodes, every probe
+// sample.
 nlohmann::json export_json(RunStore& store, int64_t id);
 
 // "2026-11-30 13:31:59" (UTC).

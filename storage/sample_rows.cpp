@@ -7,6 +7,7 @@
 #include "agent_figures.h"
 #include "agent_ticks.h"
 #include "model/figures.h"
+#include "model/node_ticks.h"
 #include "model/summary_report.h"
 
 namespace perflab {
@@ -58,6 +59,15 @@ std::string phase_ops_json(const PhaseTotals& p) {
     return nlohmann::json{{"ops", ops}}.dump();
 }
 
+std::map<std::string, NodeTick> stored_nodes(Connection& db, int64_t run, int64_t seq,
+                                             const std::string& text) {
+    auto nodes = node_ticks_from_json(nlohmann::json::parse(text, nullptr, false));
+    if (!nodes)
+        throw StoreError("database " + db.path() + ": run " + std::to_string(run) + ", tick " +
+                         std::to_string(seq) + ": damaged cluster nodes' figures");
+    return std::move(*nodes);
+}
+
 // NULL for an op without failed checks: every cache op and most HTTP ones.
 void bind_checks(Statement& q, int index, const OpSample& op) {
     if (op.checks_failed.empty())
@@ -74,9 +84,9 @@ RunRows::RunRows(Connection& db)
               "INSERT INTO samples (run_id, seq, t_ms, interval_ms, phase, planned_rate, "
               "connections, hits, misses, bytes_in, bytes_out, sent, late, errors_json, "
               "status_json, dropped, first_send_us, last_send_us, last_reply_us, drain, "
-              "agents_json, moved, asked, bytes_in_known, bytes_out_known) VALUES "
+              "agents_json, moved, asked, bytes_in_known, bytes_out_known, nodes_json) VALUES "
               "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-              "?19, ?20, ?21, ?22, ?23, ?24, ?25)"),
+              "?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)"),
       op_(db,
           "INSERT INTO sample_ops (run_id, seq, op, count, errors, histogram, service, "
           "check_failures, checks_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
@@ -117,6 +127,10 @@ void RunRows::sample(int64_t run, int64_t seq, const IntervalSample& s) {
         sample_.bind(21, agent_ticks_json(s.agents).dump());
     sample_.bind(22, i64(s.moved)).bind(23, i64(s.asked));
     sample_.bind(24, int64_t{s.bytes_in_known}).bind(25, int64_t{s.bytes_out_known});
+    if (s.nodes.empty())
+        sample_.bind_null(26);
+    else
+        sample_.bind(26, node_ticks_json(s.nodes).dump());
     sample_.run();
     for (const auto& [name, op] : s.ops) {
         op_.bind(1, run).bind(2, seq).bind(3, name).bind(4, i64(op.count));
@@ -258,7 +272,7 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
                 "SELECT seq, t_ms, interval_ms, phase, planned_rate, connections, hits, misses, "
                 "bytes_in, bytes_out, sent, late, errors_json, status_json, dropped, "
                 "first_send_us, last_send_us, last_reply_us, drain, agents_json, moved, asked, "
-                "bytes_in_known, bytes_out_known FROM samples "
+                "bytes_in_known, bytes_out_known, nodes_json FROM samples "
                 "WHERE run_id = ?1 AND (?2 < 0 OR t_ms - interval_ms / 2 > ?2) AND "
                 "t_ms - interval_ms / 2 <= ?3 ORDER BY seq");
     q.bind(1, run).bind(2, from_ms).bind(3, to_ms);
@@ -300,6 +314,7 @@ void for_each_sample(Connection& db, int64_t run, int64_t from_ms, int64_t to_ms
         s.asked = uint64_t(q.integer(21));
         s.bytes_in_known = q.integer(22) != 0;
         s.bytes_out_known = q.integer(23) != 0;
+        if (!q.is_null(24)) s.nodes = stored_nodes(db, run, seqs.back(), q.text(24));
         ticks.push_back(std::move(s));
     }
     if (ticks.empty()) return;
@@ -440,6 +455,13 @@ std::vector<IntervalSample> read_phase_sums(Connection& db, int64_t run) {
         for (const auto& [k, n] : codes)
             s.status_codes[k] += n;
     }
+    Statement nodes(db,
+                    "SELECT phase, seq, nodes_json FROM samples WHERE run_id = ?1 AND "
+                    "nodes_json IS NOT NULL");
+    nodes.bind(1, run);
+    while (nodes.step())
+        for (const auto& [name, tick] : stored_nodes(db, run, nodes.integer(1), nodes.text(2)))
+            out[at[int(nodes.integer(0))]].nodes[name].merge(tick);
     if (stored_phase_ops(db, run, out, at)) return out;
     Statement ops(db,
                   "SELECT samples.phase, sample_ops.op, sum(sample_ops.count), "

@@ -281,10 +281,16 @@ UPDATE samples SET bytes_out_known = 0 WHERE run_id IN (
     WHERE r.status = 'imported' GROUP BY s.run_id HAVING sum(s.bytes_out) = 0);
 )sql";
 
+// Version 19: a Redis Cluster run's nodes per tick (IntervalSample::nodes, node_ticks.h): what
+// each node answered, as its own INFO counts it; NULL for every other run and runs before.
+constexpr const char* kVersion19 = R"sql(
+ALTER TABLE samples ADD COLUMN nodes_json TEXT;
+)sql";
+
 constexpr const char* kSteps[] = {kVersion1,  kVersion2,  kVersion3,  kVersion4,  kVersion5,
                                   kVersion6,  kVersion7,  kVersion8,  kVersion9,  kVersion10,
                                   kVersion11, kVersion12, kVersion13, kVersion14, kVersion15,
-                                  kVersion16, kVersion17, kVersion18};
+                                  kVersion16, kVersion17, kVersion18, kVersion19};
 static_assert(std::size(kSteps) == kSchemaVersion);
 
 }  // namespace

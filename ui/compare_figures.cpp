@@ -54,6 +54,7 @@ QString figure_label(const std::string& figure) {
         {"service_p99_us", QStringLiteral("p99 service time")},
         {"redis_moved", QStringLiteral("Redis Cluster MOVED")},
         {"redis_ask", QStringLiteral("Redis Cluster ASK")},
+        {"redis_hottest_node_pct", QStringLiteral("Redis Cluster hottest node's share %")},
     };
     const auto it = labels.find(figure);
     if (it != labels.end()) return it->second;

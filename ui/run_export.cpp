@@ -120,7 +120,7 @@ bool write_pdf(const StoredRun& run, const QFileInfo& info, QString* error) {
     for (const auto& phase : parts.phases)
         pdf.addText(html(phase));
     for (const std::string* table :
-         {&parts.transactions, &parts.agents, &parts.servers, &parts.search})
+         {&parts.transactions, &parts.nodes, &parts.agents, &parts.servers, &parts.search})
         if (!table->empty()) pdf.addText(html(*table));
     TimeChart chart;
     LiveCharts charts(&chart);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// A Redis Cluster run's redirections are stored with its ticks: after a resharding during
-// `perflab run`, `show --json` of the stored run says the MOVED and ASK totals `run --json`
-// printed, both equal to the calls the nodes refused, and show's text, the CSV export and
-// compare carry them too.
+// A Redis Cluster run's redirections and nodes are stored with its ticks: after a resharding
+// during `perflab run`, `show --json` of the stored run says the MOVED and ASK totals and the
+// nodes' parts `run --json` printed, both equal to the calls the nodes refused (in all and each
+// node), and show's text, the Markdown and CSV exports and compare carry them too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -54,6 +54,18 @@ Refused refused(const RedisCluster& cluster) {
     return r;
 }
 
+// The calls each node refused.
+std::vector<uint64_t> refused_per_node(const RedisCluster& cluster) {
+    std::vector<uint64_t> out;
+    for (size_t i = 0; i < cluster.size(); ++i) {
+        uint64_t n = 0;
+        for (const char* command : {"get", "set", "mget"})
+            n += command_stat(cluster.node(i), command, "rejected_calls");
+        out.push_back(n);
+    }
+    return out;
+}
+
 Output perflab(std::vector<std::string> args) {
     args.insert(args.begin(), PERFLAB_BINARY);
     return run(args);
@@ -87,6 +99,7 @@ TEST(RedisClusterStored, ShowSaysTheRedirectionsRunPrinted) {
     const std::string db = dir.file("runs.db");
     dir.write("spec.json", cluster_spec(cluster.node(0).endpoint()).dump());
     const Refused before = refused(cluster);
+    const auto node_before = refused_per_node(cluster);
     const uint64_t gets_before = cluster.command_stat("get", "calls");
     Process p({PERFLAB_BINARY, "run", dir.file("spec.json"), "--db", db, "--json"}, dir.file("out"),
               dir.file("err"));
@@ -101,6 +114,7 @@ TEST(RedisClusterStored, ShowSaysTheRedirectionsRunPrinted) {
     p.signal(SIGINT);
     ASSERT_EQ(p.wait(), 0) << read_file(dir.file("err"));
     const Refused after = refused(cluster);
+    const auto node_after = refused_per_node(cluster);
 
     const json printed = json::parse(read_file(dir.file("out")));
     const auto moved = printed["redirections"]["moved"].get<uint64_t>();
@@ -108,6 +122,14 @@ TEST(RedisClusterStored, ShowSaysTheRedirectionsRunPrinted) {
     EXPECT_GT(moved, 0u);
     EXPECT_EQ(moved + ask, after.rejected - before.rejected);
     EXPECT_EQ(ask, after.asking - before.asking);
+    // Each node's part: the redirections it replied are the calls it refused.
+    for (size_t i = 0; i < cluster.size(); ++i) {
+        const json& node = printed["nodes"][cluster.node(i).endpoint()];
+        ASSERT_TRUE(node.is_object()) << printed["nodes"].dump();
+        EXPECT_EQ(node["moved"].get<uint64_t>() + node["ask"].get<uint64_t>(),
+                  node_after[i] - node_before[i])
+            << "node " << i;
+    }
 
     const std::string err = read_file(dir.file("err"));
     std::smatch stored_as;
@@ -118,16 +140,21 @@ TEST(RedisClusterStored, ShowSaysTheRedirectionsRunPrinted) {
     const json stored = json::parse(shown.out)["summary"];
     EXPECT_EQ(stored["redirections"], printed["redirections"]) << stored.dump();
     EXPECT_EQ(stored["requests"], printed["requests"]);
+    EXPECT_EQ(stored["nodes"], printed["nodes"]);
 
     const std::string line =
         "redirections: MOVED " + std::to_string(moved) + ", ASK " + std::to_string(ask);
     const Output text = perflab({"show", id, "--db", db});
     EXPECT_NE(text.out.find(line), std::string::npos) << text.out;
+    for (size_t i = 0; i < cluster.size(); ++i)
+        EXPECT_NE(text.out.find("    " + cluster.node(i).endpoint() + " "), std::string::npos)
+            << text.out;
     const Output md = perflab({"export", id, "--db", db, "--format", "md"});
     EXPECT_NE(
         md.out.find("redirections MOVED " + std::to_string(moved) + ", ASK " + std::to_string(ask)),
         std::string::npos)
         << md.out;
+    EXPECT_NE(md.out.find("## Cluster nodes"), std::string::npos) << md.out;
     const Output csv = perflab({"export", id, "--db", db, "--format", "csv"});
     ASSERT_EQ(csv.code, 0) << csv.err;
     EXPECT_EQ(column_sum(csv.out, "moved"), moved);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // "cluster": true against a real three-node Redis Cluster the test makes: every count PerfLab
-// reports equals the sum of what the nodes counted; a stable cluster redirects nothing (each
-// key went to its slot's master first time); a resharding during a run loses no op and its
-// MOVED and ASK replies are the nodes' rejected calls; a server not in cluster mode fails the
-// start saying so.
+// reports equals the sum of what the nodes counted, and what it says each node answered is what
+// that node counted; a stable cluster redirects nothing (each key went to its slot's master
+// first time); a resharding during a run loses no op and its MOVED and ASK replies are the
+// nodes' rejected calls; a server not in cluster mode fails the start saying so.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -71,6 +71,18 @@ std::vector<NodeCounts> counts(const RedisCluster& cluster) {
     return out;
 }
 
+// What the run says node i answered, and the calls of one op in it.
+const NodeTick& part(const RunSummary& s, const RedisCluster& cluster, size_t i) {
+    static const NodeTick none;
+    const auto it = s.overall.totals.nodes.find(cluster.node(i).endpoint());
+    return it == s.overall.totals.nodes.end() ? none : it->second;
+}
+
+uint64_t calls(const NodeTick& n, const char* op) {
+    const auto it = n.calls.find(op);
+    return it == n.calls.end() ? 0 : it->second;
+}
+
 // The nodes' counts from `before` to `after`, summed.
 NodeCounts delta(const std::vector<NodeCounts>& before, const std::vector<NodeCounts>& after) {
     NodeCounts d{};
@@ -102,11 +114,23 @@ TEST(RedisCluster, CountsAreTheSumOfTheNodesAndEachKeyWentToItsMaster) {
     EXPECT_EQ(t.hits, d.hits);
     EXPECT_EQ(t.misses, d.misses);
     EXPECT_GT(t.hits, 0u);
-    // Per node: each served its share, and none refused a key as another master's.
+    // Per node: each served its share, none refused a key as another master's, and what the
+    // run says each answered is what that node counted.
+    EXPECT_EQ(s.overall.totals.nodes.size(), cluster.size());
     for (size_t i = 0; i < cluster.size(); ++i) {
+        const NodeTick& n = part(s, cluster, i);
         EXPECT_GT(after[i].get - before[i].get, 0u) << "node " << i;
         EXPECT_EQ(after[i].rejected, before[i].rejected) << "node " << i;
+        EXPECT_EQ(calls(n, "get"), after[i].get - before[i].get) << "node " << i;
+        EXPECT_EQ(calls(n, "set"), after[i].set - before[i].set) << "node " << i;
+        EXPECT_EQ(n.hits, after[i].hits - before[i].hits) << "node " << i;
+        EXPECT_EQ(n.misses, after[i].misses - before[i].misses) << "node " << i;
+        EXPECT_EQ(n.moved + n.asked + n.errors, 0u) << "node " << i;
     }
+    // What `perflab run` and `show` print: a row per node.
+    const std::string text = cache_report_text(s);
+    for (size_t i = 0; i < cluster.size(); ++i)
+        EXPECT_NE(text.find("    " + cluster.node(i).endpoint() + " "), std::string::npos) << text;
     EXPECT_EQ(t.moved, 0u);
     EXPECT_EQ(t.asked, 0u);
 }
@@ -134,6 +158,14 @@ TEST(RedisCluster, MultiGetIsSplitBySlot) {
     // More MGETs reached the nodes than batches were timed: the batches' keys span slots.
     EXPECT_GT(d.mget, op_count(s, "mget"));
     EXPECT_EQ(d.rejected, 0u);
+    // Each node's part: the MGETs it answered, one per slot of a batch's keys it holds.
+    for (size_t i = 0; i < cluster.size(); ++i) {
+        const NodeTick& n = part(s, cluster, i);
+        EXPECT_EQ(calls(n, "mget"), after[i].mget - before[i].mget) << "node " << i;
+        EXPECT_EQ(calls(n, "set"), after[i].set - before[i].set) << "node " << i;
+        EXPECT_EQ(n.hits, after[i].hits - before[i].hits) << "node " << i;
+        EXPECT_EQ(n.misses, after[i].misses - before[i].misses) << "node " << i;
+    }
 }
 
 // Sees the run's ticks as they come: whether a MOVED was followed yet.
@@ -199,6 +231,14 @@ TEST(RedisCluster, ReshardingDuringARunLosesNoOp) {
     EXPECT_LE(t.moved, t.total_ops());
     EXPECT_EQ(t.moved + t.asked, d.rejected);
     EXPECT_EQ(t.asked, d.asking);
+    // Per node: the GETs each answered, and the redirections each replied, which it counted
+    // as rejected calls. (Its SETs hold the prefill's, which no tick counts.)
+    for (size_t i = 0; i < cluster.size(); ++i) {
+        const NodeTick& n = part(s, cluster, i);
+        EXPECT_EQ(calls(n, "get"), after[i].get - before[i].get) << "node " << i;
+        EXPECT_EQ(n.moved + n.asked, after[i].rejected - before[i].rejected) << "node " << i;
+    }
+    EXPECT_GT(part(s, cluster, 0).moved, 0u);
     // What `perflab run` and `show` print.
     EXPECT_NE(cache_report_text(s).find("redirections: MOVED " + std::to_string(t.moved) +
                                         ", ASK " + std::to_string(t.asked)),

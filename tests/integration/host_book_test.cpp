@@ -151,7 +151,8 @@ TEST(HostBook, VersionOneDatabaseMigratesAndKeepsItsRuns) {
             "ALTER TABLE samples DROP COLUMN agents_json; DROP TABLE sample_transactions; "
             "ALTER TABLE samples DROP COLUMN moved; ALTER TABLE samples DROP COLUMN asked; "
             "ALTER TABLE samples DROP COLUMN bytes_in_known; "
-            "ALTER TABLE samples DROP COLUMN bytes_out_known; PRAGMA user_version = 1");
+            "ALTER TABLE samples DROP COLUMN bytes_out_known; "
+            "ALTER TABLE samples DROP COLUMN nodes_json; PRAGMA user_version = 1");
     }
     HostBook book(db, Access::write);
     book.add(host("db1", "root@127.0.0.1:22"));

@@ -57,6 +57,17 @@ std::string spec_text(const std::string& server, const std::string& name,
     return j.dump();
 }
 
+// Tick i of a stored run written by hand: a second of 100 gets, from 200 to 299 µs.
+IntervalSample hundred_gets(int i) {
+    IntervalSample s;
+    s.t_ms = (i + 1) * 1000;
+    s.interval_ms = 1000;
+    s.ops["get"].count = 100;
+    for (int k = 0; k < 100; ++k)
+        s.ops["get"].latency.record(200 + k);
+    return s;
+}
+
 // A history whose delete confirmation answers as the test says, counting the questions.
 class ConfirmingHistory : public HistoryView {
   public:
@@ -141,6 +152,7 @@ class HistoryTest : public QObject {
     void nmonCaptureBecomesAHostsPanels();
     void jmeterTransactionsHaveTheirOwnPanels();
     void storedProbesHavePanelsAndHotThreads();
+    void storedClusterRunTellsEachNode();
 
   private:
     int64_t idOf(const std::string& name);
@@ -617,12 +629,7 @@ void HistoryTest::storedProbesHavePanelsAndHotThreads() {
     const std::string prometheus = "prometheus http://127.0.0.1:9/metrics";
     const std::string java = "process local 'java'";
     for (int i = 0; i < 3; ++i) {
-        IntervalSample s;
-        s.t_ms = (i + 1) * 1000;
-        s.interval_ms = 1000;
-        s.ops["get"].count = 100;
-        for (int k = 0; k < 100; ++k)
-            s.ops["get"].latency.record(200 + k);
+        IntervalSample s = hundred_gets(i);
         s.misses = 100;
         builder.add(s);
         writer.on_sample(s);
@@ -660,6 +667,60 @@ void HistoryTest::storedProbesHavePanelsAndHotThreads() {
     const auto beta = report.indexOf(QStringLiteral("hot-beta"));
     QVERIFY2(alpha >= 0 && beta > alpha, qPrintable(report));
     QVERIFY2(report.contains(QStringLiteral("95.0")), qPrintable(report));
+}
+
+// A Redis Cluster run's nodes, as the driver counts them into its ticks: the run view's report
+// has a row per node with what it answered, and so have the HTML and PDF reports.
+void HistoryTest::storedClusterRunTellsEachNode() {
+    test::TempDir dir;
+    const std::string db = dir.file("cluster.db");
+    nlohmann::json j = nlohmann::json::parse(spec_text(server_->endpoint(), "cluster", {}));
+    j["cache"]["protocol"] = "redis";
+    j["cache"]["redis"] = {{"cluster", true}};
+    const SpecResult parsed = parse_spec(j);
+    QVERIFY2(parsed, parsed.error_text().c_str());
+    const RunSpec& spec = *parsed.spec;
+    HardwareProfile host;
+    host.hostname = "loadgen";
+    StoreWriter writer(db, spec, host);
+    SummaryBuilder builder(RunKind::cache);
+    writer.on_start(spec);
+    for (int i = 0; i < 3; ++i) {
+        IntervalSample s = hundred_gets(i);
+        s.hits = 90;
+        s.misses = 10;
+        s.nodes["127.0.0.1:7001"] = {{{"get", 70}}, 0, 65, 5, 0, 0};
+        s.nodes["127.0.0.1:7002"] = {{{"get", 30}}, 0, 25, 5, 2, 0};
+        builder.add(s);
+        writer.on_sample(s);
+    }
+    writer.on_phase_end(builder.phase(0));
+    RunSummary summary = builder.finish(RunStatus::completed);
+    summary.redis_cluster = true;
+    writer.on_end(summary);
+    QCOMPARE(QString::fromStdString(writer.finish()), QString());
+
+    StoredRunView view(db);
+    QSignalSpy loaded(&view, &StoredRunView::runLoaded);
+    view.open(1);
+    QVERIFY(loaded.wait(kWaitMs));
+    // 210 and 90 GETs of 300: 70.0% and 30.0%; the second node replied 6 MOVED.
+    const QString report = view.reportText();
+    const QRegularExpression first(QStringLiteral("127\\.0\\.0\\.1:7001 +210 .*70\\.0%"));
+    const QRegularExpression second(
+        QStringLiteral("127\\.0\\.0\\.1:7002 +90 +0 +75 +15 +83\\.33% +6 +0 +30\\.0%"));
+    QVERIFY2(first.match(report).hasMatch(), qPrintable(report));
+    QVERIFY2(second.match(report).hasMatch(), qPrintable(report));
+    const QString out = QString::fromStdString(dir.path());
+    QString error;
+    QVERIFY2(view.exportReport(out + QStringLiteral("/cluster.html"), &error), qPrintable(error));
+    const QString html = QString::fromUtf8(read(out + QStringLiteral("/cluster.html")));
+    QVERIFY(html.contains(QStringLiteral("<h2>Cluster nodes</h2>")));
+    QVERIFY(html.contains(QStringLiteral("<td>127.0.0.1:7002</td>")));
+    QVERIFY2(view.exportReport(out + QStringLiteral("/cluster.pdf"), &error), qPrintable(error));
+    const QString pdf = test::pdf_text(out + QStringLiteral("/cluster.pdf"));
+    QVERIFY2(pdf.contains(QStringLiteral("Cluster nodes")), qPrintable(pdf));
+    QVERIFY2(pdf.contains(QStringLiteral("127.0.0.1:7002")), qPrintable(pdf));
 }
 
 int run_history_test(int argc, char** argv) {

@@ -116,6 +116,10 @@ TEST(AgentProtocol, TickRoundTripsWhole) {
     s.dropped = 4;
     s.errors["timeout"] = 3;
     s.status_codes[503] = 2;
+    s.moved = 5;
+    s.nodes["127.0.0.1:7001"].calls["get"] = 6;
+    s.nodes["127.0.0.1:7001"].moved = 5;
+    s.nodes["[::1]:7002"].hits = 4;
     auto& get = s.ops["get"];
     get.count = 9;
     get.errors = 3;
@@ -133,6 +137,11 @@ TEST(AgentProtocol, TickRoundTripsWhole) {
     EXPECT_EQ(back.ops.at("get").latency.count(), 4u);
     EXPECT_EQ(back.ops.at("get").latency.max(), get.latency.max());
     EXPECT_EQ(back.ops.at("get").latency.percentile(50), get.latency.percentile(50));
+    EXPECT_EQ(back.moved, 5u);
+    ASSERT_EQ(back.nodes.size(), 2u);
+    EXPECT_EQ(back.nodes.at("127.0.0.1:7001").calls.at("get"), 6u);
+    EXPECT_EQ(back.nodes.at("127.0.0.1:7001").moved, 5u);
+    EXPECT_EQ(back.nodes.at("[::1]:7002").hits, 4u);
     EXPECT_THROW(sample_from_json(json{{"t_ms", 1}}), std::runtime_error);
 }
 
@@ -154,6 +163,9 @@ TEST(AgentProtocol, MalformedNumbersAreMalformedTicks) {
     }
     json bad = good;
     bad["ops"]["get"]["check_failures"] = -2;
+    EXPECT_THROW(sample_from_json(bad), std::runtime_error);
+    bad = good;
+    bad["nodes"] = {{"127.0.0.1:7001", {{"calls", {{"get", -1}}}}}};
     EXPECT_THROW(sample_from_json(bad), std::runtime_error);
 }
 

@@ -104,6 +104,7 @@ TEST(StoredBytes, ASchemaSeventeenDatabaseMigrates) {
     const auto imported = test::write_run(db, 4);
     {
         Connection raw(db, Connection::Mode::read_write);
+        raw.exec("ALTER TABLE samples DROP COLUMN nodes_json");
         raw.exec("ALTER TABLE samples DROP COLUMN bytes_out_known");
         raw.exec("ALTER TABLE samples DROP COLUMN bytes_in_known");
         raw.exec("PRAGMA user_version = 17");

@@ -109,6 +109,7 @@ TEST(StoredRedirections, ASchemaSixteenDatabaseMigrates) {
     const auto old = write_redis_run(db, true, 4, false);
     {
         Connection raw(db, Connection::Mode::read_write);
+        raw.exec("ALTER TABLE samples DROP COLUMN nodes_json");
         raw.exec("ALTER TABLE samples DROP COLUMN bytes_out_known");
         raw.exec("ALTER TABLE samples DROP COLUMN bytes_in_known");
         raw.exec("ALTER TABLE samples DROP COLUMN asked");

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "model/base64.h"
+#include "model/node_ticks.h"
 
 namespace perflab {
 
@@ -89,6 +90,7 @@ nlohmann::json sample_json(const IntervalSample& s) {
                         {"status_codes", codes}};
     // Redis Cluster's redirections; an agent of a version before them sends none.
     if (s.moved + s.asked) j["redirections"] = {{"moved", s.moved}, {"ask", s.asked}};
+    if (!s.nodes.empty()) j["nodes"] = node_ticks_json(s.nodes);
     return j;
 }
 
@@ -122,6 +124,11 @@ IntervalSample sample_from_json(const nlohmann::json& j) {
         if (const auto r = j.find("redirections"); r != j.end()) {
             s.moved = whole<uint64_t>(r->at("moved"));
             s.asked = whole<uint64_t>(r->at("ask"));
+        }
+        if (const auto n = j.find("nodes"); n != j.end()) {
+            auto nodes = node_ticks_from_json(*n);
+            if (!nodes) throw std::runtime_error("a malformed tick: its nodes are malformed");
+            s.nodes = std::move(*nodes);
         }
         s.first_send_us = whole<int64_t>(j.at("first_send_us"));
         s.last_send_us = whole<int64_t>(j.at("last_send_us"));

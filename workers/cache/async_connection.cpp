@@ -42,6 +42,7 @@ class AsyncConnection::Link {
         : owner_(owner),
           node_(node),
           server_(server),
+          name_(owner.cluster_ ? node_name(server) : std::string()),
           socket_(owner.worker_.io()),
           retry_timer_(owner.worker_.io()),
           front_(out_capacity),
@@ -377,6 +378,7 @@ class AsyncConnection::Link {
     AsyncConnection& owner_;
     const size_t node_;  // its index in the connection's links
     tcp::endpoint server_;
+    const std::string name_;  // a cluster node's host:port, its figures' name
     tcp::socket socket_;
     asio::steady_timer retry_timer_;
     OutBuffer front_;  // being written
@@ -766,6 +768,7 @@ ReplyParser::Result AsyncConnection::on_resp_replies(Link& link, std::string_vie
                 }
                 CacheStats& s = (p.phase & 1) ? odd : even;
                 s.times.replied(done);
+                if (cluster_) count_at_node(link, reply, p, s);
                 if (p.op == CacheOp::command)
                     on_command_reply(reply, p, done, s);
                 else if (p.op != CacheOp::mget)
@@ -808,6 +811,24 @@ void AsyncConnection::on_command_reply(const RespReply& r, const Pending& p, Clo
     if (!worker_.commands()->is_get(p.command)) return;
     s.hits += r.type == RespType::bulk;
     s.misses += r.type == RespType::null;
+}
+
+// A cluster node's part: a call of the op (an MGET: of its part of the batch), and the hits
+// and misses of its lookups, as the node's own INFO counts them.
+void AsyncConnection::count_at_node(const Link& link, const RespReply& r, const Pending& p,
+                                    CacheStats& s) {
+    CacheStats::Node& n = s.node(link.node_, link.name_);
+    ++n.calls[p.stats_index()];
+    if (r.type == RespType::error) {
+        ++n.errors;
+    } else if (p.op == CacheOp::mget && r.type == RespType::aggregate) {
+        n.hits += r.values;
+        n.misses += r.nulls;
+    } else if (p.op == CacheOp::get ||
+               (p.op == CacheOp::command && worker_.commands()->is_get(p.command))) {
+        n.hits += r.type == RespType::bulk;
+        n.misses += r.type == RespType::null;
+    }
 }
 
 // The key an op is sent by: its key's, or for a command without {{key}} its first argument.
@@ -1020,7 +1041,11 @@ bool AsyncConnection::follow(const Link& from, const RespReply& r, const Pending
         node = cluster_->node_index(redirect->node);
         ask = redirect->kind == ClusterRedirect::Kind::ask;
         if (!ask) cluster_->slot_node[redirect->slot] = uint16_t(node);
-        if (!p.prefill()) ++(ask ? s.asked : s.moved);
+        if (!p.prefill()) {
+            ++(ask ? s.asked : s.moved);
+            CacheStats::Node& n = s.node(from.node_, from.name_);
+            ++(ask ? n.asked : n.moved);
+        }
     }
     Pending next = p;
     Link& link = link_to(node);

@@ -109,6 +109,7 @@ class AsyncConnection {
                           CacheStats& s);
     bool on_resp_batch(const RespReply& r, Pending p, Clock::time_point done, CacheStats& s);
     void encode_resp_batch();
+    void count_at_node(const Link& link, const RespReply& r, const Pending& p, CacheStats& s);
     // Redis Cluster.
     Link& link_to(size_t node);
     Link& link_for(std::string_view key);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cache_stats.h"
 
+#include <algorithm>
+
 namespace perflab {
 
 namespace {
@@ -14,7 +16,33 @@ void add_op(OpSample& out, const CacheStats::Op& op) {
     out.service.merge(op.service);
 }
 
+// An op's name in the sample: one of cache.commands, or get, set and mget.
+const std::string& op_name(size_t slot, const std::vector<std::string>& commands) {
+    static const std::string builtin[] = {kOpNames[0], kOpNames[1], kOpNames[2]};
+    return commands.empty() ? builtin[slot] : commands[slot - kCacheOps];
+}
+
+void add_node_part(IntervalSample& sample, const CacheStats::Node& n,
+                   const std::vector<std::string>& commands) {
+    NodeTick& t = sample.nodes[n.name];
+    for (size_t slot = commands.empty() ? 0 : kCacheOps; slot < n.calls.size(); ++slot)
+        if (n.calls[slot]) t.calls[op_name(slot, commands)] += n.calls[slot];
+    t.errors += n.errors;
+    t.hits += n.hits;
+    t.misses += n.misses;
+    t.moved += n.moved;
+    t.asked += n.asked;
+}
+
 }  // namespace
+
+CacheStats::Node& CacheStats::add_node(size_t index, const std::string& name) {
+    if (nodes.size() <= index) nodes.resize(index + 1);
+    Node& n = nodes[index];
+    n.name = name;
+    n.calls.assign(ops.size(), 0);
+    return n;
+}
 
 void CacheStats::reset() noexcept {
     for (auto& op : ops) {
@@ -25,6 +53,10 @@ void CacheStats::reset() noexcept {
     error_kinds = {};
     redis_errors = {};
     hits = misses = bytes_in = bytes_out = sent = late = dropped = moved = asked = 0;
+    for (auto& n : nodes) {
+        std::fill(n.calls.begin(), n.calls.end(), 0);
+        n.errors = n.hits = n.misses = n.moved = n.asked = 0;
+    }
     times.reset();
 }
 
@@ -51,6 +83,11 @@ void CacheStats::add_to(IntervalSample& sample, Clock::time_point origin,
     sample.dropped += dropped;
     sample.moved += moved;
     sample.asked += asked;
+    for (const auto& n : nodes) {
+        const bool any = n.errors + n.hits + n.misses + n.moved + n.asked > 0 ||
+                         std::any_of(n.calls.begin(), n.calls.end(), [](uint64_t c) { return c; });
+        if (any) add_node_part(sample, n, commands);
+    }
 }
 
 }  // namespace perflab

@@ -44,6 +44,19 @@ struct CacheStats {
     uint64_t dropped = 0;
     uint64_t moved = 0;  // Redis Cluster redirections followed
     uint64_t asked = 0;
+    // Redis Cluster: each node's part, by its index in the worker's ClusterMap. A node's entry
+    // is made the first time it answers into this instance, so recording allocates nothing
+    // but once per node.
+    struct Node {
+        std::string name;             // host:port; empty: no entry yet
+        std::vector<uint64_t> calls;  // by slot, as ops
+        uint64_t errors = 0;
+        uint64_t hits = 0;
+        uint64_t misses = 0;
+        uint64_t moved = 0;
+        uint64_t asked = 0;
+    };
+    std::vector<Node> nodes;
     OpTimes times;
 
     explicit CacheStats(size_t commands = 0) : ops(kCacheOps + commands) {}
@@ -82,11 +95,18 @@ struct CacheStats {
                     int64_t service_us = -1) noexcept {
         fail_reply(size_t(op), kind, latency_us, service_us);
     }
+    Node& node(size_t index, const std::string& name) {
+        if (index < nodes.size() && !nodes[index].name.empty()) return nodes[index];
+        return add_node(index, name);
+    }
     void reset() noexcept;
     // Times relative to origin, the run's start. With `commands` (cache.commands' op names),
     // the ops are those commands', each named; else get, set and mget.
     void add_to(IntervalSample& sample, Clock::time_point origin,
                 const std::vector<std::string>& commands = {}) const;
+
+  private:
+    Node& add_node(size_t index, const std::string& name);
 };
 
 }  // namespace perflab

@@ -51,6 +51,13 @@ uint16_t ClusterMap::node_index(const boost::asio::ip::tcp::endpoint& node) {
     return uint16_t(nodes.size() - 1);
 }
 
+std::string node_name(const boost::asio::ip::tcp::endpoint& node) {
+    const auto address = node.address();
+    const std::string host =
+        address.is_v6() ? "[" + address.to_string() + "]" : address.to_string();
+    return host + ":" + std::to_string(node.port());
+}
+
 std::optional<ClusterRedirect> parse_cluster_redirect(
     std::string_view text, const boost::asio::ip::tcp::endpoint& from) noexcept {
     ClusterRedirect r;

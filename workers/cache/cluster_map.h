@@ -5,6 +5,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct ClusterMap {
     // The node's index, appended when the map does not know it yet.
     uint16_t node_index(const boost::asio::ip::tcp::endpoint& node);
 };
+
+// A node's name in a run's figures: "127.0.0.1:7000", "[::1]:7000".
+std::string node_name(const boost::asio::ip::tcp::endpoint& node);
 
 // A cluster's redirection: "MOVED 3999 127.0.0.1:6381" or "ASK 3999 127.0.0.1:6381" (an error
 // reply's text).

@@ -7,6 +7,8 @@
 
 #include "figures.h"
 #include "format.h"
+#include "node_report.h"
+#include "node_ticks.h"
 #include "phase_load_report.h"
 
 namespace perflab {
@@ -27,6 +29,7 @@ nlohmann::json cache_phase_json(const PhaseTotals& p) {
                         {"errors", t.errors}};
     add_figures_json(j, figures(RunKind::cache, p));
     j["redirections"] = {{"moved", t.moved}, {"ask", t.asked}};
+    if (!t.nodes.empty()) j["nodes"] = node_ticks_json(t.nodes);
     if (p.phase >= 0) j["phase"] = p.phase;
     return j;
 }
@@ -124,6 +127,10 @@ std::string cache_report_text(const RunSummary& s) {
     out << "Overall (" << format_fixed(s.overall.duration_s, 2) << " s, " << to_string(s.status)
         << ")\n";
     write_totals(out, s.overall, s.redis_cluster);
+    if (!s.overall.totals.nodes.empty())
+        out << "  nodes (what each answered, as its INFO commandstats and keyspace counters "
+               "count it):\n"
+            << node_table_text(node_table(s.overall.totals.nodes), "    ");
     if (s.prefill_sets) out << "  prefill: " << s.prefill_sets << " keys set before phase 1\n";
     if (!s.error.empty()) out << "  failed: " << s.error << "\n";
     return out.str();

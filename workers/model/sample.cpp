@@ -15,6 +15,23 @@ void OpSample::merge(const OpSample& other) {
         checks_failed[check] += n;
 }
 
+void NodeTick::merge(const NodeTick& other) {
+    for (const auto& [op, n] : other.calls)
+        calls[op] += n;
+    errors += other.errors;
+    hits += other.hits;
+    misses += other.misses;
+    moved += other.moved;
+    asked += other.asked;
+}
+
+uint64_t NodeTick::total_calls() const {
+    uint64_t n = 0;
+    for (const auto& [op, c] : calls)
+        n += c;
+    return n;
+}
+
 void IntervalSample::merge(const IntervalSample& other) {
     t_ms = std::max(t_ms, other.t_ms);
     interval_ms += other.interval_ms;
@@ -35,6 +52,8 @@ void IntervalSample::merge(const IntervalSample& other) {
     dropped += other.dropped;
     moved += other.moved;
     asked += other.asked;
+    for (const auto& [node, tick] : other.nodes)
+        nodes[node].merge(tick);
     for (const auto& [kind, n] : other.errors)
         errors[kind] += n;
     for (const auto& [code, n] : other.status_codes)

@@ -27,8 +27,6 @@ struct OpSample {
     void merge(const OpSample& other);
 };
 
-// Everything the engine saw in one tick, merged over all its threads. Values cross threads
-// whole, once per tick.
 // One agent's part of a merged tick: what its tile in the live view shows.
 struct AgentTick {
     std::string host;  // user@host:port, or "local"
@@ -40,6 +38,25 @@ struct AgentTick {
     bool lost = false;
 };
 
+// Redis Cluster: what one node answered in a tick, as its own INFO counts it. `calls` per op:
+// the replies other than a redirection (commandstats' calls; each MGET a multi-get was split
+// into by slot is one); `errors`: how many of those were error replies; hits and misses
+// its keyspace_hits and keyspace_misses for the run's lookups; moved and asked the redirections
+// it replied (commandstats' rejected_calls).
+struct NodeTick {
+    std::map<std::string, uint64_t> calls;
+    uint64_t errors = 0;
+    uint64_t hits = 0;
+    uint64_t misses = 0;
+    uint64_t moved = 0;
+    uint64_t asked = 0;
+
+    void merge(const NodeTick& other);
+    uint64_t total_calls() const;
+};
+
+// Everything the engine saw in one tick, merged over all its threads. Values cross threads
+// whole, once per tick.
 struct IntervalSample {
     int64_t t_ms = 0;         // end of the interval, ms since the run started (steady clock)
     int64_t interval_ms = 0;  // length; a phase change cuts a tick short
@@ -68,6 +85,8 @@ struct IntervalSample {
     // and ASK (it was moving). The op itself counts once, timed from its first send.
     uint64_t moved = 0;
     uint64_t asked = 0;
+    // Redis Cluster: each node's part, by host:port (the address the cluster gave for it).
+    std::map<std::string, NodeTick> nodes;
     // When the operations counted here were first and last sent, and the last one ended, in
     // µs since the run started (vegeta's attack and wait); valid when sent, resp. any op, > 0.
     int64_t first_send_us = 0;
