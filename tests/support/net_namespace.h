@@ -17,8 +17,9 @@ class NetNamespace {
     NetNamespace& operator=(const NetNamespace&) = delete;
 
     const std::string& name() const { return name_; }
-    const std::string& address() const { return address_; }    // inside the namespace
-    const std::string& host_address() const { return host_; }  // this side of the pair
+    const std::string& address() const { return address_; }         // inside the namespace
+    const std::string& host_address() const { return host_; }       // this side of the pair
+    const std::string& host_interface() const { return outside_; }  // ... and its name
     // `argv` run inside the namespace (`ip netns exec NAME ...`, which execs it: same pid).
     std::vector<std::string> command(std::vector<std::string> argv) const;
 
