@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `run --metrics-listen` against a real Prometheus server (Debian's `prometheus`) that scrapes
 // it every second: after the run, Prometheus's own query API must give the run's request count
-// and, from the exposed buckets, a p99 in the bucket of the run's own or the next one.
+// and, from the exposed buckets, a p99 in the bucket of the run's own or the next one; a cache
+// run's counters are memcached's own and its gauges follow the spec's phases.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -15,6 +16,7 @@
 #include <regex>
 #include <vector>
 
+#include "memcached_server.h"
 #include "metrics/live_metrics.h"
 #include "nginx_server.h"
 #include "process.h"
@@ -92,11 +94,9 @@ size_t bucket_of(double seconds) {
     return bounds.size();
 }
 
-TEST(MetricsListen, PrometheusScrapesTheRunsCountAndP99) {
-    TempDir dir;
-    NginxServer nginx;
-    const uint16_t metrics_port = free_port();
-    const uint16_t prometheus_port = free_port();
+// Debian's Prometheus, scraping 127.0.0.1:metrics_port every second, its data in `dir`.
+void start_prometheus(TempDir& dir, uint16_t metrics_port, uint16_t prometheus_port,
+                      Process& prometheus) {
     dir.write("prometheus.yml",
               "global:\n"
               "  scrape_interval: 1s\n"
@@ -106,13 +106,22 @@ TEST(MetricsListen, PrometheusScrapesTheRunsCountAndP99) {
               "    static_configs:\n"
               "      - targets: ['127.0.0.1:" +
                   std::to_string(metrics_port) + "']\n");
-    Process prometheus({"prometheus", "--config.file=" + dir.file("prometheus.yml"),
-                        "--storage.tsdb.path=" + dir.file("data"),
-                        "--web.listen-address=127.0.0.1:" + std::to_string(prometheus_port)},
-                       dir.file("prometheus.out"), dir.file("prometheus.err"));
+    prometheus = Process({"prometheus", "--config.file=" + dir.file("prometheus.yml"),
+                          "--storage.tsdb.path=" + dir.file("data"),
+                          "--web.listen-address=127.0.0.1:" + std::to_string(prometheus_port)},
+                         dir.file("prometheus.out"), dir.file("prometheus.err"));
     ASSERT_TRUE(wait_until([&] { return !http_get(prometheus_port, "/-/ready").empty(); },
                            std::chrono::seconds(60)))
         << read_file(dir.file("prometheus.err"));
+}
+
+TEST(MetricsListen, PrometheusScrapesTheRunsCountAndP99) {
+    TempDir dir;
+    NginxServer nginx;
+    const uint16_t metrics_port = free_port();
+    const uint16_t prometheus_port = free_port();
+    Process prometheus;
+    ASSERT_NO_FATAL_FAILURE(start_prometheus(dir, metrics_port, prometheus_port, prometheus));
 
     const json spec = {{"name", "metrics"},
                        {"kind", "http"},
@@ -177,6 +186,76 @@ TEST(MetricsListen, PrometheusScrapesTheRunsCountAndP99) {
     const auto throughput = query_reply(
         prometheus_port, instant(dashboard["panels"][0]["targets"][0]["expr"].get<std::string>()));
     EXPECT_FALSE(throughput["data"]["result"].empty()) << throughput.dump();
+}
+
+// A cache run of two phases, the second paced: what Prometheus scraped of its counters is
+// what memcached counted (requests per op, hits, misses) and what the run printed (sends and
+// bytes per phase), and its gauges went through the spec's phases, rate and connections.
+TEST(MetricsListen, PrometheusScrapesACacheRunsCountersAndGauges) {
+    TempDir dir;
+    MemcachedServer memcached;
+    const uint16_t metrics_port = free_port();
+    const uint16_t prometheus_port = free_port();
+    Process prometheus;
+    ASSERT_NO_FATAL_FAILURE(start_prometheus(dir, metrics_port, prometheus_port, prometheus));
+    const json spec = {{"name", "metrics cache"},
+                       {"kind", "cache"},
+                       {"tick_ms", 500},
+                       {"phases",
+                        {{{"duration_s", 4}, {"concurrency", 3}},
+                         {{"duration_s", 4}, {"rate", 300}, {"concurrency", 3}}}},
+                       {"cache",
+                        {{"servers", {memcached.endpoint()}},
+                         {"workload", "cache-aside"},
+                         {"keys", {{"count", 2000}}},
+                         {"value_size", {{"min", 32}, {"max", 64}}}}}};
+    dir.write("spec.json", spec.dump());
+    const CacheCounters before = cache_counters(memcached);
+    const auto out = run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store", "--json",
+                          "--metrics-listen", "127.0.0.1:" + std::to_string(metrics_port)},
+                         120);
+    ASSERT_EQ(out.code, 0) << out.err;
+    const CacheCounters after = cache_counters(memcached);
+    const auto report = json::parse(out.out, nullptr, false);
+    ASSERT_TRUE(report.is_object()) << out.out;
+
+    // The last scrape holds the run's end (perflab_running 0), so each counter's last value
+    // is the run's.
+    ASSERT_TRUE(wait_until(
+        [&] { return query(prometheus_port, "min(last_over_time(perflab_running[5m]))") == 0; },
+        std::chrono::seconds(10)))
+        << read_file(dir.file("prometheus.err"));
+    const auto last = [&](const std::string& series) {
+        return query(prometheus_port, "sum(last_over_time(" + series + "[5m]))");
+    };
+    EXPECT_EQ(last("perflab_requests_total{op=\"get\"}"), double(after.cmd_get - before.cmd_get));
+    EXPECT_EQ(last("perflab_requests_total{op=\"set\"}"), double(after.cmd_set - before.cmd_set));
+    EXPECT_EQ(last("perflab_hits_total"), double(after.get_hits - before.get_hits));
+    EXPECT_EQ(last("perflab_misses_total"), double(after.get_misses - before.get_misses));
+    EXPECT_GT(after.get_hits - before.get_hits, 0u);
+    EXPECT_EQ(last("perflab_errors_total"), 0);
+    ASSERT_EQ(report["phases"].size(), 2u);
+    for (int phase = 0; phase < 2; ++phase) {
+        const json& p = report["phases"][size_t(phase)];
+        const std::string of = "{phase=\"" + std::to_string(phase) + "\"}";
+        EXPECT_EQ(last("perflab_sent_total" + of), p["sent"].get<double>()) << phase;
+        EXPECT_EQ(last("perflab_bytes_in_total" + of), p["bytes_in"].get<double>()) << phase;
+        EXPECT_EQ(last("perflab_bytes_out_total" + of), p["bytes_out"].get<double>()) << phase;
+        EXPECT_EQ(last("perflab_late_sends_total" + of), p["late"].get<double>()) << phase;
+        EXPECT_EQ(last("perflab_dropped_total" + of), p["dropped"].get<double>()) << phase;
+    }
+    // The gauges as the run went: both phases, the second's planned 300/s, its 3 connections.
+    const auto most = [&](const std::string& series) {
+        return query(prometheus_port, "max(max_over_time(" + series + "[5m]))");
+    };
+    EXPECT_EQ(most("perflab_phase"), 1);
+    EXPECT_EQ(most("perflab_planned_rate"), 300);
+    EXPECT_EQ(most("perflab_connections"), 3);
+    EXPECT_EQ(most("perflab_running"), 1);
+    EXPECT_EQ(query(prometheus_port,
+                    "count(last_over_time(perflab_run_info{kind=\"cache\","
+                    "name=\"metrics cache\"}[5m]))"),
+              1);
 }
 
 TEST(MetricsListen, AnAddressThatCannotBeListenedOnIsBadInput) {
