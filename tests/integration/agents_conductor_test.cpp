@@ -287,19 +287,21 @@ TEST(AgentsConductor, AgentLostInASearchStepFailsItAndTheStoredVerdictSaysSo) {
     test::Process run(
         controller.command(search_spec(nginx, {agent(a), agent(b)}), {"--db", db, "--json"}),
         controller.dir().file("out"), controller.dir().file("err"));
-    // The warm-up is phase 1, the first step phase 2: b's host goes away in the second step.
-    // (Once seen not to come in 60 s in a full suite, and in 14 s alone: what the run said is
-    // printed, so the next time says why.)
+    // The warm-up is phase 1, the first step phase 2: b's host goes away in the first step,
+    // which the loss fails whatever its latencies were. (In the second step, the test needed
+    // the first to pass: on a loaded machine a stall of 300 ms once broke its p99 of 100 ms
+    // and the search ended there.)
     ASSERT_TRUE(test::wait_until(
         [&] {
-            return test::read_file(controller.dir().file("err")).find("phase 3: ") !=
+            return test::read_file(controller.dir().file("err")).find("phase 2: ") !=
                    std::string::npos;
         },
         std::chrono::seconds(60)))
         << "run exited: " << !run.running() << "\n"
         << test::read_file(controller.dir().file("err"));
     b.stop();
-    EXPECT_EQ(run.wait(), 0) << test::read_file(controller.dir().file("err"));
+    // No rate met every check: the exit of a failed SLO.
+    EXPECT_EQ(run.wait(), 3) << test::read_file(controller.dir().file("err"));
     const std::string err = test::read_file(controller.dir().file("err"));
     EXPECT_NE(err.find("agent " + b.target() + " lost"), std::string::npos) << err;
 
@@ -313,11 +315,9 @@ TEST(AgentsConductor, AgentLostInASearchStepFailsItAndTheStoredVerdictSaysSo) {
         EXPECT_FALSE(step["passed"].get<bool>()) << step.dump();
     }
     EXPECT_TRUE(lost_step) << search.dump(2);
-    // The search stops at the loss: its answer, if any, is a step before it, within nginx's
-    // limit of 400 r/s (SearchCli.FindsTheRateLimitOfNginx finds it from this machine alone).
-    if (search["max_rate"].is_number()) {
-        EXPECT_LE(search["max_rate"].get<double>(), 440);
-    }
+    // The loss failed the search's lowest rate: it has no answer, and says so.
+    EXPECT_TRUE(search["max_rate"].is_null()) << search.dump(2);
+    EXPECT_EQ(shown["summary"]["search"]["steps"].size(), 1u) << search.dump(2);
     // From the loss on, b's share of the schedule is dropped: the run's dropped ops say so.
     EXPECT_GT(shown["summary"]["dropped"].get<uint64_t>(), 0u) << shown["summary"].dump();
     EXPECT_TRUE(test::wait_until(no_agent_left));
