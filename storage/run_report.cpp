@@ -174,8 +174,6 @@ Table hot_threads_table(const RunReport& r) {
     return t;
 }
 
-// Each agent's share of a run that agents sent: no rows otherwise. Its rate is over the run's
-// attack time, so the agents' rates sum to the run's.
 // A Redis Cluster run's nodes over the run (node_report.h).
 Table nodes_table(const RunSummary& s) {
     NodeTable n = node_table(s.overall.totals.nodes);
@@ -187,6 +185,8 @@ constexpr const char* kNodesNote =
     "op redirected counts at the node that answered it; MOVED and ASK at the node that replied "
     "them.";
 
+// Each agent's share of a run that agents sent: no rows otherwise. Its rate is over the run's
+// attack time, so the agents' rates sum to the run's.
 Table agents_table(const RunSummary& s) {
     Table t{{"agent", "state", "ops", "rate/s", "errors", "late", "p99", "CPU max", "clock offset",
              "KiB a tick"},

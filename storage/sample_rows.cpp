@@ -59,6 +59,7 @@ std::string phase_ops_json(const PhaseTotals& p) {
     return nlohmann::json{{"ops", ops}}.dump();
 }
 
+// A tick's cluster nodes as stored; damaged ones are named, never skipped.
 std::map<std::string, NodeTick> stored_nodes(Connection& db, int64_t run, int64_t seq,
                                              const std::string& text) {
     auto nodes = node_ticks_from_json(nlohmann::json::parse(text, nullptr, false));

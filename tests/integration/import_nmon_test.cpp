@@ -208,7 +208,9 @@ double process_ticks(pid_t pid) {
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     // After the command's closing parenthesis: state, then utime and stime are the 12th and
     // 13th fields (proc(5)'s 14th and 15th).
-    std::istringstream fields(text.substr(text.rfind(')') + 2));
+    const size_t command_end = text.rfind(')');
+    if (command_end == std::string::npos) return 0;
+    std::istringstream fields(text.substr(command_end + 1));
     std::string field;
     double ticks = 0;
     for (int i = 1; i <= 13 && fields >> field; ++i)

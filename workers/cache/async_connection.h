@@ -109,8 +109,8 @@ class AsyncConnection {
                           CacheStats& s);
     bool on_resp_batch(const RespReply& r, Pending p, Clock::time_point done, CacheStats& s);
     void encode_resp_batch();
-    void count_at_node(const Link& link, const RespReply& r, const Pending& p, CacheStats& s);
     // Redis Cluster.
+    void count_at_node(const Link& link, const RespReply& r, const Pending& p, CacheStats& s);
     Link& link_to(size_t node);
     Link& link_for(std::string_view key);
     bool send_cluster_batch(Pending p, Clock::time_point now);
