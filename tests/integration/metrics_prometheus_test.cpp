@@ -115,6 +115,17 @@ void start_prometheus(TempDir& dir, uint16_t metrics_port, uint16_t prometheus_p
         << read_file(dir.file("prometheus.err"));
 }
 
+// `perflab run SPEC --json --metrics-listen 127.0.0.1:port`, unstored; what it printed.
+void run_listening(TempDir& dir, const json& spec, uint16_t port, json& report) {
+    dir.write("spec.json", spec.dump());
+    const auto out = run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store", "--json",
+                          "--metrics-listen", "127.0.0.1:" + std::to_string(port)},
+                         120);
+    ASSERT_EQ(out.code, 0) << out.err;
+    report = json::parse(out.out, nullptr, false);
+    ASSERT_TRUE(report.is_object()) << out.out;
+}
+
 TEST(MetricsListen, PrometheusScrapesTheRunsCountAndP99) {
     TempDir dir;
     NginxServer nginx;
@@ -128,13 +139,8 @@ TEST(MetricsListen, PrometheusScrapesTheRunsCountAndP99) {
                        {"tick_ms", 1000},
                        {"phases", {{{"rate", 200}, {"duration_s", 10}, {"concurrency", 4}}}},
                        {"http", {{"targets", {{{"url", nginx.url("/ok")}}}}}}};
-    dir.write("spec.json", spec.dump());
-    const auto out = run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store", "--json",
-                          "--metrics-listen", "127.0.0.1:" + std::to_string(metrics_port)},
-                         120);
-    ASSERT_EQ(out.code, 0) << out.err;
-    const auto report = json::parse(out.out, nullptr, false);
-    ASSERT_TRUE(report.is_object()) << out.out;
+    json report;
+    ASSERT_NO_FATAL_FAILURE(run_listening(dir, spec, metrics_port, report));
     const double requests = report["requests"].get<double>();
     ASSERT_GT(requests, 0);
     EXPECT_EQ(nginx.wait_for_requests(uint64_t(requests)), uint64_t(requests));
@@ -209,15 +215,10 @@ TEST(MetricsListen, PrometheusScrapesACacheRunsCountersAndGauges) {
                          {"workload", "cache-aside"},
                          {"keys", {{"count", 2000}}},
                          {"value_size", {{"min", 32}, {"max", 64}}}}}};
-    dir.write("spec.json", spec.dump());
     const CacheCounters before = cache_counters(memcached);
-    const auto out = run({PERFLAB_BINARY, "run", dir.file("spec.json"), "--no-store", "--json",
-                          "--metrics-listen", "127.0.0.1:" + std::to_string(metrics_port)},
-                         120);
-    ASSERT_EQ(out.code, 0) << out.err;
+    json report;
+    ASSERT_NO_FATAL_FAILURE(run_listening(dir, spec, metrics_port, report));
     const CacheCounters after = cache_counters(memcached);
-    const auto report = json::parse(out.out, nullptr, false);
-    ASSERT_TRUE(report.is_object()) << out.out;
 
     // The last scrape holds the run's end (perflab_running 0), so each counter's last value
     // is the run's.

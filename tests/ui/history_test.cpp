@@ -17,6 +17,7 @@
 #include <QTest>
 #include <QUrl>
 #include <ctime>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -66,6 +67,29 @@ IntervalSample hundred_gets(int i) {
     for (int k = 0; k < 100; ++k)
         s.ops["get"].latency.record(200 + k);
     return s;
+}
+
+// A stored run of three such ticks written by hand as the controller writes one: `tick` makes
+// tick i what the test needs and writes it (and any probe samples) to the writer, `finish`
+// the summary. What the writer said went wrong: empty when nothing did.
+std::string write_three_ticks(const std::string& db, const RunSpec& spec,
+                              const std::function<void(int, IntervalSample&, StoreWriter&)>& tick,
+                              const std::function<void(RunSummary&)>& finish = {}) {
+    HardwareProfile host;
+    host.hostname = "loadgen";
+    StoreWriter writer(db, spec, host);
+    SummaryBuilder builder(RunKind::cache);
+    writer.on_start(spec);
+    for (int i = 0; i < 3; ++i) {
+        IntervalSample s = hundred_gets(i);
+        tick(i, s, writer);
+        builder.add(s);
+    }
+    writer.on_phase_end(builder.phase(0));
+    RunSummary summary = builder.finish(RunStatus::completed);
+    if (finish) finish(summary);
+    writer.on_end(summary);
+    return writer.finish();
 }
 
 // A history whose delete confirmation answers as the test says, counting the questions.
@@ -621,36 +645,27 @@ void HistoryTest::storedProbesHavePanelsAndHotThreads() {
         parse_spec(nlohmann::json::parse(spec_text(server_->endpoint(), "probes", {})));
     QVERIFY(parsed);
     const RunSpec& spec = *parsed.spec;
-    HardwareProfile host;
-    host.hostname = "loadgen";
-    StoreWriter writer(db, spec, host);
-    SummaryBuilder builder(RunKind::cache);
-    writer.on_start(spec);
     const std::string prometheus = "prometheus http://127.0.0.1:9/metrics";
     const std::string java = "process local 'java'";
-    for (int i = 0; i < 3; ++i) {
-        IntervalSample s = hundred_gets(i);
-        s.misses = 100;
-        builder.add(s);
-        writer.on_sample(s);
-        writer.on_probe_sample({s.t_ms,
-                                prometheus,
-                                "prometheus",
-                                {{"prom.conns", 3.0 + i}, {"hidden_series", 12}},
-                                false});
-        writer.on_probe_sample({s.t_ms,
-                                java,
-                                "process",
-                                {{"cpu_user_pct", 150.0},
-                                 {"cpu_system_pct", 5.0},
-                                 {"thread.hot-alpha.cpu_pct", 95.0},
-                                 {"thread.hot-beta.cpu_pct", 55.0}},
-                                false});
-    }
-    writer.on_phase_end(builder.phase(0));
-    const RunSummary summary = builder.finish(RunStatus::completed);
-    writer.on_end(summary);
-    QCOMPARE(QString::fromStdString(writer.finish()), QString());
+    const std::string failed =
+        write_three_ticks(db, spec, [&](int i, IntervalSample& s, StoreWriter& writer) {
+            s.misses = 100;
+            writer.on_sample(s);
+            writer.on_probe_sample({s.t_ms,
+                                    prometheus,
+                                    "prometheus",
+                                    {{"prom.conns", 3.0 + i}, {"hidden_series", 12}},
+                                    false});
+            writer.on_probe_sample({s.t_ms,
+                                    java,
+                                    "process",
+                                    {{"cpu_user_pct", 150.0},
+                                     {"cpu_system_pct", 5.0},
+                                     {"thread.hot-alpha.cpu_pct", 95.0},
+                                     {"thread.hot-beta.cpu_pct", 55.0}},
+                                    false});
+        });
+    QCOMPARE(QString::fromStdString(failed), QString());
 
     StoredRunView view(db);
     QSignalSpy loaded(&view, &StoredRunView::runLoaded);
@@ -680,25 +695,17 @@ void HistoryTest::storedClusterRunTellsEachNode() {
     const SpecResult parsed = parse_spec(j);
     QVERIFY2(parsed, parsed.error_text().c_str());
     const RunSpec& spec = *parsed.spec;
-    HardwareProfile host;
-    host.hostname = "loadgen";
-    StoreWriter writer(db, spec, host);
-    SummaryBuilder builder(RunKind::cache);
-    writer.on_start(spec);
-    for (int i = 0; i < 3; ++i) {
-        IntervalSample s = hundred_gets(i);
-        s.hits = 90;
-        s.misses = 10;
-        s.nodes["127.0.0.1:7001"] = {{{"get", 70}}, 0, 65, 5, 0, 0};
-        s.nodes["127.0.0.1:7002"] = {{{"get", 30}}, 0, 25, 5, 2, 0};
-        builder.add(s);
-        writer.on_sample(s);
-    }
-    writer.on_phase_end(builder.phase(0));
-    RunSummary summary = builder.finish(RunStatus::completed);
-    summary.redis_cluster = true;
-    writer.on_end(summary);
-    QCOMPARE(QString::fromStdString(writer.finish()), QString());
+    const std::string failed = write_three_ticks(
+        db, spec,
+        [](int, IntervalSample& s, StoreWriter& writer) {
+            s.hits = 90;
+            s.misses = 10;
+            s.nodes["127.0.0.1:7001"] = {{{"get", 70}}, 0, 65, 5, 0, 0};
+            s.nodes["127.0.0.1:7002"] = {{{"get", 30}}, 0, 25, 5, 2, 0};
+            writer.on_sample(s);
+        },
+        [](RunSummary& summary) { summary.redis_cluster = true; });
+    QCOMPARE(QString::fromStdString(failed), QString());
 
     StoredRunView view(db);
     QSignalSpy loaded(&view, &StoredRunView::runLoaded);
