@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "async_connection.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <boost/asio/write.hpp>
+#include <cerrno>
 #include <cstring>
 #include <utility>
 
@@ -12,8 +17,7 @@
 
 namespace perflab {
 
-namespace asio = boost::asio;
-using asio::ip::tcp;
+using boost::asio::ip::tcp;
 
 namespace {
 
@@ -34,7 +38,8 @@ size_t initial_out(const CacheSpec& cache, int pipeline) {
 }  // namespace
 
 // One socket to one server, with its own requests in flight (replies come back in order).
-class AsyncConnection::Link {
+// Registered with the worker's reactor once per connect, edge-triggered.
+class AsyncConnection::Link final : public Reactor::Handler {
   public:
     enum class State { down, connecting, up };
 
@@ -43,8 +48,7 @@ class AsyncConnection::Link {
           node_(node),
           server_(server),
           name_(owner.cluster_ ? node_name(server) : std::string()),
-          socket_(owner.worker_.io()),
-          retry_timer_(owner.worker_.io()),
+          retry_timer_(owner.worker_.reactor(), [this] { connect(); }),
           front_(out_capacity),
           back_(out_capacity),
           in_(new char[kInCapacity]),
@@ -55,6 +59,9 @@ class AsyncConnection::Link {
           small_out_(owner.worker_.tls() ? kLoginCapacity : 0),
           wire_(owner.worker_.tls() ? out_capacity : 0),
           sealed_in_(owner.worker_.tls() ? new char[kInCapacity] : nullptr) {}
+    Link(const Link&) = delete;
+    Link& operator=(const Link&) = delete;
+    ~Link() { close_socket(); }
 
     State state() const noexcept { return state_; }
     size_t in_flight() const noexcept { return count_; }
@@ -63,24 +70,34 @@ class AsyncConnection::Link {
         ++generation_;
         state_ = State::connecting;
         since_ = Clock::now();
-        socket_ = tcp::socket(owner_.worker_.io());
-        socket_.async_connect(server_, [this, g = generation_](boost::system::error_code ec) {
+        close_socket();
+        fd_ = ::socket(server_.protocol().family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd_ < 0) return unreached(errno);
+        const int one = 1;
+        setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        if (::connect(fd_, server_.data(), socklen_t(server_.size())) != 0 && errno != EINPROGRESS)
+            return unreached(errno);
+        if (!owner_.worker_.reactor().add(fd_, *this, registration_)) return unreached(errno);
+        registered_ = true;
+        connecting_ = true;
+    }
+
+    void on_ready(uint32_t events) override {
+        if (connecting_) {
+            if (!(events & (EPOLLOUT | EPOLLERR | EPOLLHUP))) return;
+            int error = 0;
+            socklen_t len = sizeof error;
+            if (getsockopt(fd_, SOL_SOCKET, SO_ERROR, &error, &len) != 0) error = errno;
+            if (error) return unreached(error);
+            connecting_ = false;
+            return connected();
+        }
+        const uint64_t g = generation_;
+        if ((events & EPOLLOUT) && writing_) {
+            write_front();
             if (g != generation_) return;
-            if (ec) {
-                owner_.worker_.note_unreached(server_, ec.message());
-                return down(CacheError::connection);
-            }
-            boost::system::error_code ignored;
-            socket_.set_option(tcp::no_delay(true), ignored);
-            socket_.non_blocking(true, ignored);
-            read();
-            if (const TlsContext* tls = owner_.worker_.tls()) {
-                tls_ = std::make_unique<TlsFilter>(*tls, host());
-                take_sealed({});
-                return;
-            }
-            begin_session();
-        });
+        }
+        if (events & (EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP)) read();
     }
 
     // Queues a request; it goes out with the next write, or once a connecting link is up.
@@ -108,8 +125,6 @@ class AsyncConnection::Link {
     OutBuffer& out() noexcept { return back_; }
 
     // Writes what was queued, unless a write is already under way (its end calls this again).
-    // The socket is non-blocking: most batches go out in one send, without a completion
-    // handler; only what the socket does not take at once waits for an asynchronous write.
     // Over TLS what goes out is back_ sealed into wire_, after anything TLS itself had to say.
     void flush() {
         if (writing_ || (back_.empty() && wire_.empty()) || state_ != State::up) return;
@@ -118,22 +133,9 @@ class AsyncConnection::Link {
             back_.clear();
         }
         OutBuffer& out = tls_ ? wire_ : back_;
-        boost::system::error_code ec;
-        const size_t n = socket_.write_some(asio::buffer(out.data(), out.size()), ec);
-        if (ec && ec != asio::error::would_block && ec != asio::error::try_again) return down();
-        if (n == out.size()) return out.clear();
-        front_.clear();
-        front_.append({out.data() + n, out.size() - n});
-        out.clear();
-        writing_ = true;
-        asio::async_write(socket_, asio::buffer(front_.data(), front_.size()),
-                          [this, g = generation_](boost::system::error_code ec, size_t) {
-                              if (g != generation_) return;
-                              writing_ = false;
-                              front_.clear();
-                              if (ec) return down();
-                              flush();
-                          });
+        const uint64_t g = generation_;
+        write({out.data(), out.size()});
+        if (g == generation_) out.clear();
     }
 
     template <class F>
@@ -206,18 +208,42 @@ class AsyncConnection::Link {
         write_small(small_out_);
     }
 
-    // A login command or a handshake's flight is small: the socket takes it at once, or the
-    // rest goes asynchronously. Its answer comes once it was written whole, so the next one
-    // may reuse the buffer.
-    void write_small(const OutBuffer& bytes) {
-        boost::system::error_code ec;
-        const size_t n = socket_.write_some(asio::buffer(bytes.data(), bytes.size()), ec);
-        if (ec && ec != asio::error::would_block && ec != asio::error::try_again) return down();
-        if (n == bytes.size()) return;
-        asio::async_write(socket_, asio::buffer(bytes.data() + n, bytes.size() - n),
-                          [this, g = generation_](boost::system::error_code ec, size_t) {
-                              if (g == generation_ && ec) down();
-                          });
+    // A login command or a handshake's flight: its answer comes once it was written whole,
+    // so the next one may reuse the buffer.
+    void write_small(const OutBuffer& bytes) { write({bytes.data(), bytes.size()}); }
+
+    // The socket is non-blocking: most batches go out in one send. What it does not take at
+    // once waits in front_ (after a write already waiting there) for the socket's edge.
+    void write(std::string_view bytes) {
+        if (writing_) return front_.append(bytes);
+        const ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return down();
+        const size_t sent = n < 0 ? 0 : size_t(n);
+        if (sent == bytes.size()) return;
+        front_.clear();
+        front_.append(bytes.substr(sent));
+        front_sent_ = 0;
+        writing_ = true;
+        write_front();
+    }
+
+    // Writes front_ until the socket refuses more: only a refusal (EAGAIN) promises the edge
+    // that resumes it.
+    void write_front() {
+        while (front_sent_ < front_.size()) {
+            const ssize_t n =
+                ::send(fd_, front_.data() + front_sent_, front_.size() - front_sent_, MSG_NOSIGNAL);
+            if (n >= 0) {
+                front_sent_ += size_t(n);
+                continue;
+            }
+            if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+            if (errno != EINTR) return down();
+        }
+        writing_ = false;
+        front_.clear();
+        front_sent_ = 0;
+        flush();
     }
 
     // The server's name for its certificate: as the spec gave it, or a cluster node's address.
@@ -296,36 +322,47 @@ class AsyncConnection::Link {
         return {r.used, r.ok};
     }
 
-    // Waits for the socket to be readable, then reads until a read comes back short. The wait
-    // costs an epoll_ctl per reply (Asio re-arms the descriptor for a wait), an
-    // async_read_some a recv that finds nothing: measured side by side, the wait is cheaper
-    // (client CPU per op at 4 connections 5.9 µs against 7.4).
+    void connected() {
+        if (const TlsContext* tls = owner_.worker_.tls()) {
+            tls_ = std::make_unique<TlsFilter>(*tls, host());
+            take_sealed({});
+            return;
+        }
+        begin_session();
+    }
+
+    // The connect failed (at once, or when the socket said so).
+    void unreached(int error) {
+        owner_.worker_.note_unreached(server_, std::strerror(error));
+        down(CacheError::connection);
+    }
+
+    // Reads until a read comes back short: the socket is then empty, and the next bytes bring
+    // a new edge. A recv that would find nothing is never made.
     void read() {
-        socket_.async_wait(
-            tcp::socket::wait_read, [this, g = generation_](boost::system::error_code ec) {
-                if (g != generation_) return;
-                if (ec) return down();
-                for (;;) {
-                    char* to = tls_ ? sealed_in_.get() : in_.get() + in_len_;
-                    const size_t space = tls_ ? kInCapacity : kInCapacity - in_len_;
-                    const size_t n = socket_.read_some(asio::buffer(to, space), ec);
-                    if (ec == asio::error::would_block || ec == asio::error::try_again) break;
-                    if (ec) return down();
-                    if (tls_) {
-                        if (!take_sealed({to, n})) {
-                            if (g == generation_) down();
-                            return;
-                        }
-                    } else {
-                        in_len_ += n;
-                        if (!take_plain()) return down();
-                    }
-                    if (g != generation_) return;
-                    if (n < space) break;
+        const uint64_t g = generation_;
+        for (;;) {
+            char* to = tls_ ? sealed_in_.get() : in_.get() + in_len_;
+            const size_t space = tls_ ? kInCapacity : kInCapacity - in_len_;
+            // A reply the parser kept whole that fills the buffer: no server of the run sends one.
+            if (space == 0) return down();
+            const ssize_t n = ::recv(fd_, to, space, 0);
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return down();
+            if (tls_) {
+                if (!take_sealed({to, size_t(n)})) {
+                    if (g == generation_) down();
+                    return;
                 }
-                read();
-                owner_.pump();
-            });
+            } else {
+                in_len_ += size_t(n);
+                if (!take_plain()) return down();
+            }
+            if (g != generation_) return;
+            if (size_t(n) < space) break;
+        }
+        owner_.pump();
     }
 
     // The server went away (or never came): its requests fail; a retry follows, backing off.
@@ -338,10 +375,7 @@ class AsyncConnection::Link {
         if (owner_.mode_ == Mode::closing) return;
         const auto pause = std::min<Clock::duration>(
             kMaxBackoff, std::chrono::milliseconds(int64_t{1} << std::min(failures_++, 7)));
-        retry_timer_.expires_after(pause);
-        retry_timer_.async_wait([this, g = generation_](boost::system::error_code ec) {
-            if (!ec && g == generation_) connect();
-        });
+        retry_timer_.arm_after(pause);
     }
 
     // Only a cluster's link outgrows the pipeline: the parts of a multi-get split by slot, an
@@ -360,14 +394,22 @@ class AsyncConnection::Link {
         owner_.worker_.link_settled();
     }
 
+    void close_socket() {
+        if (registered_) owner_.worker_.reactor().remove(registration_);
+        registered_ = false;
+        connecting_ = false;
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = -1;
+    }
+
     void reset_socket() {
-        boost::system::error_code ignored;
-        socket_.close(ignored);
+        close_socket();
         head_ = count_ = 0;
         in_len_ = 0;
         parser_.reset();
         resp_.reset();
         front_.clear();
+        front_sent_ = 0;
         back_.clear();
         writing_ = false;
         tls_.reset();
@@ -379,10 +421,14 @@ class AsyncConnection::Link {
     const size_t node_;  // its index in the connection's links
     tcp::endpoint server_;
     const std::string name_;  // a cluster node's host:port, its figures' name
-    tcp::socket socket_;
-    asio::steady_timer retry_timer_;
-    OutBuffer front_;  // being written
-    OutBuffer back_;   // filling up meanwhile
+    int fd_ = -1;
+    uint32_t registration_ = 0;  // with the worker's reactor, while registered_
+    bool registered_ = false;
+    bool connecting_ = false;  // the TCP connect is under way
+    Reactor::Timer retry_timer_;
+    OutBuffer front_;        // being written
+    size_t front_sent_ = 0;  // of front_
+    OutBuffer back_;         // filling up meanwhile
     bool writing_ = false;
     std::unique_ptr<char[]> in_;
     size_t in_len_ = 0;
@@ -415,7 +461,11 @@ AsyncConnection::AsyncConnection(AsyncWorker& worker, int index)
     : worker_(worker),
       index_(index),
       pipeline_(std::max(1, worker.cache().pipeline)),
-      due_timer_(worker.io()),
+      due_timer_(worker.reactor(),
+                 [this] {
+                     due_armed_ = false;
+                     pump();
+                 }),
       mixes_{OpMix(cache_load(worker.cache()))},
       replay_(worker.cache().replay ? worker.cache().replay->ops.get() : nullptr),
       multiget_(worker.cache().multiget),
@@ -487,7 +537,7 @@ void AsyncConnection::close_when_idle() {
     if (mode_ == Mode::phase) end_phase(Clock::now());
     mode_ = Mode::closing;
     follow_ups_.clear();
-    ++due_generation_;
+    due_armed_ = false;
     due_timer_.cancel();
     check_finished();
 }
@@ -530,7 +580,7 @@ void AsyncConnection::close_now() {
     if (closed_) return;
     closed_ = true;
     mode_ = Mode::closing;
-    ++due_generation_;
+    due_armed_ = false;
     due_timer_.cancel();
     for (auto& link : links_)
         link->shut();
@@ -933,7 +983,7 @@ void AsyncConnection::on_link_down(Link& link, CacheError kind) {
     fail_pending(link, kind, Clock::now());
     if (mode_ == Mode::closing) return check_finished();
     // The retry timer, not this call, decides when the next attempt goes out.
-    asio::post(worker_.io(), [this] { pump(); });
+    worker_.reactor().defer([this] { pump(); });
 }
 
 void AsyncConnection::expire_stalled(Clock::time_point now) {
@@ -946,12 +996,7 @@ void AsyncConnection::arm_due_timer(Clock::time_point due) {
     if (due_armed_ && due_at_ <= due) return;
     due_armed_ = true;
     due_at_ = due;
-    due_timer_.expires_at(due);
-    due_timer_.async_wait([this, g = ++due_generation_](boost::system::error_code) {
-        if (g != due_generation_) return;
-        due_armed_ = false;
-        pump();
-    });
+    due_timer_.arm_at(due);
 }
 
 void AsyncConnection::check_finished() {

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -14,6 +13,7 @@
 #include "command_program.h"
 #include "engine.h"
 #include "http/target_picker.h"
+#include "io/reactor.h"
 #include "memcache_codec.h"
 #include "model/replay_file.h"
 #include "op_mix.h"
@@ -29,7 +29,7 @@ class AsyncWorker;
 // One connection of the async driver: a socket to each server (the key's server is chosen
 // by libmemcached's hashing, or in a Redis Cluster by its slot's master), up to
 // cache.pipeline requests in flight, the next request sent as soon as a reply is in (closed
-// model) or at its due time (open model). Lives on its worker's io_context and is touched by
+// model) or at its due time (open model). Lives on its worker's reactor and is touched by
 // that thread only.
 class AsyncConnection {
   public:
@@ -134,10 +134,9 @@ class AsyncConnection {
     const int index_;
     const int pipeline_;
     std::vector<std::unique_ptr<Link>> links_;
-    boost::asio::steady_timer due_timer_;
+    Reactor::Timer due_timer_;
     bool due_armed_ = false;
     Clock::time_point due_at_{};
-    uint64_t due_generation_ = 0;
     Mode mode_ = Mode::idle;
     OpPacer pacer_;
     int phase_ = -1;

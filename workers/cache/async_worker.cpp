@@ -2,7 +2,6 @@
 #include "async_worker.h"
 
 #include <algorithm>
-#include <boost/asio/post.hpp>
 
 #include "model/run_seed.h"
 
@@ -20,12 +19,15 @@ AsyncWorker::AsyncWorker(const CacheSpec& cache,
       cancel_(cancel),
       unreached_(unreached),
       refused_(refused),
-      // Only this worker's thread touches its sockets and timers (other threads post to it),
-      // so Asio may skip each descriptor's lock, as the HTTP worker does.
-      io_(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO),
-      work_(io_.get_executor()),
-      close_deadline_(io_),
-      watchdog_(io_),
+      close_deadline_(reactor_, [this] { close_all(CacheError::timeout); }),
+      watchdog_(reactor_,
+                [this] {
+                    if (board_.current() == PhaseBoard::kClosed) return;
+                    const auto now = Clock::now();
+                    for (auto& c : connections_)
+                        c->expire_stalled(now);
+                    watch_timeouts();
+                }),
       keys_(cache.keys, stream_seed(seed, uint64_t(thread_index), Stream::keys)),
       values_(cache.value_size, stream_seed(seed, uint64_t(thread_index), Stream::values),
               replay_value_bytes(cache)),
@@ -78,7 +80,7 @@ void AsyncWorker::launch(const PrefillKeys& prefill_keys,
             c->open();
         if (done) start_prefill(prefill_keys, std::move(done));
         watch_timeouts();
-        io_.run();
+        reactor_.run();
     });
 }
 
@@ -93,11 +95,11 @@ void AsyncWorker::start_prefill(const PrefillKeys& keys, std::function<void(uint
 }
 
 void AsyncWorker::notify() {
-    boost::asio::post(io_, [this] { on_board_change(); });
+    reactor_.post([this] { on_board_change(); });
 }
 
 void AsyncWorker::abandon() {
-    boost::asio::post(io_, [this] {
+    reactor_.post([this] {
         abandon_ = true;
         if (board_.current() == PhaseBoard::kClosed) close_all(CacheError::cancelled);
     });
@@ -123,12 +125,9 @@ void AsyncWorker::on_board_change() {
     if (current != PhaseBoard::kClosed) return;
     // Replies still in flight are awaited, so every request sent is counted, but not for
     // longer than a request's timeout: then they count as timeouts.
-    work_.reset();
+    reactor_.release();
     watchdog_.cancel();
-    close_deadline_.expires_after(std::chrono::milliseconds(cache_.timeout_ms));
-    close_deadline_.async_wait([this](boost::system::error_code ec) {
-        if (!ec) close_all(CacheError::timeout);
-    });
+    close_deadline_.arm_after(std::chrono::milliseconds(cache_.timeout_ms));
     for (auto& c : connections_)
         c->close_when_idle();
     if (abandon_) close_all(CacheError::cancelled);
@@ -142,7 +141,7 @@ void AsyncWorker::finish_drain() {
 void AsyncWorker::close_all(CacheError kind) {
     for (auto& c : connections_)
         c->abandon(kind);
-    io_.stop();
+    reactor_.stop();
 }
 
 void AsyncWorker::note_unreached(const boost::asio::ip::tcp::endpoint& server,
@@ -162,16 +161,8 @@ void AsyncWorker::note_refused(const boost::asio::ip::tcp::endpoint& server,
 
 // Looks for stalled links a few times per timeout, at most every 100 ms.
 void AsyncWorker::watch_timeouts() {
-    watchdog_.expires_after(std::clamp(std::chrono::milliseconds(cache_.timeout_ms / 4),
-                                       std::chrono::milliseconds(1),
-                                       std::chrono::milliseconds(100)));
-    watchdog_.async_wait([this](boost::system::error_code ec) {
-        if (ec || board_.current() == PhaseBoard::kClosed) return;
-        const auto now = Clock::now();
-        for (auto& c : connections_)
-            c->expire_stalled(now);
-        watch_timeouts();
-    });
+    watchdog_.arm_after(std::clamp(std::chrono::milliseconds(cache_.timeout_ms / 4),
+                                   std::chrono::milliseconds(1), std::chrono::milliseconds(100)));
 }
 
 void AsyncWorker::on_connection_closed() {

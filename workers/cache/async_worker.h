@@ -2,10 +2,7 @@
 #pragma once
 
 #include <atomic>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -17,6 +14,7 @@
 #include "cluster_map.h"
 #include "command_program.h"
 #include "first_error.h"
+#include "io/reactor.h"
 #include "key_chooser.h"
 #include "model/double_buffer.h"
 #include "phase_board.h"
@@ -27,7 +25,7 @@
 
 namespace perflab {
 
-// One thread of the async driver: an io_context, its share of the connections, and what
+// One thread of the async driver: a reactor, its share of the connections, and what
 // they share without locks (keys, values, server choice, the thread's recorder).
 class AsyncWorker {
   public:
@@ -61,7 +59,7 @@ class AsyncWorker {
 
     const CacheSpec& cache() const noexcept { return cache_; }
     const std::vector<boost::asio::ip::tcp::endpoint>& servers() const noexcept { return servers_; }
-    boost::asio::io_context& io() noexcept { return io_; }
+    Reactor& reactor() noexcept { return reactor_; }
     PhaseBoard& board() noexcept { return board_; }
     // The current phase's keys and values: its load's (PhaseLoads).
     KeyChooser& keys() noexcept { return *keys_now_; }
@@ -125,10 +123,9 @@ class AsyncWorker {
     FirstError& unreached_;
     FirstError& refused_;
     bool refused_here_ = false;
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
-    boost::asio::steady_timer close_deadline_;
-    boost::asio::steady_timer watchdog_;
+    Reactor reactor_;
+    Reactor::Timer close_deadline_;
+    Reactor::Timer watchdog_;
     KeyChooser keys_;
     ValueSource values_;
     // Loads 1.. of PhaseLoads; load 0 is keys_ and values_.
