@@ -51,14 +51,12 @@ class AsyncConnection::Link final : public Reactor::Handler {
           retry_timer_(owner.worker_.reactor(), [this] { connect(); }),
           front_(out_capacity),
           back_(out_capacity),
-          in_(new char[kInCapacity]),
           ring_(size_t(owner.pipeline_) + 1),
           redis_(owner.worker_.cache().protocol == CacheProtocol::redis),
           login_(owner.worker_.cache().redis),
           login_out_(kLoginCapacity),
           small_out_(owner.worker_.tls() ? kLoginCapacity : 0),
-          wire_(owner.worker_.tls() ? out_capacity : 0),
-          sealed_in_(owner.worker_.tls() ? new char[kInCapacity] : nullptr) {}
+          wire_(owner.worker_.tls() ? out_capacity : 0) {}
     Link(const Link&) = delete;
     Link& operator=(const Link&) = delete;
     ~Link() { close_socket(); }
@@ -181,7 +179,8 @@ class AsyncConnection::Link final : public Reactor::Handler {
     }
 
   private:
-    static constexpr size_t kInCapacity = 64 * 1024;
+    // An unfinished reply no longer than this waits for its rest; a longer one is no cache's.
+    static constexpr size_t kMaxCarry = 64 << 20;
     static constexpr size_t kLoginCapacity = 256;
 
     void up() {
@@ -275,12 +274,12 @@ class AsyncConnection::Link final : public Reactor::Handler {
         } else if (!tls_->feed(received)) {
             return false;
         }
+        const auto plain = owner_.worker_.plain_scratch();
         for (;;) {
-            const long got = tls_->open(in_.get() + in_len_, kInCapacity - in_len_);
+            const long got = tls_->open(plain.data(), plain.size());
             if (got < 0) return false;
             if (got == 0) break;
-            in_len_ += size_t(got);
-            if (!take_plain()) return false;
+            if (!take_plain({plain.data(), size_t(got)})) return false;
             if (g != generation_) return true;
         }
         tls_->pending(wire_);
@@ -289,15 +288,25 @@ class AsyncConnection::Link final : public Reactor::Handler {
     }
     bool tls_handshaking() const noexcept { return tls_ && !handshaken_; }
 
-    // Hands the replies read so far on, keeping an unfinished one for the next read.
-    bool take_plain() {
-        const std::string_view data(in_.get(), in_len_);
+    // Hands the replies just read on, after what an unfinished one left; keeps what is still
+    // unfinished. Bytes are read into the worker's buffer, so an idle link holds none, and a
+    // link copies only the tail of a reply that a read cut.
+    bool take_plain(std::string_view fresh) {
+        std::string_view data = fresh;
+        if (!carry_.empty()) {
+            carry_.append(fresh);
+            data = carry_;
+        }
+        const uint64_t g = generation_;
         const auto r =
             state_ == State::connecting ? on_login_replies(data) : owner_.on_replies(*this, data);
+        if (g != generation_) return true;  // the link went down meanwhile, its bytes with it
         if (!r.ok) return false;
-        in_len_ -= r.used;
-        std::memmove(in_.get(), in_.get() + r.used, in_len_);
-        return true;
+        if (carry_.empty())
+            carry_.assign(data.substr(r.used));
+        else
+            carry_.erase(0, r.used);
+        return carry_.size() <= kMaxCarry;
     }
 
     // The login's replies; none may follow its last one, as no op went out before it.
@@ -341,11 +350,10 @@ class AsyncConnection::Link final : public Reactor::Handler {
     // a new edge. A recv that would find nothing is never made.
     void read() {
         const uint64_t g = generation_;
+        const auto scratch = owner_.worker_.read_scratch();
         for (;;) {
-            char* to = tls_ ? sealed_in_.get() : in_.get() + in_len_;
-            const size_t space = tls_ ? kInCapacity : kInCapacity - in_len_;
-            // A reply the parser kept whole that fills the buffer: no server of the run sends one.
-            if (space == 0) return down();
+            char* to = scratch.data();
+            const size_t space = scratch.size();
             const ssize_t n = ::recv(fd_, to, space, 0);
             if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
             if (n < 0 && errno == EINTR) continue;
@@ -355,9 +363,9 @@ class AsyncConnection::Link final : public Reactor::Handler {
                     if (g == generation_) down();
                     return;
                 }
-            } else {
-                in_len_ += size_t(n);
-                if (!take_plain()) return down();
+            } else if (!take_plain({to, size_t(n)})) {
+                if (g == generation_) down();
+                return;
             }
             if (g != generation_) return;
             if (size_t(n) < space) break;
@@ -405,7 +413,7 @@ class AsyncConnection::Link final : public Reactor::Handler {
     void reset_socket() {
         close_socket();
         head_ = count_ = 0;
-        in_len_ = 0;
+        carry_.clear();
         parser_.reset();
         resp_.reset();
         front_.clear();
@@ -430,8 +438,7 @@ class AsyncConnection::Link final : public Reactor::Handler {
     size_t front_sent_ = 0;  // of front_
     OutBuffer back_;         // filling up meanwhile
     bool writing_ = false;
-    std::unique_ptr<char[]> in_;
-    size_t in_len_ = 0;
+    std::string carry_;  // an unfinished reply's bytes
     ReplyParser parser_;
     RespParser resp_;
     std::vector<Pending> ring_;
@@ -447,12 +454,11 @@ class AsyncConnection::Link final : public Reactor::Handler {
     RedisLogin login_;
     OutBuffer login_out_;
     // TLS ("redis": {"tls": ...}): a session per connect, its handshake's flights and the
-    // sealed bytes to write, and a buffer for the ciphertext read.
+    // sealed bytes to write.
     std::unique_ptr<TlsFilter> tls_;
     bool handshaken_ = false;
     OutBuffer small_out_;
     OutBuffer wire_;
-    std::unique_ptr<char[]> sealed_in_;
 
     friend class AsyncConnection;
 };

@@ -19,6 +19,7 @@ AsyncWorker::AsyncWorker(const CacheSpec& cache,
       cancel_(cancel),
       unreached_(unreached),
       refused_(refused),
+      plain_scratch_(tls ? new char[kScratch] : nullptr),
       close_deadline_(reactor_, [this] { close_all(CacheError::timeout); }),
       watchdog_(reactor_,
                 [this] {

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -60,6 +61,10 @@ class AsyncWorker {
     const CacheSpec& cache() const noexcept { return cache_; }
     const std::vector<boost::asio::ip::tcp::endpoint>& servers() const noexcept { return servers_; }
     Reactor& reactor() noexcept { return reactor_; }
+    // Where a link reads its socket, and where it opens TLS records: the thread's, as only one
+    // link reads at a time.
+    std::span<char> read_scratch() noexcept { return {read_scratch_.get(), kScratch}; }
+    std::span<char> plain_scratch() noexcept { return {plain_scratch_.get(), kScratch}; }
     PhaseBoard& board() noexcept { return board_; }
     // The current phase's keys and values: its load's (PhaseLoads).
     KeyChooser& keys() noexcept { return *keys_now_; }
@@ -123,7 +128,10 @@ class AsyncWorker {
     FirstError& unreached_;
     FirstError& refused_;
     bool refused_here_ = false;
+    static constexpr size_t kScratch = 64 * 1024;
     Reactor reactor_;
+    std::unique_ptr<char[]> read_scratch_{new char[kScratch]};
+    std::unique_ptr<char[]> plain_scratch_;
     Reactor::Timer close_deadline_;
     Reactor::Timer watchdog_;
     KeyChooser keys_;
