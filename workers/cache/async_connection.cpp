@@ -88,7 +88,11 @@ class AsyncConnection::Link final : public Reactor::Handler {
             if (getsockopt(fd_, SOL_SOCKET, SO_ERROR, &error, &len) != 0) error = errno;
             if (error) return unreached(error);
             connecting_ = false;
-            return connected();
+            const uint64_t g = generation_;
+            connected();
+            // A server that speaks first: its bytes came with this edge, and bring no other.
+            if (g == generation_ && (events & EPOLLIN)) read();
+            return;
         }
         const uint64_t g = generation_;
         if ((events & EPOLLOUT) && writing_) {
