@@ -197,7 +197,6 @@ void HttpConnection::on_connect(const error_code& ec) {
     error_code ignored;
     socket().set_option(Tcp::no_delay(true), ignored);
     if (!tls_) {
-        plain_->non_blocking(true, ignored);
         set_open(true);
         if (preconnecting_) return finish();
         return write(HttpClock::now());
@@ -246,45 +245,7 @@ void HttpConnection::write(HttpClock::time_point now) {
         http::async_read(*tls_, parser_->buffer, p, InMemory(ctx_.memory, step));
     } else {
         asio::async_write(*plain_, bytes, InMemory(ctx_.memory, step));
-        read_plain();
-    }
-}
-
-// A plain response is read as it comes and parsed by Beast's parser. Beast's own read starts
-// with a recv that finds nothing (the request has only just gone): waiting for the socket to
-// be readable first saves that syscall per request.
-void HttpConnection::read_plain() {
-    plain_->async_wait(Tcp::socket::wait_read,
-                       InMemory(ctx_.memory, [this](const error_code& ec) { on_readable(ec); }));
-}
-
-void HttpConnection::on_readable(const error_code& waited) {
-    if (waited) return on_step(waited);
-    auto& p = *parser_->parser;
-    auto& buffer = parser_->buffer;
-    error_code ec;
-    for (;;) {
-        const size_t n = plain_->read_some(buffer.prepare(kReadBuffer), ec);
-        if (ec == asio::error::would_block || ec == asio::error::try_again) return read_plain();
-        if (ec == asio::error::eof) {
-            // A response delimited by the end of the connection ends here; any other is cut.
-            if (p.got_some())
-                p.put_eof(ec);
-            else
-                ec = http::error::end_of_stream;
-            return on_step(ec);
-        }
-        if (ec) return on_step(ec);
-        buffer.commit(n);
-        while (buffer.size() > 0) {
-            const size_t used = p.put(buffer.data(), ec);
-            buffer.consume(used);
-            if (ec == http::error::need_more) {
-                ec = {};
-                break;
-            }
-            if (ec || p.is_done()) return on_step(ec);
-        }
+        http::async_read(*plain_, parser_->buffer, p, InMemory(ctx_.memory, step));
     }
 }
 

@@ -99,8 +99,6 @@ class HttpConnection {
     void on_connect(const boost::system::error_code& ec);
     void on_handshake(const boost::system::error_code& ec);
     void write(HttpClock::time_point now);
-    void read_plain();
-    void on_readable(const boost::system::error_code& waited);
     void on_step(const boost::system::error_code& ec);
     void finish();
     bool resend_on_fresh_connection();
