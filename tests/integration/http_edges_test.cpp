@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The edges of a run against our own test server, whose log says what really happened: a
-// phase change, a stop with requests in flight, vegeta's attack and wait, and a server that
-// closes kept-alive connections.
+// phase change, a stop with requests in flight, vegeta's attack and wait, a server that
+// closes kept-alive connections, and one that sends interim responses.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -221,6 +221,25 @@ TEST(HttpEdges, ServerClosingKeptAliveConnectionsCostsNoFailures) {
         EXPECT_EQ(ok_count(t), t.total_ops());
         EXPECT_EQ(server.requests() - before, t.total_ops());
     }
+}
+
+// A server that sends 103 Early Hints before each response: an interim response is no answer
+// to the request. Each request counts the 200 after it, and the next request's answer is its
+// own (counted as an interim response, the 103 would leave each 200 to the request after).
+TEST(HttpEdges, InterimResponsesAreNotTheAnswer) {
+    HttpTestServer server;
+    server.set_responder([](uint64_t, const HttpTestServer::Request&) {
+        return std::string(
+            "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n"
+            "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+    });
+    const auto run = run_http(http_spec(server.url(), {{{"concurrency", 2}, {"ops", 200}}}));
+    const auto& t = run.summary.overall.totals;
+    EXPECT_EQ(t.total_errors(), 0u);
+    EXPECT_EQ(t.total_ops(), 200u);
+    EXPECT_EQ(server.requests(), 200u);
+    EXPECT_EQ(t.status_codes, (std::map<int, uint64_t>{{200, 200}}));
+    EXPECT_EQ(server.connections(), 2u);  // each connection answered in turn, kept alive
 }
 
 }  // namespace

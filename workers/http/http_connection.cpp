@@ -9,16 +9,12 @@
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/string.hpp>
-#include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/error.hpp>
-#include <boost/beast/http/read.hpp>
 #include <cerrno>
-#include <limits>
 
 #include "request_template.h"
 #include "response_check.h"
+#include "response_parser.h"
 #include "session.h"
 
 namespace perflab {
@@ -27,47 +23,6 @@ namespace http = boost::beast::http;
 using boost::system::error_code;
 
 namespace {
-
-// Counts the status and the body and keeps nothing else, unless a check reads the body (then
-// `reader` has it): a response costs no allocation.
-class CountingParser final : public http::basic_parser<false> {
-  public:
-    int status = 0;
-    uint64_t body = 0;
-    BodyReader* reader = nullptr;
-    boost::beast::string_view wanted_header;  // a capture's header; its value goes to `header`
-    std::string* header = nullptr;
-
-  private:
-    void on_request_impl(http::verb, boost::beast::string_view, boost::beast::string_view, int,
-                         error_code&) override {}
-    void on_response_impl(int code, boost::beast::string_view, int, error_code&) override {
-        status = code;
-    }
-    void on_field_impl(http::field, boost::beast::string_view name, boost::beast::string_view value,
-                       error_code&) override {
-        if (wanted_header.empty() || !boost::beast::iequals(name, wanted_header)) return;
-        // One byte past the longest value is enough to see it is too long, and stays within
-        // the buffer's reserved capacity.
-        header->assign(value.data(), std::min(value.size(), kMaxCaptureBytes + 1));
-    }
-    void on_header_impl(error_code&) override {}
-    void on_body_init_impl(const boost::optional<std::uint64_t>&, error_code&) override {}
-    size_t on_body_impl(boost::beast::string_view s, error_code&) override {
-        take(s);
-        return s.size();
-    }
-    void on_chunk_header_impl(std::uint64_t, boost::beast::string_view, error_code&) override {}
-    size_t on_chunk_body_impl(std::uint64_t, boost::beast::string_view s, error_code&) override {
-        take(s);
-        return s.size();
-    }
-    void take(boost::beast::string_view s) {
-        body += s.size();
-        if (reader) reader->feed(std::string_view(s.data(), s.size()));
-    }
-    void on_finish_impl(error_code&) override {}
-};
 
 HttpError classify(const error_code& ec, bool handshaking) {
     namespace err = asio::error;
@@ -96,17 +51,36 @@ HttpClock::time_point after_ms(int ms) {
 }  // namespace
 
 struct HttpConnection::Parser {
-    std::optional<CountingParser> parser;
-    boost::beast::flat_buffer buffer;
+    ResponseParser parser;
+    bool started = false;  // a response was begun on this connection
+    bool extra = false;    // the server sent bytes beyond the response
+    std::unique_ptr<char[]> buffer{new char[kReadBuffer]};
     BodyReader body;     // what the target's checks read of the response
     std::string header;  // the value of a capture's header
 };
 
+namespace {
+
+// The parser's verdict as the error codes the run's errors are classified by.
+error_code parse_error(ResponseParser::Error e) {
+    switch (e) {
+        case ResponseParser::Error::cut:
+            return http::error::partial_message;
+        case ResponseParser::Error::header_too_large:
+            return http::error::header_limit;
+        case ResponseParser::Error::content_length:
+            return http::error::bad_content_length;
+        case ResponseParser::Error::chunk_size:
+            return http::error::bad_chunk;
+        default:
+            return http::error::bad_version;
+    }
+}
+
+}  // namespace
+
 HttpConnection::HttpConnection(const Context& context, int id)
     : ctx_(context), id_(id), parser_(std::make_unique<Parser>()) {
-    // Beast reads at most the buffer's free capacity (512 bytes when empty): room for a
-    // typical response makes it one read instead of a dozen.
-    parser_->buffer.reserve(kReadBuffer);
     if (!ctx_.plan.steps.empty()) parser_->header.reserve(kMaxCaptureBytes + 1);
     request_.reserve(ctx_.plan.max_request_bytes);
     body_.reserve(ctx_.plan.max_request_bytes);
@@ -175,7 +149,7 @@ void HttpConnection::connect() {
     deadline_ = after_ms(ctx_.plan.spec.connect_timeout_ms);
     handshaking_ = false;
     first_error_ = {};
-    parser_->buffer.clear();
+    parser_->started = false;
     if (ctx_.plan.origins[origin_].tls) {
         plain_.reset();
         tls_.emplace(ctx_.io, *ctx_.tls);
@@ -224,29 +198,48 @@ void HttpConnection::on_handshake(const error_code& ec) {
 void HttpConnection::write(HttpClock::time_point now) {
     deadline_ = now + std::chrono::milliseconds(ctx_.plan.spec.timeout_ms);
     const PreparedTarget& t = ctx_.plan.targets[target_];
-    auto& p = parser_->parser.emplace();
-    // Not boost::none: Beast 1.74 compares a content length against an empty optional and
-    // fails every response with a body.
-    p.body_limit(std::numeric_limits<std::uint64_t>::max());
-    p.skip(t.head);
-    p.eager(true);
     parser_->body.start(t.check.get(), capture && capture->keeps_body());
-    p.reader = parser_->body.active() ? &parser_->body : nullptr;
-    if (capture) {
-        parser_->header.clear();
-        p.wanted_header = capture->header();
-        p.header = &parser_->header;
-    }
+    parser_->header.clear();
+    parser_->parser.start(t.head, parser_->body.active() ? &parser_->body : nullptr,
+                          capture ? capture->header() : std::string_view(),
+                          capture ? &parser_->header : nullptr, kMaxCaptureBytes + 1);
+    parser_->started = true;
+    parser_->extra = false;
     pending_ = 2;
     const auto bytes = asio::buffer(t.program ? request_ : t.bytes);
     const auto step = [this](const error_code& ec, size_t) { on_step(ec); };
-    if (tls_) {
+    if (tls_)
         asio::async_write(*tls_, bytes, InMemory(ctx_.memory, step));
-        http::async_read(*tls_, parser_->buffer, p, InMemory(ctx_.memory, step));
-    } else {
+    else
         asio::async_write(*plain_, bytes, InMemory(ctx_.memory, step));
-        http::async_read(*plain_, parser_->buffer, p, InMemory(ctx_.memory, step));
+    read();
+}
+
+void HttpConnection::read() {
+    const auto into = asio::buffer(parser_->buffer.get(), kReadBuffer);
+    const auto done = [this](const error_code& ec, size_t n) { on_read(ec, n); };
+    if (tls_)
+        tls_->async_read_some(into, InMemory(ctx_.memory, done));
+    else
+        plain_->async_read_some(into, InMemory(ctx_.memory, done));
+}
+
+// Each read goes to the parser whole: it keeps what it needs, so nothing is buffered.
+void HttpConnection::on_read(const error_code& ec, size_t n) {
+    ResponseParser& p = parser_->parser;
+    if (ec == asio::error::eof) {
+        // A response delimited by the close ends here; any other is cut.
+        if (!p.got_some()) return on_step(http::error::end_of_stream);
+        p.end_of_stream();
+        return on_step(p.done() ? error_code() : parse_error(p.error()));
     }
+    if (ec) return on_step(ec);
+    const size_t used = p.feed({parser_->buffer.get(), n});
+    if (p.error() != ResponseParser::Error::none) return on_step(parse_error(p.error()));
+    if (!p.done()) return read();
+    // Bytes beyond the response answer no request: the connection is not used again.
+    parser_->extra = used < n;
+    on_step({});
 }
 
 void HttpConnection::on_step(const error_code& ec) {
@@ -284,7 +277,7 @@ bool HttpConnection::readable_while_idle() {
 bool HttpConnection::resend_on_fresh_connection() {
     if (!reused_ || resent_ || timed_out_ || !first_error_) return false;
     if (!ctx_.plan.targets[target_].idempotent) return false;
-    if (parser_->parser && parser_->parser->got_some()) return false;
+    if (parser_->started && parser_->parser.got_some()) return false;
     resent_ = true;
     reused_ = false;
     close();
@@ -314,16 +307,16 @@ void HttpConnection::finish() {
         ++failures;
         close();
     } else {
-        const auto& p = *parser_->parser;
-        outcome.status = p.status;
-        outcome.body_bytes = p.body;
+        const ResponseParser& p = parser_->parser;
+        outcome.status = p.status();
+        outcome.body_bytes = p.body();
         if (const auto& check = ctx_.plan.targets[target_].check) {
-            outcome.failed_checks = check->failures(p.status, parser_->body, p.body);
+            outcome.failed_checks = check->failures(p.status(), parser_->body, p.body());
             outcome.status_checked = check->judges_status();
         }
         failures = 0;
         idle_since_ = outcome.at;
-        if (!p.keep_alive() || !ctx_.plan.spec.keepalive) close();
+        if (!p.keep_alive() || parser_->extra || !ctx_.plan.spec.keepalive) close();
     }
     ctx_.owner.on_complete(*this, outcome);
 }

@@ -32,8 +32,9 @@ class ValueCapture;
 using HttpConnectionOwner = ChannelOwner<HttpConnection>;
 
 // One keep-alive connection on a worker's io_context: connects (and handshakes) on demand,
-// writes a target's prepared bytes and parses the response without storing it. One request
-// at a time. Timeouts are enforced from outside by expire_if_due, so a request costs no timer.
+// writes a target's prepared bytes and parses the response (ResponseParser) without storing
+// it. One request at a time. Timeouts are enforced from outside by expire_if_due, so a request
+// costs no timer.
 class HttpConnection {
   public:
     struct Context {
@@ -99,6 +100,8 @@ class HttpConnection {
     void on_connect(const boost::system::error_code& ec);
     void on_handshake(const boost::system::error_code& ec);
     void write(HttpClock::time_point now);
+    void read();
+    void on_read(const boost::system::error_code& ec, size_t n);
     void on_step(const boost::system::error_code& ec);
     void finish();
     bool resend_on_fresh_connection();

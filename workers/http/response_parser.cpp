@@ -2,6 +2,7 @@
 #include "response_parser.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 
@@ -26,9 +27,17 @@ bool is_ows(char c) noexcept {
 }
 
 // RFC 9110 tchar: what a field name is made of.
+constexpr auto kTchar = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 256; ++c)
+        t[size_t(c)] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    for (const char c : std::string_view("!#$%&'*+-.^_`|~"))
+        t[static_cast<unsigned char>(c)] = true;
+    return t;
+}();
+
 bool is_tchar(char c) noexcept {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c)) return true;
-    return std::strchr("!#$%&'*+-.^_`|~", c) != nullptr && c != '\0';
+    return kTchar[static_cast<unsigned char>(c)];
 }
 
 int hex_value(char c) noexcept {
@@ -152,6 +161,14 @@ size_t ResponseParser::feed(std::string_view data) {
             default:
                 break;
         }
+        if (state_ < State::length_body) {
+            // Runs within a line in one go; what ends them goes byte by byte below.
+            const size_t run = header_run(data.data() + i, data.size() - i);
+            header_bytes_ += run;
+            if (header_bytes_ > kHeaderLimit) return fail(Error::header_too_large, i + run);
+            i += run;
+            if (i == data.size()) return i;
+        }
         const char c = data[i++];
         if (state_ < State::length_body) {
             if (++header_bytes_ > kHeaderLimit) return fail(Error::header_too_large, i);
@@ -203,6 +220,58 @@ size_t ResponseParser::feed(std::string_view data) {
     return i;
 }
 
+// The bytes from `p` that the current state takes without a change of state: a field's
+// name up to its colon, whitespace before a value, a value (or a reason phrase) up to its CR.
+size_t ResponseParser::header_run(const char* p, size_t n) {
+    const auto line_end = [&] {
+        const void* cr = std::memchr(p, '\r', n);
+        return cr ? size_t(static_cast<const char*>(cr) - p) : n;
+    };
+    switch (state_) {
+        case State::reason:
+            return line_end();
+        case State::name: {
+            size_t k = 0, len = name_len_;
+            bool match = wanted_match_;
+            for (; k < n && is_tchar(p[k]); ++k, ++len) {
+                const char l = lower(p[k]);
+                match = match && len < wanted_.size() && l == lower(wanted_[len]);
+                if (len < sizeof name_) name_[len] = l;
+            }
+            name_len_ = len;
+            wanted_match_ = match;
+            return k;
+        }
+        case State::value_ows: {
+            size_t k = 0;
+            while (k < n && is_ows(p[k]))
+                ++k;
+            return k;
+        }
+        case State::value: {
+            if (field_ == Field::other && !capturing_) return line_end();
+            // The first byte (after a fold, its space first) goes byte by byte.
+            if (folded_) return 0;
+            const size_t run = line_end();
+            if (capturing_) {
+                const size_t room = header_cap_ - std::min(header_cap_, header_->size());
+                header_->append(p, std::min(room, run));
+                for (size_t k = room; k < run && !capture_cut_; ++k)
+                    capture_cut_ = !is_ows(p[k]);
+            }
+            if (field_ != Field::other) {
+                for (size_t k = 0; k < run; ++k) {
+                    value_.push_back(lower(p[k]));
+                    if (!is_ows(p[k])) value_trim_ = value_.size();
+                }
+            }
+            return run;
+        }
+        default:
+            return 0;
+    }
+}
+
 void ResponseParser::end_of_stream() {
     if (state_ == State::eof_body) {
         state_ = State::done;
@@ -248,9 +317,9 @@ bool ResponseParser::header_byte(char c) {
             if (c != '\r') return false;
             state_ = State::status_lf;
             return true;
-        case State::reason:
-            if (c == '\r') state_ = State::status_lf;
-            return c == '\r' || c == '\t' || static_cast<unsigned char>(c) >= 0x20;
+        case State::reason:  // header_run took the rest of the line
+            state_ = State::status_lf;
+            return true;
         case State::status_lf:
             if (c != '\n') return false;
             state_ = State::field_start;
@@ -313,7 +382,6 @@ bool ResponseParser::header_byte(char c) {
                 state_ = State::field_lf;
                 return true;
             }
-            if (c != '\t' && static_cast<unsigned char>(c) < 0x20) return false;
             if (folded_) {
                 folded_ = false;
                 if (capturing_ && !header_->empty() && header_->size() < header_cap_)

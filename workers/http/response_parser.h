@@ -67,6 +67,7 @@ class ResponseParser {
 
     size_t fail(Error e, size_t used) noexcept;
     bool header_byte(char c);
+    size_t header_run(const char* p, size_t n);
     void fold();
     bool end_field();
     bool end_header();
