@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -403,6 +405,53 @@ TEST(AsyncEngine, ServerThatStopsAnsweringTimesOut) {
     ASSERT_FALSE(ticks.empty());
     EXPECT_GT(ticks.back().total_ops(), 0u);
     EXPECT_EQ(ticks.back().total_errors(), 0u);
+}
+
+// The most bytes queued to be sent on any IPv4 socket to `port`, as the kernel counts them.
+uint64_t largest_send_queue(uint16_t port) {
+    std::ifstream tcp("/proc/net/tcp");
+    std::string line;
+    std::getline(tcp, line);
+    uint64_t largest = 0;
+    while (std::getline(tcp, line)) {
+        std::istringstream fields(line);
+        std::string slot, local, remote, state, queues;
+        fields >> slot >> local >> remote >> state >> queues;
+        if (std::stoul(remote.substr(remote.find(':') + 1), nullptr, 16) != port) continue;
+        largest = std::max<uint64_t>(largest,
+                                     std::stoull(queues.substr(0, queues.find(':')), nullptr, 16));
+    }
+    return largest;
+}
+
+// memcached frozen before the run, so the connections' socket buffers fill and the sends of
+// 400 KB values go out in parts, waiting for the socket; thawed once a send queue holds
+// megabytes: every set arrives once and whole (memcached counts each, and a byte sent twice
+// or lost would be a protocol error it answers), and none fails.
+TEST(AsyncEngine, SendsThatTheSocketTakesInPartsArriveWhole) {
+    MemcachedServer server(128);
+    const auto before = cache_counters(server);
+    auto spec = async_spec({server.endpoint()}, "set-only", "text", 16,
+                           {{{"ops", 300}, {"concurrency", 2}}});
+    spec["cache"]["value_size"] = {{"min", 400'000}, {"max", 400'000}};
+    spec["cache"]["keys"]["count"] = 32;
+    spec["cache"]["threads"] = 1;
+    spec["cache"]["timeout_ms"] = 60'000;
+    server.pause();
+    bool filled = false;
+    std::thread thaw([&] {
+        filled = wait_until([&] { return largest_send_queue(server.port()) > 2'000'000; },
+                            std::chrono::seconds(30));
+        server.resume();
+    });
+    const auto s = run(spec);
+    thaw.join();
+    EXPECT_TRUE(filled) << "no send queue to memcached held 2 MB while it was frozen";
+    const auto after = cache_counters(server);
+    ASSERT_EQ(s.status, RunStatus::completed) << s.error;
+    EXPECT_EQ(s.overall.totals.total_errors(), 0u);
+    EXPECT_EQ(op_count(s, "set"), 300u);
+    EXPECT_EQ(after.cmd_set - before.cmd_set, 300u);
 }
 
 }  // namespace

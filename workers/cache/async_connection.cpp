@@ -96,7 +96,7 @@ class AsyncConnection::Link final : public Reactor::Handler {
         }
         const uint64_t g = generation_;
         if ((events & EPOLLOUT) && writing_) {
-            write_front();
+            write_front(true);
             if (g != generation_) return;
         }
         if (events & (EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP)) read();
@@ -227,12 +227,13 @@ class AsyncConnection::Link final : public Reactor::Handler {
         front_.append(bytes.substr(sent));
         front_sent_ = 0;
         writing_ = true;
-        write_front();
+        write_front(false);
     }
 
     // Writes front_ until the socket refuses more: only a refusal (EAGAIN) promises the edge
-    // that resumes it.
-    void write_front() {
+    // that resumes it. Once front_ is out, what was queued meanwhile follows if `then_flush`
+    // (not from write(): its caller still holds the bytes it passed, and clears them).
+    void write_front(bool then_flush) {
         while (front_sent_ < front_.size()) {
             const ssize_t n =
                 ::send(fd_, front_.data() + front_sent_, front_.size() - front_sent_, MSG_NOSIGNAL);
@@ -246,7 +247,7 @@ class AsyncConnection::Link final : public Reactor::Handler {
         writing_ = false;
         front_.clear();
         front_sent_ = 0;
-        flush();
+        if (then_flush) flush();
     }
 
     // The server's name for its certificate: as the spec gave it, or a cluster node's address.
