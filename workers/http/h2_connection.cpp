@@ -307,8 +307,17 @@ class H2Connection {
         if (nghttp2_session_mem_recv(session_, read_.data(), n) < 0)
             return fail(HttpError::parse, nullptr);
         end_streams();
-        flush();
+        // A TLS read hands over one record, and a server writes a response or a few per record:
+        // while records already read from the socket wait, the next requests wait with them, so
+        // that one write carries them all (one write per response was most of the system time).
+        if (!records_waiting()) flush();
         if (state_ == State::open) read();
+    }
+
+    bool records_waiting() {
+        if (!tls_) return false;
+        SSL* ssl = tls_->native_handle();
+        return SSL_pending(ssl) > 0 || BIO_ctrl_pending(SSL_get_rbio(ssl)) > 0;
     }
 
     // Writes what nghttp2 has to send, one write at a time.
@@ -380,13 +389,25 @@ class H2Connection {
         const bool reached = state_ == State::open;
         if (reached) ctx_.open_count.fetch_sub(1, std::memory_order_relaxed);
         state_ = State::closed;
-        drop();
         // A copy: a failed slot may start its next request at once, on a new connection.
         const std::vector<H2Stream*> failed = attached_;
+        // Requests still waiting for the write (nghttp2 opens a stream when it sends it) never
+        // reached the server: unless the run is ending, they go again elsewhere, as refused
+        // streams do. A read's records
+        // hold their write back, and a server's GOAWAY and close can be among those records.
+        std::vector<bool> unsent(failed.size());
+        for (size_t i = 0; reached && error != HttpError::cancelled && i < failed.size(); ++i)
+            unsent[i] = failed[i]->stream_id_ > 0 &&
+                        !nghttp2_session_find_stream(session_, failed[i]->stream_id_);
+        drop();
         for (H2Stream* s : failed)
             detach(*s);
-        for (H2Stream* s : failed)
-            s->on_failed(error, !reached, detail);
+        for (size_t i = 0; i < failed.size(); ++i) {
+            if (unsent[i])
+                failed[i]->on_closed(NGHTTP2_REFUSED_STREAM);
+            else
+                failed[i]->on_failed(error, !reached, detail);
+        }
     }
 
     void drop() {
