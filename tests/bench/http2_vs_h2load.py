@@ -6,7 +6,9 @@ nginx (`listen … ssl http2`, a self-signed certificate) runs with one worker p
 core, each client pinned to another, with the same threads, connections and streams per
 connection: h2load `-t T -c C -m M`, PerfLab `"threads": T`, `"max_streams": M` and a
 closed-model concurrency of C × M streams (so C connections). Rounds alternate between the two
-clients. Two cases: a 6262-byte static file and a `return 200` location. Requests per second
+clients. Cases: a 6262-byte static file and a `return 200` location, over TLS (`static`,
+`return200`) and as h2c with prior knowledge on a second, cleartext `listen … http2` port
+(`static-h2c`, `return200-h2c`; `--cases` picks them). Requests per second
 come from each client's own report, client CPU from the child's rusage. Prints, per case,
 `ratio perflab/h2load: X.XX` for req/s and for client CPU per request (below 1.00: PerfLab
 spends less CPU per request than h2load), and the median of each round's own ratios, which a
@@ -43,12 +45,12 @@ def parse_args():
     p.add_argument("--rounds", type=int, default=3, help="alternating rounds per case")
     p.add_argument("--server-core", default="0")
     p.add_argument("--client-core", default="1")
-    p.add_argument("--cases", default="static,return200")
+    p.add_argument("--cases", default="static,return200,static-h2c,return200-h2c")
     return p.parse_args()
 
 
 def start_nginx(args, workdir):
-    port = free_port()
+    port, h2c_port = free_port(), free_port()
     for d in ("tmp", "www"):
         os.makedirs(os.path.join(workdir, d), exist_ok=True)
     with open(os.path.join(workdir, "www", "static.bin"), "wb") as f:
@@ -61,11 +63,12 @@ def start_nginx(args, workdir):
     proc = run_nginx(args, workdir, port,
                      "  keepalive_requests 100000000;\n  http2_max_concurrent_streams 1000;\n",
                      f"    listen 127.0.0.1:{port} ssl http2 backlog=4096;\n"
+                     f"    listen 127.0.0.1:{h2c_port} http2 backlog=4096;\n"
                      f"    ssl_certificate {workdir}/cert.pem;\n"
                      f"    ssl_certificate_key {workdir}/key.pem;\n"
                      f"    root {workdir}/www;\n"
                      "    location = /ok { return 200; }\n")
-    return proc, port
+    return proc, port, h2c_port
 
 
 def h2load_round(args, url):
@@ -132,14 +135,16 @@ def main():
     if not os.access(args.perflab, os.X_OK):
         sys.exit(f"{args.perflab} not found: build perflab (release) and pass --perflab")
     workdir = tempfile.mkdtemp(prefix="perflab-h2-bench-")
-    nginx, port = start_nginx(args, workdir)
+    nginx, port, h2c_port = start_nginx(args, workdir)
     try:
-        print(f"nginx 1 worker on core {args.server_core}, TLS + HTTP/2; clients on core "
+        print(f"nginx 1 worker on core {args.server_core}, HTTP/2 over TLS and h2c; clients on core "
               f"{args.client_core}; {args.threads} threads, {args.connections} connections x "
               f"{args.streams} streams, {args.duration:g} s per run, {args.rounds} alternating "
               f"rounds; load average {os.getloadavg()[0]:.2f}", flush=True)
         cases = {"static": f"https://127.0.0.1:{port}/static.bin",
-                 "return200": f"https://127.0.0.1:{port}/ok"}
+                 "return200": f"https://127.0.0.1:{port}/ok",
+                 "static-h2c": f"http://127.0.0.1:{h2c_port}/static.bin",
+                 "return200-h2c": f"http://127.0.0.1:{h2c_port}/ok"}
         for name in args.cases.split(","):
             print(f"case {name} ({cases[name]})", flush=True)
             compare(args, workdir, name, cases[name])
