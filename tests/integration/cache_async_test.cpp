@@ -6,10 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -18,6 +16,7 @@
 #include "model/observer.h"
 #include "process.h"
 #include "run_controller.h"
+#include "tcp_table.h"
 
 namespace perflab::test {
 namespace {
@@ -409,18 +408,9 @@ TEST(AsyncEngine, ServerThatStopsAnsweringTimesOut) {
 
 // The most bytes queued to be sent on any IPv4 socket to `port`, as the kernel counts them.
 uint64_t largest_send_queue(uint16_t port) {
-    std::ifstream tcp("/proc/net/tcp");
-    std::string line;
-    std::getline(tcp, line);
     uint64_t largest = 0;
-    while (std::getline(tcp, line)) {
-        std::istringstream fields(line);
-        std::string slot, local, remote, state, queues;
-        fields >> slot >> local >> remote >> state >> queues;
-        if (std::stoul(remote.substr(remote.find(':') + 1), nullptr, 16) != port) continue;
-        largest = std::max<uint64_t>(largest,
-                                     std::stoull(queues.substr(0, queues.find(':')), nullptr, 16));
-    }
+    for (const TcpRow& row : tcp_table())
+        if (row.remote_port == port) largest = std::max(largest, row.send_queue);
     return largest;
 }
 

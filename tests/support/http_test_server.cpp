@@ -10,10 +10,10 @@
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
 #include <cctype>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
+
+#include "tcp_table.h"
 
 namespace perflab::test {
 
@@ -31,19 +31,9 @@ constexpr std::string_view kGarbage = "SPAM SPAM SPAM\r\n\r\n";
 // The kernel's count of connections made to this port (established, accepted or not): the
 // server's own accept count trails it, as one thread accepts between reads.
 uint64_t established_to(uint16_t port) {
-    std::ifstream table("/proc/net/tcp");
-    std::string line;
-    std::getline(table, line);  // the header
     uint64_t n = 0;
-    while (std::getline(table, line)) {
-        std::istringstream fields(line);
-        std::string slot, local, remote, state;
-        fields >> slot >> local >> remote >> state;
-        const auto colon = local.find(':');
-        if (state == "01" && colon != std::string::npos &&
-            std::stoul(local.substr(colon + 1), nullptr, 16) == port)
-            ++n;
-    }
+    for (const TcpRow& row : tcp_table())
+        n += row.state == 1 && row.local_port == port;
     return n;
 }
 

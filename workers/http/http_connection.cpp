@@ -52,8 +52,7 @@ HttpClock::time_point after_ms(int ms) {
 
 struct HttpConnection::Parser {
     ResponseParser parser;
-    bool started = false;  // a response was begun on this connection
-    bool extra = false;    // the server sent bytes beyond the response
+    bool extra = false;  // the server sent bytes beyond the response
     std::unique_ptr<char[]> buffer{new char[kReadBuffer]};
     BodyReader body;     // what the target's checks read of the response
     std::string header;  // the value of a capture's header
@@ -149,7 +148,6 @@ void HttpConnection::connect() {
     deadline_ = after_ms(ctx_.plan.spec.connect_timeout_ms);
     handshaking_ = false;
     first_error_ = {};
-    parser_->started = false;
     if (ctx_.plan.origins[origin_].tls) {
         plain_.reset();
         tls_.emplace(ctx_.io, *ctx_.tls);
@@ -203,7 +201,6 @@ void HttpConnection::write(HttpClock::time_point now) {
     parser_->parser.start(t.head, parser_->body.active() ? &parser_->body : nullptr,
                           capture ? capture->header() : std::string_view(),
                           capture ? &parser_->header : nullptr, kMaxCaptureBytes + 1);
-    parser_->started = true;
     parser_->extra = false;
     pending_ = 2;
     const auto bytes = asio::buffer(t.program ? request_ : t.bytes);
@@ -277,7 +274,7 @@ bool HttpConnection::readable_while_idle() {
 bool HttpConnection::resend_on_fresh_connection() {
     if (!reused_ || resent_ || timed_out_ || !first_error_) return false;
     if (!ctx_.plan.targets[target_].idempotent) return false;
-    if (parser_->started && parser_->parser.got_some()) return false;
+    if (parser_->parser.got_some()) return false;
     resent_ = true;
     reused_ = false;
     close();

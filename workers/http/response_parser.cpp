@@ -139,25 +139,15 @@ size_t ResponseParser::feed(std::string_view data) {
             case State::done:
             case State::failed:
                 return i;
-            case State::length_body: {
-                const size_t n = size_t(std::min<uint64_t>(remaining_, data.size() - i));
-                take_body(data.substr(i, n));
-                i += n;
-                remaining_ -= n;
-                if (remaining_ == 0) state_ = State::done;
+            case State::length_body:
+                i += take_counted(data.substr(i), State::done);
                 continue;
-            }
             case State::eof_body:
                 take_body(data.substr(i));
                 return data.size();
-            case State::chunk_data: {
-                const size_t n = size_t(std::min<uint64_t>(remaining_, data.size() - i));
-                take_body(data.substr(i, n));
-                i += n;
-                remaining_ -= n;
-                if (remaining_ == 0) state_ = State::chunk_data_cr;
+            case State::chunk_data:
+                i += take_counted(data.substr(i), State::chunk_data_cr);
                 continue;
-            }
             default:
                 break;
         }
@@ -253,18 +243,7 @@ size_t ResponseParser::header_run(const char* p, size_t n) {
             // The first byte (after a fold, its space first) goes byte by byte.
             if (folded_) return 0;
             const size_t run = line_end();
-            if (capturing_) {
-                const size_t room = header_cap_ - std::min(header_cap_, header_->size());
-                header_->append(p, std::min(room, run));
-                for (size_t k = room; k < run && !capture_cut_; ++k)
-                    capture_cut_ = !is_ows(p[k]);
-            }
-            if (field_ != Field::other) {
-                for (size_t k = 0; k < run; ++k) {
-                    value_.push_back(lower(p[k]));
-                    if (!is_ows(p[k])) value_trim_ = value_.size();
-                }
-            }
+            append_value({p, run});
             return run;
         }
         default:
@@ -278,6 +257,15 @@ void ResponseParser::end_of_stream() {
         return;
     }
     if (state_ != State::done && state_ != State::failed) fail(Error::cut, 0);
+}
+
+// Body bytes up to the `remaining_` the length or the chunk set; `then` once they are in.
+size_t ResponseParser::take_counted(std::string_view rest, State then) {
+    const size_t n = size_t(std::min<uint64_t>(remaining_, rest.size()));
+    take_body(rest.substr(0, n));
+    remaining_ -= n;
+    if (remaining_ == 0) state_ = then;
+    return n;
 }
 
 void ResponseParser::take_body(std::string_view run) {
@@ -388,15 +376,7 @@ bool ResponseParser::header_byte(char c) {
                     header_->push_back(' ');
                 if (value_trim_ > 0) value_.push_back(' ');
             }
-            if (capturing_) {
-                if (header_->size() < header_cap_)
-                    header_->push_back(c);
-                else if (!is_ows(c))
-                    capture_cut_ = true;
-            }
-            if (field_ == Field::other) return true;
-            value_.push_back(lower(c));
-            if (!is_ows(c)) value_trim_ = value_.size();
+            append_value({&c, 1});
             return true;
         case State::header_lf:
             if (c != '\n') return false;
@@ -407,6 +387,22 @@ bool ResponseParser::header_byte(char c) {
             return end_header();
         default:
             return false;
+    }
+}
+
+// A value's bytes: to the capture (up to its cap) and, for a field that says something of the
+// body or the connection, to value_ in lowercase.
+void ResponseParser::append_value(std::string_view run) {
+    if (capturing_) {
+        const size_t room = header_cap_ - std::min(header_cap_, header_->size());
+        header_->append(run.substr(0, room));
+        for (size_t k = room; k < run.size() && !capture_cut_; ++k)
+            capture_cut_ = !is_ows(run[k]);
+    }
+    if (field_ == Field::other) return;
+    for (const char c : run) {
+        value_.push_back(lower(c));
+        if (!is_ows(c)) value_trim_ = value_.size();
     }
 }
 

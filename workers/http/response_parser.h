@@ -72,7 +72,9 @@ class ResponseParser {
     bool end_field();
     bool end_header();
     void start_message();
+    size_t take_counted(std::string_view rest, State then);
     void take_body(std::string_view run);
+    void append_value(std::string_view run);
 
     State state_ = State::version;
     Error error_ = Error::none;
