@@ -641,7 +641,12 @@ bool AsyncConnection::next_op(Pending& p, Clock::time_point now) {
 }
 
 void AsyncConnection::pump() {
-    if (mode_ == Mode::closing) return check_finished();
+    if (mode_ == Mode::closing) {
+        // No new op, but a redirection's resend that a reply queued still goes out.
+        for (auto& link : links_)
+            link->flush();
+        return check_finished();
+    }
     if (mode_ == Mode::idle) return;
     const auto now = Clock::now();
     uint64_t sent = 0, late = 0;
