@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,10 @@ struct ProbeReading {
     bool gap = false;    // the probe could not sample (connection lost): no values
     nlohmann::json values = nlohmann::json::object();
     std::vector<RunEvent> events;  // t_ms filled in by the runner as well
+    // The moment the values describe, where the probe knows it better than the poll's start:
+    // a rate over a scrape that took long must be stamped where its interval ends, or the
+    // series integrated over its own times is not the counter's change.
+    std::optional<std::chrono::steady_clock::time_point> taken_at;
 };
 
 // One source of samples. open() and poll() are called on one thread, never at once; poll()

@@ -206,8 +206,9 @@ void ProbeRunner::poll_once(Probe& probe) {
         reading.ready = reading.gap = true;
         reading.events.push_back({0, "error", probe.source() + ": " + e.what()});
     }
-    const auto t_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(polled_at - origin_).count();
+    const auto t_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          reading.taken_at.value_or(polled_at) - origin_)
+                          .count();
     deliver(probe, std::move(reading), t_ms);
 }
 

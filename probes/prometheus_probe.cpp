@@ -67,10 +67,11 @@ PromScrape PrometheusProbe::scrape() {
 }
 
 void PrometheusProbe::open() {
+    const auto started = Clock::now();
     auto first = scrape();
     series_.values(first, 0);
     series_.remember(std::move(first));
-    last_time_ = Clock::now();
+    last_time_ = started + (Clock::now() - started) / 2;
 }
 
 ProbeReading PrometheusProbe::poll() {
@@ -82,7 +83,10 @@ ProbeReading PrometheusProbe::poll() {
     r.ready = true;
     try {
         auto now = scrape();
-        const auto t = Clock::now();
+        // The exporter read its counters somewhere between request and reply: the middle is
+        // within half the scrape of it, on both ends of every rate's interval.
+        const auto t = started + (Clock::now() - started) / 2;
+        r.taken_at = t;
         if (failing_) {
             // Back after an outage: this tick is still the gap's, and a new baseline.
             r.gap = true;

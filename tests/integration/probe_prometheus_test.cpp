@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <functional>
@@ -11,6 +12,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "http_test_server.h"
@@ -156,6 +158,43 @@ TEST(PrometheusProbe, NodeExporterCpuAgreesWithProcStat) {
     EXPECT_GT(proc_pct, 100.0 / cpus - 5);
     EXPECT_NEAR(probe_pct, proc_pct, 5.0) << r.run.out;
     std::cout << "busy cpu: probe " << probe_pct << "%, /proc/stat " << proc_pct << "%\n";
+}
+
+// An exporter whose every other scrape answers late (as one starved of CPU does): its counter
+// gains 1000 per scrape, so the stored rates, integrated over the samples' own times, are
+// 1000 per sample after the first, however long each scrape took.
+TEST(PrometheusProbe, SlowScrapesKeepTheSeriesIntegralTheCountersChange) {
+    test::TempDir dir;
+    test::NginxServer nginx;
+    test::HttpTestServer exporter;
+    std::atomic<uint64_t> scrapes{0};
+    exporter.set_responder([&](uint64_t, const test::HttpTestServer::Request&) {
+        const uint64_t n = ++scrapes;
+        if (n % 2 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(180));
+        const std::string body = "# TYPE perflab_test_total counter\nperflab_test_total " +
+                                 std::to_string(1000 * n) + "\n";
+        return "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " +
+               std::to_string(body.size()) + "\r\n\r\n" + body;
+    });
+    const nlohmann::json probe = {{"prometheus", exporter.url("/metrics")},
+                                  {"metrics", {"perflab_test_total"}}};
+    nlohmann::json spec = http_spec(nginx.url("/ok"), 3, 50, probe);
+    spec["tick_ms"] = 250;
+    const StoredRun r = run_stored(spec, dir);
+    ASSERT_EQ(r.run.code, 0) << r.run.out << r.run.err;
+    const auto samples = prometheus_samples(r.exported);
+    ASSERT_GE(samples.size(), 8u) << r.exported.at("probe_samples").dump();
+    double gained = 0;
+    for (size_t i = 1; i < samples.size(); ++i) {
+        ASSERT_FALSE(samples[i].at("gap").get<bool>()) << samples[i].dump();
+        const double dt_s = double(samples[i].at("t_ms").get<int64_t>() -
+                                   samples[i - 1].at("t_ms").get<int64_t>()) /
+                            1000.0;
+        gained += samples[i].at("values").at("prom.perflab_test_total:rate").get<double>() * dt_s;
+    }
+    // Stamps are whole milliseconds: up to 1 ms of rate per sample either way.
+    const double truth = 1000.0 * double(samples.size() - 1);
+    EXPECT_NEAR(gained, truth, 0.01 * truth) << r.exported.at("probe_samples").dump();
 }
 
 // prometheus-nginx-exporter on nginx's stub_status: the probe's request rate, integrated over
