@@ -32,6 +32,7 @@ class StoreWriter : public RunObserver {
     int64_t run_id() const { return run_id_; }
 
     void on_start(const RunSpec& spec) override;
+    void on_clock(int64_t wall_ms) override;
     void on_sample(const IntervalSample& sample) override;
     void on_event(const RunEvent& event) override;
     void on_probe_sample(const ProbeSample& sample) override;

@@ -603,6 +603,13 @@ RunSummary RunController::run() {
     for (auto* o : observers_)
         o->on_ready();
     start_ = last_sample_ = engine_->common_start().value_or(Clock::now());
+    const auto wall_start =
+        std::chrono::system_clock::now() +
+        std::chrono::duration_cast<std::chrono::system_clock::duration>(start_ - Clock::now());
+    for (auto* o : observers_)
+        o->on_clock(
+            std::chrono::duration_cast<std::chrono::milliseconds>(wall_start.time_since_epoch())
+                .count());
     next_tick_ = start_ + std::chrono::milliseconds(spec_.tick_ms);
     emit_event({0, "start",
                 "engine ready in " + std::to_string(ready_ms.count()) + " ms (connections" +

@@ -13,6 +13,7 @@
 #include "database.h"
 #include "memcached_server.h"
 #include "process.h"
+#include "reading_log.h"
 #include "run_store.h"
 #include "schema.h"
 
@@ -69,6 +70,37 @@ class StoreCli : public ::testing::Test {
     test::TempDir dir;
     std::string db = dir.file("runs.db");
 };
+
+// started_at_ms is the wall time of the stored ticks' t = 0: after the prefill, which the
+// server's own counters date (sets while no get has come), and by the run's first get.
+TEST_F(StoreCli, StartedAtIsWhereTheClockStartedAfterThePrefill) {
+    constexpr uint64_t kKeys = 150000;
+    nlohmann::json spec = nlohmann::json::parse(spec_text(server, 1.0, "prefilled"));
+    spec["cache"]["keys"]["count"] = kKeys;
+    spec["cache"]["prefill"] = true;
+    dir.write("p.json", spec.dump());
+    struct Counts {
+        uint64_t sets = 0, gets = 0;
+    };
+    test::ReadingLog<Counts> log([this] {
+        const auto s = server.stats();
+        return Counts{std::stoull(s.at("cmd_set")), std::stoull(s.at("cmd_get"))};
+    });
+    const Output run = perflab({"run", dir.file("p.json"), "--db", db, "-q"});
+    ASSERT_EQ(run.code, 0) << run.err;
+    const Output shown = perflab({"show", "1", "--db", db, "--json"});
+    ASSERT_EQ(shown.code, 0) << shown.err;
+    const int64_t started = nlohmann::json::parse(shown.out)["run"]["started_at_ms"];
+    int64_t last_prefilling = 0, first_getting = 0;
+    for (const auto& [wall, c] : log.readings()) {
+        if (c.gets == 0 && c.sets > 0 && c.sets < kKeys) last_prefilling = wall;
+        if (c.gets > 0 && first_getting == 0) first_getting = wall;
+    }
+    ASSERT_GT(last_prefilling, 0) << "no reading saw the prefill under way";
+    ASSERT_GT(first_getting, 0) << "no reading saw the run's gets";
+    EXPECT_GE(started, last_prefilling);
+    EXPECT_LE(started, first_getting);
+}
 
 TEST_F(StoreCli, RunStoresAndEveryCommandReadsIt) {
     dir.write("a.json", spec_text(server, 1.0, "first"));

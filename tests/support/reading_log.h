@@ -48,6 +48,12 @@ class ReadingLog {
         return nearest == readings_.end() ? std::pair<int64_t, T>{} : *nearest;
     }
 
+    // Every reading so far, oldest first, each with its wall-clock time.
+    std::vector<std::pair<int64_t, T>> readings() {
+        std::lock_guard lock(mutex_);
+        return readings_;
+    }
+
   private:
     std::function<T()> read_;
     std::mutex mutex_;

@@ -18,6 +18,9 @@ class RunObserver {
     // The engine is ready (connected, prefilled) and nothing is sent until the clock, which
     // starts when this returns: where the probes take the baseline the run's counts start from.
     virtual void on_ready() {}
+    // The run's clock started: its t_ms 0 is this wall-clock time (ms since the epoch), which
+    // is after a prefill or the agents' common start, not when on_start was called.
+    virtual void on_clock(int64_t /*wall_ms*/) {}
     virtual void on_sample(const IntervalSample& /*sample*/) {}
     virtual void on_event(const RunEvent& /*event*/) {}
     // From the probes, on the probe runner's thread.
