@@ -219,6 +219,10 @@ void LiveView::setupTiles() {
     layout()->addWidget(agents_);
 }
 
+void LiveView::clockStarted(qint64 wallMs) {
+    if (generator_) generator_->on_clock(wallMs);
+}
+
 void LiveView::begin(const RunSpec& spec) {
     spec_ = spec;
     title_->setText(qs(spec.name));

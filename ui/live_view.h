@@ -33,6 +33,8 @@ class LiveView : public QWidget {
     ~LiveView() override;
 
     void begin(const RunSpec& spec);
+    // The run's clock started (after connecting and a prefill): its ticks count from here.
+    void clockStarted(qint64 wallMs);
     void addSample(const IntervalSample& sample);
     void addEvent(const RunEvent& event);
     void addProbeSample(const ProbeSample& sample);

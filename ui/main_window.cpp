@@ -182,6 +182,7 @@ void MainWindow::setupSession() {
     const RunBridge* bridge = session_->bridge();
     constexpr auto queued = Qt::QueuedConnection;
     connect(bridge, &RunBridge::started, live_, &LiveView::begin, queued);
+    connect(bridge, &RunBridge::clockStarted, live_, &LiveView::clockStarted, queued);
     connect(bridge, &RunBridge::sampled, live_, &LiveView::addSample, queued);
     connect(bridge, &RunBridge::event, live_, &LiveView::addEvent, queued);
     connect(bridge, &RunBridge::probeSampled, live_, &LiveView::addProbeSample, queued);

@@ -10,6 +10,9 @@ RunBridge::RunBridge(QObject* parent) : QObject(parent) {
 void RunBridge::on_start(const RunSpec& spec) {
     emit started(spec);
 }
+void RunBridge::on_clock(int64_t wall_ms) {
+    emit clockStarted(wall_ms);
+}
 void RunBridge::on_sample(const IntervalSample& sample) {
     emit sampled(sample);
 }

@@ -17,6 +17,7 @@ class RunBridge : public QObject, public RunObserver {
     explicit RunBridge(QObject* parent = nullptr);
 
     void on_start(const RunSpec& spec) override;
+    void on_clock(int64_t wall_ms) override;
     void on_sample(const IntervalSample& sample) override;
     void on_event(const RunEvent& event) override;
     void on_probe_sample(const ProbeSample& sample) override;
@@ -25,6 +26,7 @@ class RunBridge : public QObject, public RunObserver {
 
   signals:
     void started(const perflab::RunSpec& spec);
+    void clockStarted(qint64 wallMs);
     void sampled(const perflab::IntervalSample& sample);
     void event(const perflab::RunEvent& event);
     void probeSampled(const perflab::ProbeSample& sample);

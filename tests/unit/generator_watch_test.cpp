@@ -69,5 +69,22 @@ TEST(GeneratorWatch, OwnCpuOverNinetyPercentOfItsCoresRaises) {
     EXPECT_EQ(wide.summary(), "");
 }
 
+// What the process spent before the clock started (connecting, a prefill) is not the first
+// tick's: a watch made before it would otherwise see a process using many cores.
+TEST(GeneratorWatch, CpuBeforeTheClockIsNotTheFirstTicks) {
+    GeneratorWatch before(1), after(1);
+    const double from = cpu_s();
+    volatile uint64_t spin = 0;
+    while (cpu_s() - from < 0.2)
+        spin = spin + 1;
+    after.on_clock(0);
+    IntervalSample s = tick(0, 0);
+    s.interval_ms = 100;
+    before.on_sample(s);
+    after.on_sample(s);
+    EXPECT_TRUE(before.limited()) << "0.2 s of CPU in a 0.1 s tick, counted from its making";
+    EXPECT_FALSE(after.limited()) << after.reason();
+}
+
 }  // namespace
 }  // namespace perflab

@@ -24,6 +24,10 @@ double process_cpu_s() {
 GeneratorWatch::GeneratorWatch(int cores)
     : cores_(std::max(1, cores)), last_cpu_s_(process_cpu_s()) {}
 
+void GeneratorWatch::on_clock(int64_t) {
+    last_cpu_s_ = process_cpu_s();
+}
+
 void GeneratorWatch::on_sample(const IntervalSample& s) {
     raised_ = cleared_ = false;
     if (s.drain || s.interval_ms <= 0) return;

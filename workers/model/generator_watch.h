@@ -23,6 +23,9 @@ class GeneratorWatch : public RunObserver {
     // `cores`: how many cores the engine's threads may keep busy (generator_cores).
     explicit GeneratorWatch(int cores);
 
+    // The CPU the first tick is judged by counts from here: connecting and a prefill, before
+    // the clock, are not the run's.
+    void on_clock(int64_t wall_ms) override;
     // Per tick, on the thread that delivers ticks; a phase's drain is no tick.
     void on_sample(const IntervalSample& sample) override;
 
