@@ -17,85 +17,19 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 deb="$(realpath "${1:-$(ls "$repo"/build/package/perflab_*.deb | tail -n 1)}")"
 cache="${2:-/var/cache/perflab-bare-root}"
-tarball="$cache/bookworm.tar"
 shot="${SCREENSHOT:-/tmp/perflab-bare-root.png}"
 fail() { echo "package_bare_root: FAILED: $*" >&2; exit 1; }
 source "$(dirname "$0")/xvfb_window.sh"
 [ "$(id -u)" = 0 ] || fail "needs root (debootstrap, chroot, mounts)"
 [ -f "$deb" ] || fail "no package at $deb"
 
-work="$(mktemp -d /tmp/perflab-bare-root.XXXXXX)"
-r="$work/root"
-mounts=()
-cleanup() {
-  local status=$? p
-  set +e  # every step of the clean-up runs, whatever the one before did
-  [ -n "${xvfb:-}" ] && kill "$xvfb" 2>/dev/null
-  # Anything still running from inside the root (the window, a memcached) would hold it busy.
-  for p in /proc/[0-9]*; do
-    [ "$(readlink "$p/root" 2>/dev/null)" = "$r" ] && kill -9 "${p#/proc/}" 2>/dev/null
-  done
-  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
-    umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}" || true
-  done
-  # Never delete through a mount that is still there (its /dev is the host's).
-  if findmnt -rno TARGET | grep -q "^$work/"; then
-    echo "package_bare_root: left $work in place, something is still mounted in it" >&2
-  else
-    rm -rf --one-file-system "$work"
-  fi
-  exit "$status"
-}
-trap cleanup EXIT
-in_root() { chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
-  DEBIAN_FRONTEND=noninteractive HOME=/scratch/home XDG_CONFIG_HOME=/scratch/config \
-  XDG_DATA_HOME=/scratch/data XDG_RUNTIME_DIR=/scratch/runtime PERFLAB_DB=/scratch/runs.db \
-  ${DISPLAY:+DISPLAY=$DISPLAY} "$@"; }
-bind() { mount "$@" && mounts+=("${*: -1}"); }
+name=package_bare_root
+source "$(dirname "$0")/bare_root.sh"
 started=$SECONDS
-# The root lives in memory (about 1 GB at the end): dpkg's fsyncs and deleting 30000 files cost
-# minutes on this machine's disk, and unmounting it is the whole clean-up.
-mkdir "$r"
-bind -t tmpfs -o size=4g,mode=755 bare-root "$r"
+bare_root_open 4g  # about 1 GB at the end
+bare_root_keep_debs
 
-# 1. The bare root: debootstrap once, then the cached tarball.
-if [ -f "$tarball" ]; then
-  tar -xpf "$tarball" -C "$r" --numeric-owner || fail "unpacking $tarball"
-  echo "== root unpacked from $tarball ($((SECONDS - started)) s)"
-else
-  if ! command -v debootstrap >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y debootstrap >/dev/null ||
-      fail "apt-get install debootstrap"
-  fi
-  debootstrap --variant=minbase bookworm "$r" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
-    { tail -n 20 "$work/debootstrap.log"; fail "debootstrap"; }
-  mkdir -p "$cache"
-  { tar -cpf "$tarball.part" -C "$r" --numeric-owner . && mv "$tarball.part" "$tarball"; } ||
-    fail "caching the root in $tarball"
-  echo "== root made by debootstrap, cached in $tarball ($((SECONDS - started)) s)"
-fi
-
-# The archives a fresh Debian 12 install uses, so the install sees today's library versions.
-cat >"$r/etc/apt/sources.list" <<'EOF'
-deb http://deb.debian.org/debian bookworm main
-deb http://deb.debian.org/debian bookworm-updates main
-deb http://deb.debian.org/debian-security bookworm-security main
-EOF
-cp /etc/resolv.conf "$r/etc/resolv.conf"
-# No service starts inside the chroot (memcached's postinst would start one and keep it).
-printf '#!/bin/sh\nexit 101\n' >"$r/usr/sbin/policy-rc.d" && chmod +x "$r/usr/sbin/policy-rc.d"
-bind -t proc proc "$r/proc"
-bind -t sysfs sys "$r/sys"
-bind --bind /dev "$r/dev"
-bind --bind /dev/pts "$r/dev/pts"
-bind -t tmpfs shm "$r/dev/shm"  # the bind of /dev does not bring the host's /dev/shm
-# Downloaded .debs are kept between runs (apt checks each against the archive's hashes), so a
-# second run resolves the same way but does not fetch 116 MB again.
-mkdir -p "$cache/archives"
-bind --bind "$cache/archives" "$r/var/cache/apt/archives"
-mkdir -p "$r"/scratch/{home,config,data,runtime} && chmod 700 "$r/scratch/runtime"
-
-# 2. The install, with Recommends, as a user would type it.
+# 1. The install, with Recommends, as a user would type it.
 cp "$deb" "$r/tmp/" && chmod 644 "$r/tmp/$(basename "$deb")"
 in_root dpkg-query -W -f='${Package}\n' | sort >"$work/before"
 in_root apt-get update >"$work/apt.log" 2>&1 || { cat "$work/apt.log"; fail "apt-get update in the root"; }
@@ -118,7 +52,7 @@ cc="$(grep -E '^(gcc|g\+\+|cpp|clang|binutils|build-essential)(-[0-9]+)?$' "$wor
 [ -z "$cc" ] || fail "a compiler or toolchain installed: ${cc//$'\n'/ }"
 echo "no -dev package, no compiler"
 
-# 3. The installed software, run with nothing else than the root's files.
+# 2. The installed software, run with nothing else than the root's files.
 version="$(in_root perflab --version)" || fail "perflab --version"
 echo "$version" | head -n 3
 grep -q "$(dpkg-deb -f "$deb" Version)" <<<"$version" || fail "--version does not name $(dpkg-deb -f "$deb" Version)"
