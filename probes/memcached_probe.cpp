@@ -116,8 +116,9 @@ std::map<std::string, std::string> MemcachedProbe::fetch() {
 }
 
 void MemcachedProbe::open() {
+    const auto started = Clock::now();
     last_ = fetch();
-    last_time_ = Clock::now();
+    last_time_ = round_trip_middle(started);
 }
 
 ProbeReading MemcachedProbe::poll() {
@@ -125,8 +126,12 @@ ProbeReading MemcachedProbe::poll() {
     r.ready = true;
     const bool was_connected = fd_ >= 0;
     try {
+        // A server busy with the load may answer its stats late: the rates run between the
+        // middles of the round trips, as the Prometheus probe's do.
+        const auto started = Clock::now();
         auto now = fetch();
-        const auto t = Clock::now();
+        const auto t = round_trip_middle(started);
+        r.taken_at = t;
         // Just reconnected: this tick is still part of the gap, and only a baseline.
         r.gap = !was_connected;
         if (was_connected)

@@ -29,6 +29,13 @@ struct ProbeReading {
     std::optional<std::chrono::steady_clock::time_point> taken_at;
 };
 
+// Where a round trip that began at `from` and ended now read the server's counters, give or
+// take half of it: the stamp of a sample whose rates end there.
+inline std::chrono::steady_clock::time_point round_trip_middle(
+    std::chrono::steady_clock::time_point from) {
+    return from + (std::chrono::steady_clock::now() - from) / 2;
+}
+
 // One source of samples. open() and poll() are called on one thread, never at once; poll()
 // may block for a while (a network round trip) but returns within its own timeouts.
 class Probe {

@@ -71,7 +71,7 @@ void PrometheusProbe::open() {
     auto first = scrape();
     series_.values(first, 0);
     series_.remember(std::move(first));
-    last_time_ = started + (Clock::now() - started) / 2;
+    last_time_ = round_trip_middle(started);
 }
 
 ProbeReading PrometheusProbe::poll() {
@@ -85,7 +85,7 @@ ProbeReading PrometheusProbe::poll() {
         auto now = scrape();
         // The exporter read its counters somewhere between request and reply: the middle is
         // within half the scrape of it, on both ends of every rate's interval.
-        const auto t = started + (Clock::now() - started) / 2;
+        const auto t = round_trip_middle(started);
         r.taken_at = t;
         if (failing_) {
             // Back after an outage: this tick is still the gap's, and a new baseline.

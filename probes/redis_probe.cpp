@@ -67,8 +67,9 @@ std::map<std::string, std::string> RedisProbe::fetch() {
 }
 
 void RedisProbe::open() {
+    const auto started = Clock::now();
     last_ = fetch();
-    last_time_ = Clock::now();
+    last_time_ = round_trip_middle(started);
 }
 
 ProbeReading RedisProbe::poll() {
@@ -76,8 +77,12 @@ ProbeReading RedisProbe::poll() {
     r.ready = true;
     const bool was_connected = link_ != nullptr;
     try {
+        // A server busy with the load may answer its stats late: the rates run between the
+        // middles of the round trips, as the Prometheus probe's do.
+        const auto started = Clock::now();
         auto now = fetch();
-        const auto t = Clock::now();
+        const auto t = round_trip_middle(started);
+        r.taken_at = t;
         // Just reconnected: this tick is still part of the gap, and only a baseline.
         r.gap = !was_connected;
         if (was_connected)
