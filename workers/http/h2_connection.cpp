@@ -393,8 +393,8 @@ class H2Connection {
         const std::vector<H2Stream*> failed = attached_;
         // Requests still waiting for the write (nghttp2 opens a stream when it sends it) never
         // reached the server: unless the run is ending, they go again elsewhere, as refused
-        // streams do. A read's records
-        // hold their write back, and a server's GOAWAY and close can be among those records.
+        // streams do. A read's records hold their write back, and a server's GOAWAY and close
+        // can be among those records.
         std::vector<bool> unsent(failed.size());
         for (size_t i = 0; reached && error != HttpError::cancelled && i < failed.size(); ++i)
             unsent[i] = failed[i]->stream_id_ > 0 &&
